@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# weave: build, test and demo.  `make` builds the module for both test
+# kernels, libshim, the examples and the tests; `make check` runs every test
+# and `make demo` shows the example in the VM.  KDIR=/path/to/headers builds
+# the module against another kernel.
+
+CACHE	?= .cache
+BUILD	:= build
+VERSION	:= 1.0.0
+SOVER	:= 1
+
+-include $(CACHE)/kernels.mk
+KVERS	:= $(K61) $(K612)
+
+CC	?= cc
+CFLAGS	?= -O2 -g
+WFLAGS	:= -Wall -Wextra -Werror
+DRM_CFLAGS := $(shell pkg-config --cflags libdrm 2>/dev/null)
+DRM_LIBS   := $(shell pkg-config --libs libdrm 2>/dev/null)
+KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
+
+KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
+
+.PHONY: all setup module lib selftests examples unit check demo bench lint clean
+all: module lib selftests examples unit
+
+# Installs packages and unpacks the test kernels; cheap when already done.
+setup:
+	@scripts/setup.sh $(CACHE)
+
+$(CACHE)/kernels.mk:
+	@scripts/setup.sh $(CACHE)
+
+# --- the module, one build folder per kernel ---------------------------------
+ifneq ($(KDIR),)
+module: $(KMOD_SRCS)
+	scripts/kbuild.sh $(KDIR) $(BUILD)/kmod/custom
+else
+module: $(foreach k,$(KVERS),$(BUILD)/kmod/$(k)/weave.ko)
+endif
+
+define kmod_rule
+$(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk
+	scripts/kbuild.sh /usr/src/linux-headers-$(1) $(BUILD)/kmod/$(1)
+endef
+$(foreach k,$(KVERS),$(eval $(call kmod_rule,$(k))))
+
+# --- libshim ------------------------------------------------------------------
+LIB_SRCS := $(wildcard libshim/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_CFLAGS := $(CFLAGS) $(WFLAGS) -fPIC -fvisibility=hidden -Iuapi -Ilibshim $(DRM_CFLAGS)
+LIBSO	:= $(BUILD)/lib/libweave.so.$(VERSION)
+LIBA	:= $(BUILD)/lib/libweave.a
+
+lib: $(LIBSO) $(LIBA) $(BUILD)/lib/weave.pc
+
+$(BUILD)/libshim/%.o: libshim/%.c libshim/weave.h uapi/weave_drm.h | $(CACHE)/kernels.mk
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(LIBSO): $(LIB_OBJS) libshim/libweave.map
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $(LIB_OBJS) -Wl,-soname,libweave.so.$(SOVER) \
+		-Wl,--version-script=libshim/libweave.map -Wl,--no-undefined $(DRM_LIBS)
+	ln -sf libweave.so.$(VERSION) $(BUILD)/lib/libweave.so.$(SOVER)
+	ln -sf libweave.so.$(SOVER) $(BUILD)/lib/libweave.so
+
+$(LIBA): $(LIB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/lib/weave.pc: libshim/weave.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@prefix@|/usr/local|' -e 's|@version@|$(VERSION)|' $< > $@
+
+# --- kselftest suites, laid out as a kselftest install ------------------------
+SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
+KSFT_OUT := $(BUILD)/selftests
+SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
+TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
+
+selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/settings \
+	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
+
+$(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(LIBA) $(DRM_LIBS) -lpthread
+
+$(KSFT_OUT)/weave/tests: Makefile
+	@mkdir -p $(@D)
+	echo $(SUITES:%=./%) > $@
+
+$(KSFT_OUT)/weave/settings: selftests/weave/settings
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(KSFT_OUT)/kselftest/%: $(KSFT)/kselftest/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+# --- examples -----------------------------------------------------------------
+EXAMPLES := $(basename $(notdir $(wildcard examples/*.c)))
+examples: $(EXAMPLES:%=$(BUILD)/examples/%)
+
+$(BUILD)/examples/%: examples/%.c $(LIBSO)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
+		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib'
+
+# --- user-space unit tests of the core, under ASan and UBSan ------------------
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_CORE := $(wildcard kmod/weave_sched.c)
+UNIT_CFLAGS := -O1 -g $(WFLAGS) -fsanitize=address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all \
+	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
+unit: $(if $(UNIT_SRCS),$(BUILD)/unit/sched_test)
+
+$(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
+		tests/unit/include/linux/*.h kmod/weave_sched.h) | $(CACHE)/kernels.mk
+	@mkdir -p $(@D)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_CORE)
+
+# --- checks -------------------------------------------------------------------
+check: all
+	scripts/check.sh $(CACHE) $(KVERS)
+
+lint: module
+	scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
+
+demo: setup
+	$(MAKE) all
+	scripts/vm/run.sh $(CACHE) $(K61) demo
+
+bench: all
+	scripts/vm/run.sh $(CACHE) $(K61) bench
+
+clean:
+	rm -rf $(BUILD)

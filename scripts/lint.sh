@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The kernel's own static checks, as TAP: checkpatch --strict and kernel-doc
+# on every module and uAPI file, the uAPI header compiled standalone, and for
+# each kernel a full W=1 build with sparse (C=2) that must print nothing.
+#
+# Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
+set -u
+cache=$1
+res=$2
+shift 2
+ks=$cache/ksrc/scripts
+mkdir -p "$res"
+tap=$res/lint.tap
+log=$res/lint.log
+: > "$log"
+n=0
+
+# result NAME STATUS OUTPUT_FILE
+result() {
+	n=$((n + 1))
+	if [ "$2" -eq 0 ]; then
+		echo "ok $n $1" >> "$tap.body"
+	else
+		echo "not ok $n $1" >> "$tap.body"
+		sed 's/^/# /' "$3" >> "$tap.body"
+	fi
+	{ echo "== $1"; cat "$3"; } >> "$log"
+}
+
+rm -f "$tap.body"
+tmp=$(mktemp)
+for f in kmod/*.[ch] uapi/*.h; do
+	perl "$ks/checkpatch.pl" --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$f" > "$tmp" 2>&1
+	result "checkpatch --strict $f" $? "$tmp"
+	perl "$ks/kernel-doc" -none -Wall "$f" > "$tmp" 2>&1
+	[ -s "$tmp" ]; result "kernel-doc $f" $((! $?)) "$tmp"
+done
+
+gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
+	-x c uapi/weave_drm.h > "$tmp" 2>&1
+result "uapi/weave_drm.h compiles standalone in user space" $? "$tmp"
+
+for k in "$@"; do
+	dir=build/lint/$k
+	rm -rf "$dir"
+	scripts/kbuild.sh "/usr/src/linux-headers-$k" "$dir" C=2 > "$tmp" 2>&1
+	st=$?
+	grep -E 'warning|error|sparse' "$tmp" > "$tmp.w"
+	[ $st -eq 0 ] && [ ! -s "$tmp.w" ]
+	result "W=1 and sparse build against $k is silent" $? "$tmp"
+	rm -f "$tmp.w"
+done
+rm -f "$tmp"
+
+{ echo "TAP version 13"; echo "1..$n"; cat "$tap.body"; } > "$tap"
+rm -f "$tap.body"
+! grep -q '^not ok' "$tap"

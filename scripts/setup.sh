@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install what building and testing weave needs on a Debian 12 host, and
+# unpack the two test kernels (Debian 12's 6.1 and bookworm-backports' 6.12)
+# into the cache folder.  Idempotent: a second run installs nothing.
+#
+# Usage: scripts/setup.sh CACHE_DIR
+set -eu
+
+cache=${1:?usage: setup.sh CACHE_DIR}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+
+pkgs="build-essential pkg-config libdrm-dev qemu-system-x86 busybox-static
+      kmod cpio xz-utils sparse linux-source-6.1 python3"
+
+# bookworm-backports: the host's own bookworm entry with another suite.
+bpo=/etc/apt/sources.list.d/weave-backports.sources
+need_update=
+if [ ! -f "$bpo" ]; then
+	src=/etc/apt/sources.list.d/debian.sources
+	if [ -f "$src" ]; then
+		awk -v RS= -v ORS='\n\n' '
+			/Suites:[^\n]*bookworm( |\n|$)/ && !done {
+				n = split($0, l, "\n")
+				for (i = 1; i <= n; i++) {
+					if (l[i] ~ /^Suites:/)
+						l[i] = "Suites: bookworm-backports"
+					if (l[i] !~ /^#/)
+						printf "%s\n", l[i]
+				}
+				done = 1
+			}' "$src" > "$bpo.tmp"
+	else
+		awk '$1 == "deb" && $3 == "bookworm" {
+			$3 = "bookworm-backports"; print; exit }' \
+			/etc/apt/sources.list > "${bpo%.sources}.list.tmp"
+		bpo=${bpo%.sources}.list
+	fi
+	[ -s "$bpo.tmp" ] || { echo "setup: no bookworm apt source found" >&2; exit 1; }
+	mv "$bpo.tmp" "$bpo"
+	need_update=1
+fi
+
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+stamp=$cache/apt-updated
+if [ -n "$need_update" ] || [ ! -f "$stamp" ] || [ -n "$missing" ]; then
+	apt-get update -qq
+	touch "$stamp"
+fi
+
+# Resolve the kernel behind each meta-package from the package index.
+# Prints the ABI name, e.g. 6.1.0-42-amd64.
+resolve() {
+	apt-cache depends "linux-image-amd64${1:+/$1}" 2>/dev/null |
+		sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*-amd64\)\(-unsigned\)\{0,1\}$/\1/p' |
+		head -n 1
+}
+k61=$(resolve "")
+k612=$(resolve bookworm-backports)
+case $k61 in 6.1.*) ;; *) echo "setup: cannot resolve the 6.1 kernel ($k61)" >&2; exit 1;; esac
+case $k612 in 6.12.*) ;; *) echo "setup: cannot resolve the 6.12 kernel ($k612)" >&2; exit 1;; esac
+
+for k in $k61 $k612; do
+	dpkg-query -W -f='${Status}' "linux-headers-$k" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing linux-headers-$k"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends $missing >/dev/null
+fi
+
+# Kernel images are unpacked, never installed: the host never boots them.
+for k in $k61 $k612; do
+	dir=$cache/kernels/$k
+	[ -f "$dir/.done" ] && continue
+	rm -rf "$dir" "$cache/deb"
+	mkdir -p "$dir" "$cache/deb"
+	(cd "$cache/deb" && apt-get download -qq "linux-image-$k" ||
+		apt-get download -qq "linux-image-$k-unsigned")
+	dpkg-deb -x "$cache"/deb/linux-image-*.deb "$dir"
+	rm -rf "$cache/deb"
+	# Modules may ship compressed; keep plain copies for insmod.
+	find "$dir/lib/modules" -name '*.ko.xz' -exec xz -d -f {} +
+	depmod -b "$dir" "$k"
+	touch "$dir/.done"
+done
+
+# Kernel sources used at build time only: the selftest harness and
+# checkpatch.  Extracted from Debian's linux-source package, never committed.
+ks=$cache/ksrc
+if [ ! -f "$ks/.done" ]; then
+	rm -rf "$ks"
+	mkdir -p "$ks"
+	tar -C "$ks" --strip-components=1 -xJf /usr/src/linux-source-6.1.tar.xz \
+		--wildcards \
+		'*/tools/testing/selftests/kselftest_harness.h' \
+		'*/tools/testing/selftests/kselftest.h' \
+		'*/tools/testing/selftests/kselftest/runner.sh' \
+		'*/tools/testing/selftests/kselftest/prefix.pl' \
+		'*/scripts/checkpatch.pl' \
+		'*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' \
+		'*/scripts/kernel-doc'
+	touch "$ks/.done"
+fi
+
+printf 'K61=%s\nK612=%s\n' "$k61" "$k612" > "$cache/kernels.mk.tmp"
+mv "$cache/kernels.mk.tmp" "$cache/kernels.mk"

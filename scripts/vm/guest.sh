@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs inside the test VM, in a chroot of the host's root: loads weave.ko and
+# its dependencies, runs the kselftest suites (check), the example (demo) or
+# the benchmark (bench), then unloads weave.ko.
+#
+# Usage: guest.sh ROOT MODE KVER
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+root=$1 mode=$2 kver=$3
+build=$root/build
+vm=$build/vm/$kver
+
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+
+echo "WEAVE-VM: $(uname -r), mode $mode"
+while read -r ko; do
+	insmod "$ko" || { echo "WEAVE-VM: cannot load $ko"; exit 1; }
+done < "$vm/deps"
+if ! insmod "$build/kmod/$kver/weave.ko"; then
+	echo "WEAVE-VM: cannot load weave.ko"
+	exit 1
+fi
+echo "WEAVE-VM: weave.ko loaded"
+
+case $mode in
+check)
+	export BASE_DIR=$build/selftests
+	. "$BASE_DIR/kselftest/runner.sh"
+	cd "$BASE_DIR/weave" || exit 1
+	run_many $(cat "$BASE_DIR/weave/tests")
+	cd /
+	echo "WEAVE-RESULT: 0"
+	;;
+demo)
+	"$build/examples/weave-demo"
+	echo "WEAVE-RESULT: $?"
+	;;
+bench)
+	"$build/bench/weave-bench"
+	echo "WEAVE-RESULT: $?"
+	;;
+esac
+
+if rmmod weave; then
+	echo "WEAVE-RMMOD: ok"
+else
+	echo "WEAVE-RMMOD: failed"
+fi

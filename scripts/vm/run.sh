@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boots one test kernel under TCG with the host's root shared read-only over
+# 9p, runs scripts/vm/guest.sh in it and checks the kernel console.
+#
+# Usage: scripts/vm/run.sh CACHE_DIR KVER MODE
+#   MODE is check, demo or bench.  Run from the top of the weave tree.
+# Output: build/vm/KVER/{console.log,guest.log}; exit status 0 only if the
+# guest finished, weave.ko unloaded and the console is clean.
+set -eu
+
+cache=$(cd "$1" && pwd)
+kver=$2
+mode=$3
+root=$(pwd)
+kdir=$cache/kernels/$kver
+out=$root/build/vm/$kver
+timeout=${WEAVE_VM_TIMEOUT:-900}
+
+[ -f "$kdir/.done" ] || { echo "vm: kernel $kver is not unpacked" >&2; exit 1; }
+[ -f "build/kmod/$kver/weave.ko" ] || { echo "vm: no weave.ko for $kver" >&2; exit 1; }
+mkdir -p "$out"
+
+# Print the module files NAME needs, in load order, one per line.
+deps_of() {
+	modprobe -d "$kdir" -S "$kver" --show-depends "$1" |
+		sed -n 's/^insmod \([^ ]*\).*/\1/p'
+}
+
+# The initramfs: busybox, /init, and what mounting 9p needs.
+initrd=$out/initramfs.cpio.gz
+if [ ! -f "$initrd" ] || [ scripts/vm/init -nt "$initrd" ]; then
+	stage=$out/initramfs
+	rm -rf "$stage"
+	mkdir -p "$stage/bin" "$stage/modules" "$stage/proc" "$stage/sys" \
+		"$stage/dev" "$stage/mnt"
+	cp /bin/busybox "$stage/bin/busybox"
+	cp scripts/vm/init "$stage/init"
+	for m in virtio_pci 9pnet_virtio 9p; do
+		deps_of $m
+	done | awk '!seen[$0]++' | while read -r ko; do
+		cp "$ko" "$stage/modules/"
+		basename "$ko" >> "$stage/modules/order"
+	done
+	touch "$stage/modules/order"
+	(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$initrd"
+	rm -rf "$stage"
+fi
+
+# weave.ko's dependencies, as paths the guest sees through the shared root.
+for m in $(modinfo -F depends "build/kmod/$kver/weave.ko" | tr ',' ' '); do
+	deps_of "$m"
+done | awk '!seen[$0]++' > "$out/deps"
+
+echo "vm: booting $kver ($mode)"
+rm -f "$out/rc"
+{
+timeout "$timeout" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp 2 -m 2G \
+	-display none -monitor none -no-reboot \
+	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=4 weave_root=$root weave_mode=$mode weave_kver=$kver" \
+	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+	-serial "file:$out/console.log" -serial stdio \
+	< /dev/null
+echo $? > "$out/rc"
+} | tee "$out/guest.log"
+rc=$(cat "$out/rc")
+
+# The lane's own results, as TAP.
+lane() {
+	if [ "$1" -eq 0 ]; then echo "ok $2 $3"; else echo "not ok $2 $3"; fi
+}
+[ "$rc" -eq 0 ]
+off=$?
+grep -q '^WEAVE-RMMOD: ok' "$out/guest.log"
+unload=$?
+scripts/vm/console-check.sh "$out/console.log" > "$out/console.bad"
+clean=$?
+grep -q '^WEAVE-RESULT: 0$' "$out/guest.log"
+ran=$?
+{
+	echo "TAP version 13"
+	echo "1..4"
+	lane $off 1 "vm $kver: powered off within ${timeout}s (status $rc)"
+	lane $unload 2 "vm $kver: rmmod weave succeeded"
+	lane $clean 3 "vm $kver: kernel console is clean"
+	sed 's/^/# /' "$out/console.bad"
+	lane $ran 4 "vm $kver: $mode ran to completion"
+} > "$out/lane.tap"
+cat "$out/lane.tap"
+[ $off -eq 0 ] && [ $unload -eq 0 ] && [ $clean -eq 0 ] && [ $ran -eq 0 ]
