@@ -142,9 +142,10 @@ struct drm_weave_memory_usage {
 /**
  * DRM_WEAVE_BO_NO_MMAP - The buffer can never be mapped by user space.
  *
- * %DRM_IOCTL_WEAVE_BO_MMAP_OFFSET on it fails with -EPERM.
+ * %DRM_IOCTL_WEAVE_BO_MMAP_OFFSET on it fails with -EPERM, and so does
+ * mmap() of a dma-buf exported from it.  Bit 0.
  */
-#define DRM_WEAVE_BO_NO_MMAP		(1u << 0)
+#define DRM_WEAVE_BO_NO_MMAP		0x00000001u
 
 /** DRM_WEAVE_BO_FLAGS - Every flag %DRM_IOCTL_WEAVE_BO_CREATE knows. */
 #define DRM_WEAVE_BO_FLAGS		DRM_WEAVE_BO_NO_MMAP

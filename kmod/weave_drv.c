@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: a multi-stream GPU task scheduler behind a DRM render node.
+ *
+ * This file registers the devices: module parameters, device creation and
+ * removal, the &struct drm_driver, the ioctl table and the query ioctl.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/nospec.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+
+#include "weave_compat.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_gem.h"
+
+/**
+ * DOC: locking
+ *
+ * The lock order of the driver, outermost first.  Each lock added to weave
+ * is added here, in its place.
+ *
+ * There are none yet.  A &struct weave_device has no lock of its own: after
+ * creation its only mutable state is the pair of atomic usage counters,
+ * &weave_device.live_bos and &weave_device.live_bytes.  Buffer objects rely
+ * on the locking of the DRM core and of the shmem helpers, and take no
+ * lock of weave's.
+ */
+
+/**
+ * DOC: lifetimes
+ *
+ * The module creates its devices at load time, each on a platform device
+ * of its own, and tears them down in reverse order at unload.  Unload
+ * cannot start while a user remains: every open DRM file and every
+ * exported dma-buf holds a reference on the module, through the owner of
+ * the file operations.  A &struct weave_device is freed when the last
+ * reference to its &drm_device goes, which at unload is the devres group
+ * release that follows drm_dev_unregister().
+ */
+
+/* The most devices one module load may create. */
+#define WEAVE_MAX_DEVICES	8
+
+/* The largest value the max_bo_size module parameter accepts. */
+#define WEAVE_MAX_BO_SIZE_LIMIT	SZ_4G
+
+static unsigned int num_devices = 1;
+module_param(num_devices, uint, 0444);
+MODULE_PARM_DESC(num_devices,
+		 "Number of weave devices to create (1-"
+		 __stringify(WEAVE_MAX_DEVICES) ", default 1)");
+
+static unsigned long long max_bo_size = SZ_256M;
+module_param(max_bo_size, ullong, 0444);
+MODULE_PARM_DESC(max_bo_size,
+		 "Largest buffer object in bytes, a multiple of the page size (at most 4 GiB, default 256 MiB)");
+
+static struct weave_device *weave_devices[WEAVE_MAX_DEVICES];
+
+/**
+ * struct weave_query - How to answer one &enum drm_weave_query_type.
+ */
+struct weave_query {
+	/** @size: The size of the reply struct, in bytes. */
+	u32 size;
+
+	/**
+	 * @fill: Fill in the reply struct.  @reply is zeroed beforehand and
+	 * is @size bytes long.
+	 */
+	void (*fill)(struct weave_device *wdev, void *reply);
+};
+
+/* The largest reply struct any query may have, in bytes. */
+#define WEAVE_QUERY_REPLY_MAX	64
+
+/*
+ * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
+ * struct @type; fails to build if @type outgrows WEAVE_QUERY_REPLY_MAX.
+ */
+#define WEAVE_QUERY(type, _fill)					\
+	{								\
+		.size = sizeof(struct type) +				\
+			BUILD_BUG_ON_ZERO(sizeof(struct type) >		\
+					  WEAVE_QUERY_REPLY_MAX),	\
+		.fill = (_fill),					\
+	}
+
+static void weave_query_device_info(struct weave_device *wdev, void *reply)
+{
+	struct drm_weave_device_info *info = reply;
+
+	info->uapi_major = DRM_WEAVE_UAPI_MAJOR;
+	info->uapi_minor = DRM_WEAVE_UAPI_MINOR;
+	info->max_bo_size = wdev->max_bo_size;
+	info->page_size = PAGE_SIZE;
+}
+
+static void weave_query_memory_usage(struct weave_device *wdev, void *reply)
+{
+	struct drm_weave_memory_usage *usage = reply;
+
+	usage->live_bos = atomic64_read(&wdev->live_bos);
+	usage->live_bytes = atomic64_read(&wdev->live_bytes);
+}
+
+/* Indexed by &enum drm_weave_query_type; a new query is one line here. */
+static const struct weave_query weave_queries[] = {
+	[DRM_WEAVE_QUERY_DEVICE_INFO] =
+		WEAVE_QUERY(drm_weave_device_info, weave_query_device_info),
+	[DRM_WEAVE_QUERY_MEMORY_USAGE] =
+		WEAVE_QUERY(drm_weave_memory_usage, weave_query_memory_usage),
+};
+
+/*
+ * Zero @len bytes of user memory, in chunks so that a large buffer does
+ * not keep the CPU for long.
+ */
+static int weave_clear_user(void __user *ptr, size_t len)
+{
+	while (len) {
+		size_t chunk = min_t(size_t, len, SZ_64K);
+
+		if (clear_user(ptr, chunk))
+			return -EFAULT;
+		ptr += chunk;
+		len -= chunk;
+		cond_resched();
+	}
+
+	return 0;
+}
+
+static int weave_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct drm_weave_query *args = data;
+	void __user *ptr = u64_to_user_ptr(args->pointer);
+	u64 reply[WEAVE_QUERY_REPLY_MAX / sizeof(u64)] = {};
+	const struct weave_query *query;
+	u32 type = args->type;
+	u32 len;
+	int ret;
+
+	if (type >= ARRAY_SIZE(weave_queries))
+		return -EINVAL;
+	type = array_index_nospec(type, ARRAY_SIZE(weave_queries));
+	query = &weave_queries[type];
+	if (!query->fill)
+		return -EINVAL;
+
+	if (!args->size) {
+		args->size = query->size;
+		return 0;
+	}
+
+	/* Refuse a range that cannot be user memory before writing any. */
+	if (!access_ok(ptr, args->size))
+		return -EFAULT;
+
+	query->fill(to_weave_device(drm), reply);
+
+	len = min(args->size, query->size);
+	if (copy_to_user(ptr, reply, len))
+		return -EFAULT;
+	if (args->size > len) {
+		ret = weave_clear_user(ptr + len, args->size - len);
+		if (ret)
+			return ret;
+	}
+
+	args->size = query->size;
+
+	return 0;
+}
+
+static const struct drm_ioctl_desc weave_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(WEAVE_QUERY, weave_query_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_BO_CREATE, weave_gem_bo_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_BO_MMAP_OFFSET, weave_gem_bo_mmap_offset_ioctl,
+			  DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(weave_drm_fops);
+
+static const struct drm_driver weave_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
+			   DRIVER_SYNCOBJ_TIMELINE,
+	.fops = &weave_drm_fops,
+	.ioctls = weave_ioctls,
+	.num_ioctls = ARRAY_SIZE(weave_ioctls),
+
+	.gem_create_object = weave_gem_create_object,
+	.gem_prime_import_sg_table = weave_gem_prime_import_sg_table,
+
+	.name = WEAVE_DRIVER_NAME,
+	.desc = "weave multi-stream GPU task scheduler",
+	.date = "20261202",
+	.major = DRM_WEAVE_UAPI_MAJOR,
+	.minor = DRM_WEAVE_UAPI_MINOR,
+
+	WEAVE_COMPAT_PRIME_FD_OPS
+	WEAVE_COMPAT_PRIME_MMAP_OPS
+};
+
+/*
+ * Create device @index: a platform device, a devres group on it that holds
+ * the DRM device, and the registered DRM device.  On failure, undo all of
+ * it.
+ */
+static int weave_device_create(unsigned int index, struct weave_device **out)
+{
+	struct platform_device *pdev;
+	struct weave_device *wdev;
+	int ret;
+
+	pdev = platform_device_register_simple(WEAVE_DRIVER_NAME, index,
+					       NULL, 0);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+
+	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto err_unregister;
+	}
+
+	/* Importers map buffers for this device: it can reach all memory. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		goto err_release;
+
+	wdev = devm_drm_dev_alloc(&pdev->dev, &weave_drm_driver,
+				  struct weave_device, drm);
+	if (IS_ERR(wdev)) {
+		ret = PTR_ERR(wdev);
+		goto err_release;
+	}
+	wdev->pdev = pdev;
+	wdev->max_bo_size = max_bo_size;
+
+	ret = drm_dev_register(&wdev->drm, 0);
+	if (ret)
+		goto err_release;
+
+	*out = wdev;
+
+	return 0;
+
+err_release:
+	devres_release_group(&pdev->dev, NULL);
+err_unregister:
+	platform_device_unregister(pdev);
+	return ret;
+}
+
+/* Undo weave_device_create().  @wdev may be freed on return. */
+static void weave_device_destroy(struct weave_device *wdev)
+{
+	struct platform_device *pdev = wdev->pdev;
+
+	drm_dev_unregister(&wdev->drm);
+	devres_release_group(&pdev->dev, NULL);
+	platform_device_unregister(pdev);
+}
+
+static int __init weave_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (num_devices < 1 || num_devices > WEAVE_MAX_DEVICES) {
+		pr_err("num_devices=%u is outside 1..%u\n", num_devices,
+		       WEAVE_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (max_bo_size < PAGE_SIZE || max_bo_size > WEAVE_MAX_BO_SIZE_LIMIT ||
+	    !IS_ALIGNED(max_bo_size, PAGE_SIZE)) {
+		pr_err("max_bo_size=%llu is not a multiple of %lu in %lu..%llu\n",
+		       max_bo_size, PAGE_SIZE, PAGE_SIZE,
+		       WEAVE_MAX_BO_SIZE_LIMIT);
+		return -EINVAL;
+	}
+
+	for (i = 0; i < num_devices; i++) {
+		ret = weave_device_create(i, &weave_devices[i]);
+		if (ret) {
+			pr_err("cannot create device %u: %d\n", i, ret);
+			goto err_destroy;
+		}
+	}
+
+	return 0;
+
+err_destroy:
+	while (i--) {
+		weave_device_destroy(weave_devices[i]);
+		weave_devices[i] = NULL;
+	}
+	return ret;
+}
+
+static void __exit weave_exit(void)
+{
+	unsigned int i = num_devices;
+
+	while (i--) {
+		weave_device_destroy(weave_devices[i]);
+		weave_devices[i] = NULL;
+	}
+}
+
+module_init(weave_init);
+module_exit(weave_exit);
+
+MODULE_DESCRIPTION("weave multi-stream GPU task scheduler");
+MODULE_LICENSE("GPL");

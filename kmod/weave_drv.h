@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: the device, shared by the DRM glue files.
+ */
+#ifndef _WEAVE_DRV_H_
+#define _WEAVE_DRV_H_
+
+#include <linux/atomic.h>
+#include <linux/container_of.h>
+#include <linux/types.h>
+
+#include <drm/drm_device.h>
+
+struct platform_device;
+
+/* The DRM driver name, and the name of the platform devices weave creates. */
+#define WEAVE_DRIVER_NAME	"weave"
+
+/**
+ * struct weave_device - One weave device.
+ *
+ * The module creates one per num_devices at load time and destroys them at
+ * unload.  devm_drm_dev_alloc() allocates it around @drm, so it lives as
+ * long as the last reference to @drm.
+ */
+struct weave_device {
+	/** @drm: The DRM device. */
+	struct drm_device drm;
+
+	/**
+	 * @pdev: The platform device the module registered for this device;
+	 * the parent of @drm.
+	 */
+	struct platform_device *pdev;
+
+	/**
+	 * @max_bo_size: The largest buffer object, in bytes, a multiple of
+	 * the page size.  The module parameter max_bo_size at load time.
+	 */
+	u64 max_bo_size;
+
+	/**
+	 * @live_bos: Buffer objects of this device not yet freed, imported
+	 * ones included.
+	 */
+	atomic64_t live_bos;
+
+	/** @live_bytes: The sum of the sizes of @live_bos, in bytes. */
+	atomic64_t live_bytes;
+};
+
+/**
+ * to_weave_device() - The &struct weave_device around a DRM device.
+ * @drm: A DRM device of the weave driver.
+ *
+ * Return: The weave device that embeds @drm.
+ */
+static inline struct weave_device *to_weave_device(struct drm_device *drm)
+{
+	return container_of(drm, struct weave_device, drm);
+}
+
+#endif /* _WEAVE_DRV_H_ */
