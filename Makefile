@@ -138,3 +138,11 @@ bench: all
 
 clean:
 	rm -rf $(BUILD)
+
+# --- documentation ------------------------------------------------------------
+.PHONY: doc
+doc: $(BUILD)/doc/weave_drm.rst
+
+$(BUILD)/doc/weave_drm.rst: uapi/weave_drm.h | $(CACHE)/kernels.mk
+	@mkdir -p $(@D)
+	perl $(CACHE)/ksrc/scripts/kernel-doc -sphinx-version 3.0 -rst $< > $@
