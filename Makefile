@@ -112,7 +112,7 @@ $(BUILD)/examples/%: examples/%.c $(LIBSO)
 # --- user-space unit tests of the core, under ASan and UBSan ------------------
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_CORE := $(wildcard kmod/weave_sched.c)
-UNIT_CFLAGS := -O1 -g $(WFLAGS) -fsanitize=address,undefined \
+UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all \
 	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
 unit: $(if $(UNIT_SRCS),$(BUILD)/unit/sched_test)

@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the scheduler core.
+ *
+ * The kernel form of CubeCL's SchedulerMultiStream: register (align, push,
+ * threshold), execute (interleave or sequential), flush and flush all.
+ */
+
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "weave_sched.h"
+
+/**
+ * DOC: Locking
+ *
+ * The core has no lock of its own.  Every weave_sched_*() function but
+ * weave_sched_init() must be called with &weave_sched.lock held, the
+ * client's mutex, and checks it with lockdep_assert_held().  Backend ops
+ * and the track_idle callback run under that lock and must not call back
+ * into the core.
+ */
+
+/**
+ * DOC: Streams and slots
+ *
+ * A client names logical streams with u32 handles it allocates itself.  A
+ * stream folds onto slot weave_sched_slot(), handle % max_streams; folded
+ * streams share the slot's FIFO ring.  A slot's ring (max_tasks entries)
+ * and its backend stream (ops->create_stream) are made on the first task
+ * registered on it; a flush of a slot that never had a task does nothing
+ * and creates nothing.  Backend streams live until weave_sched_fini().
+ *
+ * Counters are kept per slot (weave_sched_stats()), so streams folded onto
+ * one slot share them.  &weave_task.seqno is per client.
+ */
+
+/**
+ * DOC: Buffer tracking
+ *
+ * Each binding points at the caller's &struct weave_track for its buffer.
+ * Invariant: within one client, every queued task that binds a buffer sits
+ * on one slot, because registering on another slot first executes that
+ * slot (align).  So (slot, queued) per buffer is enough and align costs
+ * O(bindings).  Push adds one to queued per binding (a task binding a
+ * buffer twice adds two); a task leaving the ring, executed or cancelled,
+ * takes them off again.
+ *
+ * When queued drops to zero, track_idle is called: every task that bound
+ * the buffer has been handed to the backend or cancelled, and the caller
+ * may free the track.  It must not free a track bound by the task that
+ * weave_sched_register() is registering, as align may idle it mid-call.
+ */
+
+/**
+ * DOC: Task ownership
+ *
+ * A task owns its host-write staging &weave_task.data.  The caller owns it
+ * until weave_sched_register() returns 0; then the core owns it, copied
+ * into the ring.  enqueue hands it to the backend, whatever enqueue
+ * returns; the backend frees it with kvfree().  A task cancelled by
+ * weave_sched_fini() is freed by the core with kvfree().  Buffer
+ * references behind &weave_binding.bo are not the core's business: the
+ * backend takes its own in enqueue, the caller's may hang off the track.
+ */
+
+/**
+ * DOC: Errors
+ *
+ * weave_sched_register() fails only when it rejects the task: -EINVAL for
+ * a malformed task, or the error of ring allocation or create_stream.  The
+ * task is then untouched and still the caller's.
+ *
+ * Once accepted, a task always leaves the ring through enqueue or, at
+ * teardown, cancellation.  An execution never stops half way: a failed
+ * enqueue or flush is that task's or that submission's failure, which the
+ * backend records in its failure store, and the core goes on with the rest.
+ * The core also latches the first error code on a slot: a failed enqueue
+ * on the slot the task came from, a failed flush on the slot whose backend
+ * stream it was, and a failed flush of an interleaved execution stream on
+ * every slot of the execution.  The latch is returned and cleared by
+ * weave_sched_flush() of a stream on that slot and by
+ * weave_sched_flush_all(), so no error is lost silently.
+ *
+ * The core validates only what guards its own memory and invariants:
+ * binding count, uniform length, access flags, non-NULL tracks and the
+ * shape of a host write (weave_sched_register()).  The ioctl layer
+ * validates user input: handles, ranges against buffer sizes, copies.
+ */
+
+/**
+ * struct weave_slot - One slot of the pool.
+ * @bstream: The backend stream, NULL until the slot is first used.
+ * @ring: max_tasks queued tasks, FIFO from @head.
+ * @head: Index of the oldest queued task.
+ * @count: Number of queued tasks, below max_tasks between calls.
+ * @error: First error latched since the last flush, see "DOC: Errors".
+ * @enqueued: Tasks registered on the slot.
+ * @executed: Tasks handed to enqueue.
+ */
+struct weave_slot {
+	struct weave_bstream *bstream;
+	struct weave_task *ring;
+	u32 head;
+	u32 count;
+	int error;
+	u64 enqueued;
+	u64 executed;
+};
+
+static struct weave_slot *weave_slot_of(const struct weave_sched *s,
+					u32 stream)
+{
+	return &s->slots[weave_sched_slot(s, stream)];
+}
+
+static void weave_slot_latch(struct weave_slot *slot, int err)
+{
+	if (err && !slot->error)
+		slot->error = err;
+}
+
+static int weave_slot_take_error(struct weave_slot *slot)
+{
+	int err = slot->error;
+
+	slot->error = 0;
+	return err;
+}
+
+static int weave_task_check(const struct weave_task *task)
+{
+	u32 i;
+
+	if (task->num_bindings > WEAVE_MAX_BINDINGS)
+		return -EINVAL;
+	for (i = 0; i < task->num_bindings; i++) {
+		const struct weave_binding *b = &task->bindings[i];
+
+		if (!b->track || !b->access || b->access & ~WEAVE_ACCESS_RW)
+			return -EINVAL;
+	}
+
+	switch (task->kind) {
+	case WEAVE_TASK_LAUNCH:
+		if (task->uniform_len > WEAVE_MAX_UNIFORM_BYTES || task->data)
+			return -EINVAL;
+		return 0;
+	case WEAVE_TASK_HOST_WRITE:
+		if (task->num_bindings != 1 || !task->data || !task->len ||
+		    !(task->bindings[0].access & WEAVE_ACCESS_WRITE) ||
+		    task->bindings[0].size != task->len)
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void weave_track_put(struct weave_sched *s, struct weave_track *track)
+{
+	if (WARN_ON_ONCE(!track->queued))
+		return;
+	if (!--track->queued && s->track_idle)
+		s->track_idle(s, track);
+}
+
+/* Take the oldest task off the ring.  It stays valid until the next push. */
+static struct weave_task *weave_slot_pop(struct weave_sched *s,
+					 struct weave_slot *slot)
+{
+	struct weave_task *task = &slot->ring[slot->head];
+
+	slot->head = (slot->head + 1) % s->max_tasks;
+	slot->count--;
+	return task;
+}
+
+/* A task has left the ring: release its hold on its buffers' tracks. */
+static void weave_task_done(struct weave_sched *s, struct weave_task *task)
+{
+	u32 i;
+
+	for (i = 0; i < task->num_bindings; i++)
+		weave_track_put(s, task->bindings[i].track);
+}
+
+static void weave_slot_run_one(struct weave_sched *s, struct weave_slot *slot,
+			       struct weave_bstream *bs)
+{
+	struct weave_task *task = weave_slot_pop(s, slot);
+
+	weave_slot_latch(slot, s->ops->enqueue(s->backend, bs, task,
+					       s->failures));
+	task->data = NULL;	/* The backend's now. */
+	slot->executed++;
+	weave_task_done(s, task);
+}
+
+static int weave_bstream_flush(struct weave_sched *s, struct weave_bstream *bs)
+{
+	return s->ops->flush(s->backend, bs, s->failures);
+}
+
+static bool weave_slot_isolated(struct weave_sched *s, struct weave_slot *slot)
+{
+	return s->ops->requires_isolation &&
+	       s->ops->requires_isolation(s->backend, slot->bstream);
+}
+
+/* Each slot's tasks on its own backend stream, one slot after the other. */
+static void weave_sched_run_sequential(struct weave_sched *s, u32 n)
+{
+	struct weave_slot *slot;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		slot = &s->slots[s->set[i]];
+		while (slot->count)
+			weave_slot_run_one(s, slot, slot->bstream);
+		weave_slot_latch(slot, weave_bstream_flush(s, slot->bstream));
+	}
+}
+
+/* Round-robin every slot's tasks onto the first slot's backend stream. */
+static void weave_sched_run_interleave(struct weave_sched *s, u32 n)
+{
+	struct weave_bstream *exec = s->slots[s->set[0]].bstream;
+	struct weave_slot *slot;
+	u32 i, round, rounds = 0;
+	int err;
+
+	for (i = 1; i < n; i++) {
+		slot = &s->slots[s->set[i]];
+		weave_slot_latch(slot, weave_bstream_flush(s, slot->bstream));
+	}
+	for (i = 0; i < n; i++)
+		rounds = max(rounds, s->slots[s->set[i]].count);
+	for (round = 0; round < rounds; round++) {
+		for (i = 0; i < n; i++) {
+			slot = &s->slots[s->set[i]];
+			if (slot->count)
+				weave_slot_run_one(s, slot, exec);
+		}
+	}
+	err = weave_bstream_flush(s, exec);
+	for (i = 0; i < n; i++)
+		weave_slot_latch(&s->slots[s->set[i]], err);
+}
+
+/* Execute the n distinct, initialised slots in s->set[]. */
+static void weave_sched_run(struct weave_sched *s, u32 n)
+{
+	bool isolated = false;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		isolated |= weave_slot_isolated(s, &s->slots[s->set[i]]);
+
+	if (s->strategy == WEAVE_STRATEGY_INTERLEAVE && !isolated)
+		weave_sched_run_interleave(s, n);
+	else
+		weave_sched_run_sequential(s, n);
+}
+
+static bool weave_set_has(const u32 *set, u32 n, u32 idx)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (set[i] == idx)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * weave_sched_execute() - Execute the slots of some logical streams.
+ * @sched: The scheduler.
+ * @streams: Logical stream handles; a slot index names its own slot.
+ * @count: Entries in @streams.
+ *
+ * Maps @streams to slots, keeps the first occurrence of each and leaves
+ * out slots never used, then hands every task queued on them to the
+ * backend and flushes.  Interleave, unless the strategy is sequential or
+ * any of these backend streams requires isolation: flush each slot's
+ * backend stream but the first's, enqueue the tasks of all slots
+ * round-robin, in set order, on the first slot's backend stream, flush it.
+ * Sequential: for each slot in order, enqueue its tasks on its own backend
+ * stream and flush it.  Slots with an empty queue stay in the set.  Errors
+ * are latched, see "DOC: Errors".
+ *
+ * Context: &weave_sched.lock held.
+ */
+void weave_sched_execute(struct weave_sched *sched, const u32 *streams,
+			 u32 count)
+{
+	u32 i, idx, n = 0;
+
+	lockdep_assert_held(sched->lock);
+	for (i = 0; i < count; i++) {
+		idx = weave_sched_slot(sched, streams[i]);
+		if (sched->slots[idx].bstream &&
+		    !weave_set_has(sched->set, n, idx))
+			sched->set[n++] = idx;
+	}
+	if (n)
+		weave_sched_run(sched, n);
+}
+
+/* Make the slot's ring and backend stream on its first use. */
+static int weave_slot_init(struct weave_sched *s, u32 idx)
+{
+	struct weave_slot *slot = &s->slots[idx];
+	struct weave_bstream *bs;
+
+	if (slot->bstream)
+		return 0;
+	slot->ring = kvcalloc(s->max_tasks, sizeof(*slot->ring), GFP_KERNEL);
+	if (!slot->ring)
+		return -ENOMEM;
+	bs = s->ops->create_stream(s->backend, idx);
+	if (IS_ERR(bs)) {
+		kvfree(slot->ring);
+		slot->ring = NULL;
+		return PTR_ERR(bs);
+	}
+	slot->bstream = bs;
+	return 0;
+}
+
+/**
+ * weave_sched_register() - Queue a task on a logical stream.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ * @task: The task; copied, with @task->stream and @task->seqno set first.
+ *
+ * The seed's algorithm: 1) align: execute, as one set, the other slots on
+ * which tasks binding the same buffers are still queued (the target slot
+ * is not drained); 2) push the task on the slot's ring; 3) if the ring
+ * holds max_tasks tasks, execute the slot.  Creates the slot's ring and
+ * backend stream on first use.  On success the task's staging belongs to
+ * the core ("DOC: Task ownership"); errors of the executions this causes
+ * are latched ("DOC: Errors").
+ *
+ * Context: &weave_sched.lock held.
+ * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
+ * bindings, too many uniform bytes, bad access flags, a host write that is
+ * not one written binding of @task->len bytes); or the error of allocating
+ * the slot.  On error nothing changed.
+ */
+int weave_sched_register(struct weave_sched *sched, u32 stream,
+			 struct weave_task *task)
+{
+	u32 idx = weave_sched_slot(sched, stream);
+	struct weave_slot *slot = &sched->slots[idx];
+	u32 align[WEAVE_MAX_BINDINGS];
+	struct weave_track *track;
+	u32 i, n = 0;
+	int ret;
+
+	lockdep_assert_held(sched->lock);
+	ret = weave_task_check(task);
+	if (ret)
+		return ret;
+	ret = weave_slot_init(sched, idx);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < task->num_bindings; i++) {
+		track = task->bindings[i].track;
+		if (track->queued && track->slot != idx)
+			align[n++] = track->slot;
+	}
+	if (n)
+		weave_sched_execute(sched, align, n);
+
+	task->stream = stream;
+	task->seqno = ++sched->seqno;
+	for (i = 0; i < task->num_bindings; i++) {
+		track = task->bindings[i].track;
+		WARN_ON_ONCE(track->queued && track->slot != idx);
+		track->slot = idx;
+		track->queued++;
+	}
+	slot->ring[(slot->head + slot->count) % sched->max_tasks] = *task;
+	slot->count++;
+	slot->enqueued++;
+
+	if (slot->count >= sched->max_tasks)
+		weave_sched_execute(sched, &idx, 1);
+	return 0;
+}
+
+/**
+ * weave_sched_flush() - Execute the slot of a logical stream.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ *
+ * weave_sched_execute() of @stream alone: its slot's tasks run on its own
+ * backend stream, which is then flushed even if the queue was empty.  The
+ * caller then takes its fence.  Does nothing if the slot was never used.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: 0, or the error latched on the slot since its last flush, which
+ * this clears.
+ */
+int weave_sched_flush(struct weave_sched *sched, u32 stream)
+{
+	lockdep_assert_held(sched->lock);
+	weave_sched_execute(sched, &stream, 1);
+	return weave_slot_take_error(weave_slot_of(sched, stream));
+}
+
+/**
+ * weave_sched_stream_destroy() - Retire a logical stream.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ *
+ * Queued work is executed, never dropped: this is weave_sched_flush().  As
+ * other streams may fold onto the slot, the slot and its backend stream
+ * stay until weave_sched_fini().  Freeing the handle is the caller's job.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: As weave_sched_flush().
+ */
+int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream)
+{
+	return weave_sched_flush(sched, stream);
+}
+
+/**
+ * weave_sched_flush_all() - Execute and flush every slot of the client.
+ * @sched: The scheduler.
+ *
+ * One weave_sched_execute() of every used slot in index order, then a
+ * flush of each of their backend streams, for a caller about to touch
+ * memory that any stream may use.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: 0, or the first error latched on any slot, lowest slot first;
+ * all latches are cleared.
+ */
+int weave_sched_flush_all(struct weave_sched *sched)
+{
+	struct weave_slot *slot;
+	u32 i, n = 0;
+	int err = 0;
+
+	lockdep_assert_held(sched->lock);
+	for (i = 0; i < sched->max_streams; i++) {
+		if (sched->slots[i].bstream)
+			sched->set[n++] = i;
+	}
+	if (!n)
+		return 0;
+	weave_sched_run(sched, n);
+	for (i = 0; i < n; i++) {
+		slot = &sched->slots[sched->set[i]];
+		weave_slot_latch(slot, weave_bstream_flush(sched, slot->bstream));
+		if (!err)
+			err = slot->error;
+		slot->error = 0;
+	}
+	return err;
+}
+
+/**
+ * weave_sched_set_strategy() - Choose the execution path of later calls.
+ * @sched: The scheduler.
+ * @strategy: A &enum weave_strategy.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: 0, or -EINVAL if @strategy is unknown.
+ */
+int weave_sched_set_strategy(struct weave_sched *sched,
+			     enum weave_strategy strategy)
+{
+	lockdep_assert_held(sched->lock);
+	if (strategy != WEAVE_STRATEGY_INTERLEAVE &&
+	    strategy != WEAVE_STRATEGY_SEQUENTIAL)
+		return -EINVAL;
+	sched->strategy = strategy;
+	return 0;
+}
+
+/**
+ * weave_sched_bstream() - The backend stream of a logical stream's slot.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: The backend stream, or NULL if the slot was never used.
+ */
+struct weave_bstream *weave_sched_bstream(const struct weave_sched *sched,
+					  u32 stream)
+{
+	lockdep_assert_held(sched->lock);
+	return weave_slot_of(sched, stream)->bstream;
+}
+
+/**
+ * weave_sched_stats() - Read the counters of a logical stream's slot.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ * @stats: Filled in; streams folded onto one slot share its counters.
+ *
+ * Context: &weave_sched.lock held.
+ */
+void weave_sched_stats(const struct weave_sched *sched, u32 stream,
+		       struct weave_slot_stats *stats)
+{
+	const struct weave_slot *slot = weave_slot_of(sched, stream);
+
+	lockdep_assert_held(sched->lock);
+	stats->enqueued = slot->enqueued;
+	stats->executed = slot->executed;
+	stats->queued = slot->count;
+}
+
+/**
+ * weave_sched_init() - Set up a client's scheduler.
+ * @sched: The scheduler to fill in.
+ * @params: Its backend, lock, callbacks and limits.
+ *
+ * Allocates the slot table only; rings and backend streams come later.
+ *
+ * Context: Process context; @sched is not shared yet, no lock needed.
+ * Return: 0; -EINVAL if a limit or the strategy is out of range; -ENOMEM.
+ */
+int weave_sched_init(struct weave_sched *sched,
+		     const struct weave_sched_params *params)
+{
+	if (!params->max_streams ||
+	    params->max_streams > WEAVE_SCHED_MAX_STREAMS ||
+	    !params->max_tasks || params->max_tasks > WEAVE_SCHED_MAX_TASKS ||
+	    (params->strategy != WEAVE_STRATEGY_INTERLEAVE &&
+	     params->strategy != WEAVE_STRATEGY_SEQUENTIAL))
+		return -EINVAL;
+
+	*sched = (struct weave_sched) {
+		.ops = params->ops,
+		.backend = params->backend,
+		.failures = params->failures,
+		.lock = params->lock,
+		.track_idle = params->track_idle,
+		.max_streams = params->max_streams,
+		.max_tasks = params->max_tasks,
+		.strategy = params->strategy,
+	};
+	sched->slots = kcalloc(sched->max_streams, sizeof(*sched->slots),
+			       GFP_KERNEL);
+	sched->set = kcalloc(sched->max_streams, sizeof(*sched->set),
+			     GFP_KERNEL);
+	if (!sched->slots || !sched->set) {
+		kfree(sched->slots);
+		kfree(sched->set);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * weave_sched_fini() - Tear down a client's scheduler.
+ * @sched: The scheduler.
+ *
+ * Cancels every queued task without enqueueing it: its staging is freed
+ * with kvfree() and its tracks released (track_idle is called).  Then
+ * destroys every backend stream and frees the slots.
+ *
+ * Context: &weave_sched.lock held; no other user of @sched remains.
+ */
+void weave_sched_fini(struct weave_sched *sched)
+{
+	struct weave_task *task;
+	struct weave_slot *slot;
+	u32 i;
+
+	lockdep_assert_held(sched->lock);
+	for (i = 0; i < sched->max_streams; i++) {
+		slot = &sched->slots[i];
+		while (slot->count) {
+			task = weave_slot_pop(sched, slot);
+			kvfree(task->data);
+			task->data = NULL;
+			weave_task_done(sched, task);
+		}
+		if (slot->bstream)
+			sched->ops->destroy_stream(sched->backend, slot->bstream);
+		kvfree(slot->ring);
+	}
+	kfree(sched->slots);
+	kfree(sched->set);
+	sched->slots = NULL;
+	sched->set = NULL;
+}

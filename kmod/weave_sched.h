@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: the scheduler core.
+ *
+ * Logical streams folded onto a bounded pool of slots, per-slot task rings,
+ * cross-slot ordering of shared buffers and the interleave and sequential
+ * execution paths.  Pure logic: everything device-specific goes through
+ * &struct weave_backend_ops.  See weave_sched.c for the design notes.
+ */
+#ifndef _WEAVE_SCHED_H_
+#define _WEAVE_SCHED_H_
+
+#include <linux/bits.h>
+#include <linux/types.h>
+
+struct mutex;
+struct weave_bstream;
+struct weave_failures;
+struct weave_sched;
+struct weave_slot;
+
+/** WEAVE_MAX_BINDINGS - The most buffers one task binds. */
+#define WEAVE_MAX_BINDINGS		8
+/** WEAVE_MAX_UNIFORM_BYTES - The most inline uniform bytes of a launch. */
+#define WEAVE_MAX_UNIFORM_BYTES		64
+/** WEAVE_SCHED_MAX_STREAMS - The largest accepted max_streams. */
+#define WEAVE_SCHED_MAX_STREAMS		256
+/** WEAVE_SCHED_MAX_TASKS - The largest accepted max_tasks. */
+#define WEAVE_SCHED_MAX_TASKS		1024
+
+/** WEAVE_ACCESS_READ - The task reads the bound range. */
+#define WEAVE_ACCESS_READ		BIT(0)
+/** WEAVE_ACCESS_WRITE - The task writes the bound range. */
+#define WEAVE_ACCESS_WRITE		BIT(1)
+/** WEAVE_ACCESS_RW - The task reads and writes the bound range. */
+#define WEAVE_ACCESS_RW			(WEAVE_ACCESS_READ | WEAVE_ACCESS_WRITE)
+
+/**
+ * enum weave_task_kind - What a task does.
+ * @WEAVE_TASK_LAUNCH: Run a kernel over a grid.
+ * @WEAVE_TASK_HOST_WRITE: Copy staged bytes into a buffer range.
+ */
+enum weave_task_kind {
+	WEAVE_TASK_LAUNCH,
+	WEAVE_TASK_HOST_WRITE,
+};
+
+/**
+ * enum weave_strategy - How an execution hands slots to the backend.
+ * @WEAVE_STRATEGY_INTERLEAVE: Round-robin the tasks of all slots of the
+ *	execution onto the first slot's backend stream.
+ * @WEAVE_STRATEGY_SEQUENTIAL: Each slot's tasks on its own backend stream,
+ *	one slot after the other.
+ */
+enum weave_strategy {
+	WEAVE_STRATEGY_INTERLEAVE,
+	WEAVE_STRATEGY_SEQUENTIAL,
+};
+
+/**
+ * struct weave_track - Where a client's queued tasks on one buffer sit.
+ * @slot: The slot holding every queued task that binds the buffer; only
+ *	meaningful while @queued is not zero.
+ * @queued: How many bindings of queued tasks name the buffer.
+ *
+ * One per (client, buffer), owned by the caller, zero-initialised and
+ * written only by the core.  See "DOC: Buffer tracking".
+ */
+struct weave_track {
+	u32 slot;
+	u32 queued;
+};
+
+/**
+ * struct weave_binding - One buffer range a task touches.
+ * @bo: The buffer, opaque to the core and handed to the backend.
+ * @track: The client's tracking struct of @bo; never NULL.
+ * @offset: Start of the range, in bytes.
+ * @size: Length of the range, in bytes.
+ * @access: %WEAVE_ACCESS_READ, %WEAVE_ACCESS_WRITE or %WEAVE_ACCESS_RW.
+ */
+struct weave_binding {
+	void *bo;
+	struct weave_track *track;
+	u64 offset;
+	u64 size;
+	u32 access;
+};
+
+/**
+ * struct weave_grid - Launch dimensions, in workgroups.
+ * @x: Width.
+ * @y: Height.
+ * @z: Depth.
+ */
+struct weave_grid {
+	u32 x;
+	u32 y;
+	u32 z;
+};
+
+/**
+ * struct weave_task - A unit of work, copied by value into a slot's ring.
+ * @kind: A &enum weave_task_kind.
+ * @stream: Set by the core: the logical stream the task was registered on.
+ * @seqno: Set by the core: the client's registration counter, 1 for the
+ *	first task of a &struct weave_sched, never reused.
+ * @num_bindings: Used entries of @bindings; exactly 1 for a host write.
+ * @bindings: The buffers the task touches; for a host write, the
+ *	destination, whose @size equals @len.
+ * @kernel_id: Launch only: which kernel to run.
+ * @grid: Launch only: the dispatch size.
+ * @uniform_len: Launch only: used bytes of @uniforms.
+ * @uniforms: Launch only: inline uniform data.
+ * @data: Host write only: kernel-staged bytes from kvmalloc() or kmalloc();
+ *	the task owns them, see "DOC: Task ownership".  NULL for a launch.
+ * @len: Host write only: bytes at @data, not zero.
+ */
+struct weave_task {
+	enum weave_task_kind kind;
+	u32 stream;
+	u64 seqno;
+	u32 num_bindings;
+	struct weave_binding bindings[WEAVE_MAX_BINDINGS];
+	u32 kernel_id;
+	struct weave_grid grid;
+	u32 uniform_len;
+	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
+	void *data;
+	u64 len;
+};
+
+/**
+ * struct weave_backend_ops - What the core asks of a backend.
+ * @enqueue: Append @task to @bs.  @bs may be another slot's backend stream
+ *	(interleave).  The backend takes what @task owns (see "DOC: Task
+ *	ownership") whatever it returns.  An error means this task failed;
+ *	the core records it and goes on (see "DOC: Errors").
+ * @flush: Submit everything enqueued on @bs, ordered before anything any
+ *	backend stream submits later.  Errors as for @enqueue.
+ * @create_stream: The factory: make the backend stream of slot @slot.
+ *	Returns it or an ERR_PTR(), never NULL.
+ * @destroy_stream: Free @bs; nothing is enqueued on it but not flushed.
+ * @requires_isolation: Optional, false if NULL.  Whether @bs must run only
+ *	its own slot's tasks (e.g. during a graph capture).  It may change
+ *	between executions; the backend owns that state.
+ *
+ * The C form of the seed's SchedulerStreamBackend trait.  Every op is
+ * called with the client's scheduler lock held and must not call back into
+ * the core.  @backend is &weave_sched_params.backend and @failures is
+ * &weave_sched_params.failures, passed through untouched.
+ */
+struct weave_backend_ops {
+	int (*enqueue)(void *backend, struct weave_bstream *bs,
+		       const struct weave_task *task,
+		       struct weave_failures *failures);
+	int (*flush)(void *backend, struct weave_bstream *bs,
+		     struct weave_failures *failures);
+	struct weave_bstream *(*create_stream)(void *backend, u32 slot);
+	void (*destroy_stream)(void *backend, struct weave_bstream *bs);
+	bool (*requires_isolation)(void *backend,
+				   const struct weave_bstream *bs);
+};
+
+/**
+ * struct weave_sched_params - Arguments of weave_sched_init().
+ * @ops: The backend's operations; all but requires_isolation are required.
+ * @backend: The backend's context, passed to every op.
+ * @failures: The failure store, passed to enqueue and flush; may be NULL.
+ * @lock: The client's mutex, held around every other weave_sched_*() call.
+ * @track_idle: Optional: called when a &struct weave_track drops to
+ *	queued == 0; see "DOC: Buffer tracking".
+ * @max_streams: Slots in the pool, 1 to %WEAVE_SCHED_MAX_STREAMS.
+ * @max_tasks: Queue length that executes a slot, 1 to
+ *	%WEAVE_SCHED_MAX_TASKS.
+ * @strategy: The initial &enum weave_strategy.
+ */
+struct weave_sched_params {
+	const struct weave_backend_ops *ops;
+	void *backend;
+	struct weave_failures *failures;
+	struct mutex *lock;	/* held around every weave_sched_*() call */
+	void (*track_idle)(struct weave_sched *sched,
+			   struct weave_track *track);
+	u32 max_streams;
+	u32 max_tasks;
+	enum weave_strategy strategy;
+};
+
+/**
+ * struct weave_sched - The scheduler of one client (one open file).
+ * @ops: See &weave_sched_params.ops.
+ * @backend: See &weave_sched_params.backend.
+ * @failures: See &weave_sched_params.failures.
+ * @lock: See &weave_sched_params.lock.
+ * @track_idle: See &weave_sched_params.track_idle.
+ * @slots: @max_streams slots, created lazily.
+ * @set: Scratch for the slot indices of one execution.
+ * @max_streams: See &weave_sched_params.max_streams.
+ * @max_tasks: See &weave_sched_params.max_tasks.
+ * @strategy: The current &enum weave_strategy.
+ * @seqno: The last &weave_task.seqno handed out.
+ *
+ * Read-only for callers; change it only through weave_sched_*().
+ */
+struct weave_sched {
+	const struct weave_backend_ops *ops;
+	void *backend;
+	struct weave_failures *failures;
+	struct mutex *lock;	/* held around every weave_sched_*() call */
+	void (*track_idle)(struct weave_sched *sched,
+			   struct weave_track *track);
+	struct weave_slot *slots;
+	u32 *set;
+	u32 max_streams;
+	u32 max_tasks;
+	enum weave_strategy strategy;
+	u64 seqno;
+};
+
+/**
+ * struct weave_slot_stats - Counters of a slot, see weave_sched_stats().
+ * @enqueued: Tasks registered on the slot.
+ * @executed: Tasks handed to the backend's enqueue, failed or not.
+ * @queued: Tasks waiting in the slot's ring.
+ */
+struct weave_slot_stats {
+	u64 enqueued;
+	u64 executed;
+	u32 queued;
+};
+
+/**
+ * weave_sched_slot() - The slot a logical stream folds onto.
+ * @sched: The scheduler.
+ * @stream: A logical stream handle.
+ *
+ * Fixed: @stream modulo &weave_sched.max_streams.  Streams with equal
+ * slots share one FIFO.  A slot index is a handle of its own slot.
+ *
+ * Return: The slot index.
+ */
+static inline u32 weave_sched_slot(const struct weave_sched *sched, u32 stream)
+{
+	return stream % sched->max_streams;
+}
+
+int weave_sched_init(struct weave_sched *sched,
+		     const struct weave_sched_params *params);
+void weave_sched_fini(struct weave_sched *sched);
+int weave_sched_set_strategy(struct weave_sched *sched,
+			     enum weave_strategy strategy);
+int weave_sched_register(struct weave_sched *sched, u32 stream,
+			 struct weave_task *task);
+void weave_sched_execute(struct weave_sched *sched, const u32 *streams,
+			 u32 count);
+int weave_sched_flush(struct weave_sched *sched, u32 stream);
+int weave_sched_flush_all(struct weave_sched *sched);
+int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream);
+struct weave_bstream *weave_sched_bstream(const struct weave_sched *sched,
+					  u32 stream);
+void weave_sched_stats(const struct weave_sched *sched, u32 stream,
+		       struct weave_slot_stats *stats);
+
+#endif /* _WEAVE_SCHED_H_ */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Test stand-in for <linux/err.h>. */
+#ifndef _WEAVE_TEST_LINUX_ERR_H
+#define _WEAVE_TEST_LINUX_ERR_H
+
+#include <linux/types.h>
+
+#define MAX_ERRNO	4095
+
+static inline void *ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long PTR_ERR(const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool IS_ERR(const void *ptr)
+{
+	return (unsigned long)ptr >= (unsigned long)-MAX_ERRNO;
+}
+
+#endif

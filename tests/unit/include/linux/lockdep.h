@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Test stand-in for <linux/lockdep.h>: the assertion really checks. */
+#ifndef _WEAVE_TEST_LINUX_LOCKDEP_H
+#define _WEAVE_TEST_LINUX_LOCKDEP_H
+
+#include <linux/bug.h>
+#include <linux/mutex.h>
+
+#define lockdep_assert_held(l)	((void)WARN_ON(!mutex_is_locked(l)))
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Test stand-in for <linux/slab.h>: the C library's heap, seen by ASan. */
+#ifndef _WEAVE_TEST_LINUX_SLAB_H
+#define _WEAVE_TEST_LINUX_SLAB_H
+
+#include <stdlib.h>
+#include <linux/types.h>
+
+#define GFP_KERNEL	0u
+
+static inline void *kmalloc(size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return malloc(size);
+}
+
+static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
+{
+	(void)gfp;
+	return calloc(n, size);
+}
+
+static inline void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+#define kvmalloc(size, gfp)		kmalloc(size, gfp)
+#define kvcalloc(n, size, gfp)		kcalloc(n, size, gfp)
+#define kvfree(p)			kfree(p)
+
+#endif

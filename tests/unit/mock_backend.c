@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* A mock weave backend that records the exact sequence of calls. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
+
+#include "mock_backend.h"
+
+static void mock_record(struct mock_backend *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->len && m->len < sizeof(m->log) - 1)
+		m->log[m->len++] = ' ';
+	va_start(ap, fmt);
+	n = vsnprintf(m->log + m->len, sizeof(m->log) - m->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(m->log) - m->len) {
+		fprintf(stderr, "mock: call log overflow\n");
+		abort();
+	}
+	m->len += n;
+}
+
+static int mock_enqueue(void *backend, struct weave_bstream *bs,
+			const struct weave_task *task,
+			struct weave_failures *failures)
+{
+	struct mock_backend *m = backend;
+
+	(void)failures;
+	if (m->num_seen < MOCK_SEEN)
+		m->seen[m->num_seen++] = *task;
+	if (task->kind == WEAVE_TASK_HOST_WRITE) {
+		mock_record(m, "W%u:%llu", bs->slot,
+			    (unsigned long long)task->seqno);
+		kvfree(task->data);	/* the backend owns the staging now */
+		return 0;
+	}
+	mock_record(m, "E%u:%u", bs->slot, task->kernel_id);
+	if (m->fail_enqueue_err && task->kernel_id == m->fail_enqueue_kernel)
+		return m->fail_enqueue_err;
+	return 0;
+}
+
+static int mock_flush(void *backend, struct weave_bstream *bs,
+		      struct weave_failures *failures)
+{
+	struct mock_backend *m = backend;
+
+	(void)failures;
+	mock_record(m, "F%u", bs->slot);
+	if (m->fail_flush_err && bs->slot == m->fail_flush_slot)
+		return m->fail_flush_err;
+	return 0;
+}
+
+static struct weave_bstream *mock_create_stream(void *backend, u32 slot)
+{
+	struct mock_backend *m = backend;
+	struct weave_bstream *bs;
+
+	mock_record(m, "C%u", slot);
+	if (m->fail_create_err && slot == m->fail_create_slot)
+		return ERR_PTR(m->fail_create_err);
+	if (slot >= MOCK_SLOTS || m->streams[slot]) {
+		fprintf(stderr, "mock: bad or second create of slot %u\n", slot);
+		abort();
+	}
+	bs = calloc(1, sizeof(*bs));
+	if (!bs)
+		return ERR_PTR(-ENOMEM);
+	bs->slot = slot;
+	m->streams[slot] = bs;
+	m->live_streams++;
+	return bs;
+}
+
+static void mock_destroy_stream(void *backend, struct weave_bstream *bs)
+{
+	struct mock_backend *m = backend;
+
+	mock_record(m, "D%u", bs->slot);
+	m->streams[bs->slot] = NULL;
+	m->live_streams--;
+	free(bs);
+}
+
+static bool mock_requires_isolation(void *backend,
+				    const struct weave_bstream *bs)
+{
+	(void)backend;
+	return bs->isolated;
+}
+
+const struct weave_backend_ops mock_ops = {
+	.enqueue = mock_enqueue,
+	.flush = mock_flush,
+	.create_stream = mock_create_stream,
+	.destroy_stream = mock_destroy_stream,
+	.requires_isolation = mock_requires_isolation,
+};
+
+void mock_track_idle(struct weave_sched *sched, struct weave_track *track)
+{
+	struct mock_backend *m = sched->backend;
+
+	if (track < m->tracks || track >= m->tracks + MOCK_TRACKS || track->queued) {
+		fprintf(stderr, "mock: bad idle track\n");
+		abort();
+	}
+	mock_record(m, "T%u", (unsigned int)(track - m->tracks));
+}
+
+const char *mock_log(const struct mock_backend *m)
+{
+	return m->log;
+}
+
+void mock_clear(struct mock_backend *m)
+{
+	m->len = 0;
+	m->log[0] = '\0';
+}
+
+void mock_isolate(struct mock_backend *m, u32 slot, bool isolated)
+{
+	if (slot >= MOCK_SLOTS || !m->streams[slot]) {
+		fprintf(stderr, "mock: isolating unknown slot %u\n", slot);
+		abort();
+	}
+	m->streams[slot]->isolated = isolated;
+}

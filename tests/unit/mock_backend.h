@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A mock weave backend for the core's unit tests.  It records every call
+ * the core makes, in order, as space-separated tokens:
+ *
+ *   C<slot>          create_stream for slot
+ *   D<bs>            destroy_stream
+ *   E<bs>:<kernel>   enqueue of a launch on backend stream bs
+ *   W<bs>:<seqno>    enqueue of a host write (its staging is freed here)
+ *   F<bs>            flush
+ *   T<track>         the core's track_idle callback, index in mock->tracks
+ *
+ * A backend stream is named by the slot it was created for.
+ */
+#ifndef _WEAVE_MOCK_BACKEND_H
+#define _WEAVE_MOCK_BACKEND_H
+
+#include "weave_sched.h"
+
+#define MOCK_SLOTS	16
+#define MOCK_TRACKS	8
+#define MOCK_SEEN	64
+
+struct weave_bstream {
+	u32 slot;
+	bool isolated;
+};
+
+struct mock_backend {
+	char log[4096];
+	size_t len;
+	struct weave_bstream *streams[MOCK_SLOTS];
+	unsigned int live_streams;
+	struct weave_track tracks[MOCK_TRACKS];
+
+	/* Copies of every enqueued task, in order. */
+	struct weave_task seen[MOCK_SEEN];
+	unsigned int num_seen;
+
+	/* Error injection; an error of 0 injects nothing. */
+	u32 fail_create_slot;
+	int fail_create_err;
+	u32 fail_enqueue_kernel;
+	int fail_enqueue_err;
+	u32 fail_flush_slot;
+	int fail_flush_err;
+};
+
+extern const struct weave_backend_ops mock_ops;
+
+void mock_track_idle(struct weave_sched *sched, struct weave_track *track);
+const char *mock_log(const struct mock_backend *m);
+void mock_clear(struct mock_backend *m);
+void mock_isolate(struct mock_backend *m, u32 slot, bool isolated);
+
+#endif

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the weave scheduler core, kmod/weave_sched.c, compiled in
+ * user space against tests/unit/include and driven through a mock backend
+ * that logs every call (see mock_backend.h for the log's tokens).
+ *
+ * Unless a test says otherwise: max_streams 4, max_tasks 3, interleave.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sanitizer/lsan_interface.h>
+
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+/* The harness has an unused parameter; -Wextra is otherwise kept. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+#include "mock_backend.h"
+
+#define MAX_STREAMS	4
+#define MAX_TASKS	3
+
+FIXTURE(sched) {
+	struct mock_backend m;
+	struct mutex lock;
+	struct weave_sched s;
+	bool live;
+};
+
+static struct weave_sched_params params(struct mock_backend *m,
+					struct mutex *lock)
+{
+	return (struct weave_sched_params) {
+		.ops = &mock_ops,
+		.backend = m,
+		.lock = lock,
+		.track_idle = mock_track_idle,
+		.max_streams = MAX_STREAMS,
+		.max_tasks = MAX_TASKS,
+		.strategy = WEAVE_STRATEGY_INTERLEAVE,
+	};
+}
+
+FIXTURE_SETUP(sched)
+{
+	struct weave_sched_params p = params(&self->m, &self->lock);
+
+	mutex_init(&self->lock);
+	mutex_lock(&self->lock);
+	ASSERT_EQ(0, weave_sched_init(&self->s, &p));
+	self->live = true;
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	unsigned int i;
+
+	if (self->live)
+		weave_sched_fini(&self->s);
+	mutex_unlock(&self->lock);
+	EXPECT_EQ(0u, self->m.live_streams);
+	for (i = 0; i < MOCK_TRACKS; i++)
+		EXPECT_EQ(0u, self->m.tracks[i].queued);
+	/* The child _exit()s, so ask LeakSanitizer now. */
+	EXPECT_EQ(0, __lsan_do_recoverable_leak_check());
+}
+
+static struct weave_task launch(u32 kernel_id)
+{
+	return (struct weave_task) {
+		.kind = WEAVE_TASK_LAUNCH,
+		.kernel_id = kernel_id,
+		.grid = { 1, 1, 1 },
+	};
+}
+
+static struct weave_task *bind(struct weave_task *t, struct weave_track *track,
+			       u32 access)
+{
+	t->bindings[t->num_bindings++] = (struct weave_binding) {
+		.bo = track,
+		.track = track,
+		.size = 16,
+		.access = access,
+	};
+	return t;
+}
+
+static struct weave_task host_write(struct weave_track *track, u64 len)
+{
+	struct weave_task t = { .kind = WEAVE_TASK_HOST_WRITE };
+
+	bind(&t, track, WEAVE_ACCESS_WRITE);
+	t.bindings[0].size = len;
+	t.data = kvmalloc(len, GFP_KERNEL);
+	memset(t.data, 0x5a, len);
+	t.len = len;
+	return t;
+}
+
+static struct weave_slot_stats stats(struct weave_sched *s, u32 stream)
+{
+	struct weave_slot_stats st;
+
+	weave_sched_stats(s, stream, &st);
+	return st;
+}
+
+/* Register a copy of a task; the copy gets stream and seqno. */
+#define REG(stream, task) do {						\
+	struct weave_task __t = (task);					\
+	ASSERT_EQ(0, weave_sched_register(&self->s, (stream), &__t));	\
+} while (0)
+
+/* Register a launch without bindings. */
+#define LAUNCH(stream, kernel_id)	REG(stream, launch(kernel_id))
+
+/* Check the mock's log of calls since the last check, then clear it. */
+#define CALLS(expected) do {						\
+	ASSERT_STREQ(expected, mock_log(&self->m));			\
+	mock_clear(&self->m);						\
+} while (0)
+
+#define X (&self->m.tracks[0])
+#define Y (&self->m.tracks[1])
+#define Z (&self->m.tracks[2])
+
+TEST_F(sched, below_threshold_makes_no_backend_calls)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	CALLS("C0");
+	ASSERT_EQ(2u, stats(&self->s, 0).queued);
+	ASSERT_EQ(2u, stats(&self->s, 0).enqueued);
+	ASSERT_EQ(0u, stats(&self->s, 0).executed);
+}
+
+TEST_F(sched, threshold_executes_the_slot)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	CALLS("C0");
+	LAUNCH(0, 3);
+	CALLS("E0:1 E0:2 E0:3 F0");
+	ASSERT_EQ(0u, stats(&self->s, 0).queued);
+	ASSERT_EQ(3u, stats(&self->s, 0).executed);
+	ASSERT_EQ(3u, self->m.num_seen);
+	ASSERT_EQ(1u, self->m.seen[0].seqno);
+	ASSERT_EQ(3u, self->m.seen[2].seqno);
+	LAUNCH(0, 4);
+	CALLS("");
+}
+
+TEST_F(sched, ring_wraps_in_fifo_order)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("C0 E0:1 E0:2 F0");
+	LAUNCH(0, 3);
+	LAUNCH(0, 4);
+	LAUNCH(0, 5);
+	CALLS("E0:3 E0:4 E0:5 F0");
+}
+
+TEST_F(sched, folded_streams_share_one_fifo)
+{
+	LAUNCH(1, 1);
+	LAUNCH(1 + MAX_STREAMS, 2);
+	LAUNCH(1, 3);
+	CALLS("C1 E1:1 E1:2 E1:3 F1");
+	ASSERT_EQ(1u, self->m.seen[0].stream);
+	ASSERT_EQ(1u + MAX_STREAMS, self->m.seen[1].stream);
+	ASSERT_EQ(3u, stats(&self->s, 1 + MAX_STREAMS).executed);
+	ASSERT_EQ(weave_sched_bstream(&self->s, 1),
+		  weave_sched_bstream(&self->s, 1 + MAX_STREAMS));
+}
+
+TEST_F(sched, backend_streams_are_created_lazily_once)
+{
+	u32 i;
+
+	for (i = 0; i < MAX_STREAMS; i++)
+		ASSERT_EQ(NULL, weave_sched_bstream(&self->s, i));
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 3));
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	CALLS("");
+	LAUNCH(2, 1);
+	CALLS("C2");
+	ASSERT_EQ(self->m.streams[2], weave_sched_bstream(&self->s, 2));
+	LAUNCH(2 + MAX_STREAMS, 2);
+	LAUNCH(2, 3);
+	LAUNCH(2, 4);
+	CALLS("E2:1 E2:2 E2:3 F2");
+	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 3));
+	ASSERT_EQ(1u, self->m.live_streams);
+}
+
+TEST_F(sched, align_executes_the_other_slot_first)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	LAUNCH(0, 2);
+	LAUNCH(1, 3);
+	CALLS("C0 C1");
+	ASSERT_EQ(0u, X->slot);
+	ASSERT_EQ(1u, X->queued);
+
+	t = launch(4);
+	REG(1, *bind(&t, X, WEAVE_ACCESS_READ));
+	CALLS("E0:1 T0 E0:2 F0");
+	/* The target slot was not drained; the task was pushed after. */
+	ASSERT_EQ(2u, stats(&self->s, 1).queued);
+	ASSERT_EQ(0u, stats(&self->s, 0).queued);
+	ASSERT_EQ(1u, X->slot);
+	ASSERT_EQ(1u, X->queued);
+
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	CALLS("E1:3 E1:4 T0 F1");
+}
+
+TEST_F(sched, align_on_the_same_slot_costs_nothing)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	t = launch(2);
+	REG(MAX_STREAMS, *bind(&t, X, WEAVE_ACCESS_READ));
+	CALLS("C0");
+	ASSERT_EQ(2u, X->queued);
+}
+
+TEST_F(sched, align_executes_one_set_in_first_seen_order)
+{
+	struct weave_task t = launch(1);
+
+	REG(2, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	t = launch(2);
+	REG(1, *bind(&t, Y, WEAVE_ACCESS_WRITE));
+	t = launch(3);
+	REG(2, *bind(&t, Z, WEAVE_ACCESS_WRITE));
+	CALLS("C2 C1");
+
+	t = launch(4);
+	bind(&t, X, WEAVE_ACCESS_READ);
+	bind(&t, Y, WEAVE_ACCESS_READ);
+	bind(&t, Z, WEAVE_ACCESS_READ);
+	REG(0, t);
+	/* Set [2, 1]: 1 is flushed, then both run round-robin on 2. */
+	CALLS("C0 F1 E2:1 T0 E2:2 T1 E2:3 T2 F2");
+	ASSERT_EQ(1u, stats(&self->s, 0).queued);
+}
+
+/* Slot 0: tasks 1, 2; slot 1: task 3; slot 2: tasks 4, 5. */
+static void queue_three_slots(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(sched) *self)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	LAUNCH(1, 3);
+	LAUNCH(2, 4);
+	LAUNCH(2, 5);
+	CALLS("C0 C1 C2");
+}
+
+TEST_F(sched, interleave_round_robins_onto_the_first_stream)
+{
+	const u32 set[] = { 2, 0, 2 + MAX_STREAMS, 1 };
+
+	queue_three_slots(_metadata, self);
+	weave_sched_execute(&self->s, set, 4);
+	CALLS("F0 F1 E2:4 E2:1 E2:3 E2:5 E2:2 F2");
+	ASSERT_EQ(0u, self->m.seen[1].stream);
+	ASSERT_EQ(2u, stats(&self->s, 0).executed);
+}
+
+TEST_F(sched, sequential_keeps_each_slot_on_its_stream)
+{
+	const u32 set[] = { 2, 0, 1 };
+
+	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+					      WEAVE_STRATEGY_SEQUENTIAL));
+	queue_three_slots(_metadata, self);
+	weave_sched_execute(&self->s, set, 3);
+	CALLS("E2:4 E2:5 F2 E0:1 E0:2 F0 E1:3 F1");
+}
+
+TEST_F(sched, isolation_forces_the_sequential_path)
+{
+	const u32 set[] = { 2, 0, 1 };
+	const u32 others[] = { 2, 1 };
+
+	queue_three_slots(_metadata, self);
+	mock_isolate(&self->m, 0, true);
+	weave_sched_execute(&self->s, set, 3);
+	CALLS("E2:4 E2:5 F2 E0:1 E0:2 F0 E1:3 F1");
+
+	/* A set without the isolated stream still interleaves. */
+	LAUNCH(0, 6);
+	LAUNCH(1, 7);
+	LAUNCH(2, 8);
+	weave_sched_execute(&self->s, others, 2);
+	CALLS("F1 E2:8 E2:7 F2");
+	ASSERT_EQ(1u, stats(&self->s, 0).queued);
+
+	/* Isolation is asked of the stream at each execution. */
+	mock_isolate(&self->m, 0, false);
+	LAUNCH(1, 9);
+	weave_sched_execute(&self->s, set, 3);
+	CALLS("F0 F1 E2:6 E2:9 F2");
+}
+
+TEST_F(sched, execute_keeps_empty_slots_and_skips_unused_ones)
+{
+	const u32 set[] = { 3, 0, 1 };
+
+	LAUNCH(0, 1);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	LAUNCH(1, 2);
+	LAUNCH(1, 3);
+	CALLS("C0 E0:1 F0 C1");
+	weave_sched_execute(&self->s, set, 3);
+	CALLS("F1 E0:2 E0:3 F0");
+	weave_sched_execute(&self->s, set, 0);
+	CALLS("");
+}
+
+TEST_F(sched, flush_executes_only_the_streams_slot)
+{
+	LAUNCH(0, 1);
+	LAUNCH(1, 2);
+	CALLS("C0 C1");
+	ASSERT_EQ(0, weave_sched_flush(&self->s, MAX_STREAMS));
+	CALLS("E0:1 F0");
+	ASSERT_EQ(1u, stats(&self->s, 1).queued);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("F0");
+}
+
+TEST_F(sched, flush_all_executes_every_slot_then_flushes_each)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	LAUNCH(2, 3);
+	LAUNCH(1, 4);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	CALLS("C0 C2 C1 E1:4 F1");
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	CALLS("F1 F2 E0:1 E0:3 E0:2 F0 F0 F1 F2");
+
+	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+					      WEAVE_STRATEGY_SEQUENTIAL));
+	LAUNCH(0, 5);
+	LAUNCH(2, 6);
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	CALLS("E0:5 F0 F1 E2:6 F2 F0 F1 F2");
+}
+
+TEST_F(sched, destroying_a_stream_executes_its_work)
+{
+	LAUNCH(0, 1);
+	LAUNCH(MAX_STREAMS, 2);
+	ASSERT_EQ(0, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	CALLS("C0 E0:1 E0:2 F0");
+	LAUNCH(0, 3);
+	CALLS("");
+	ASSERT_EQ(1u, stats(&self->s, 0).queued);
+}
+
+TEST_F(sched, teardown_cancels_queued_tasks)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	REG(1, host_write(Y, 32));
+	t = launch(2);
+	REG(1, *bind(&t, Y, WEAVE_ACCESS_READ));
+	CALLS("C0 C1");
+	ASSERT_EQ(2u, Y->queued);
+
+	weave_sched_fini(&self->s);
+	self->live = false;
+	/* Nothing reaches the backend; tracks drain; staging is freed. */
+	CALLS("T0 D0 T1 D1");
+}
+
+TEST_F(sched, host_write_staging_goes_to_the_backend)
+{
+	REG(0, host_write(X, 8));
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("C0 W0:1 T0 F0");
+	ASSERT_TRUE(self->m.seen[0].kind == WEAVE_TASK_HOST_WRITE);
+	ASSERT_EQ(8u, self->m.seen[0].len);
+}
+
+TEST_F(sched, duplicate_bindings_count_and_tracks_return_to_zero)
+{
+	struct weave_task t = launch(1);
+
+	bind(&t, X, WEAVE_ACCESS_RW);
+	bind(&t, X, WEAVE_ACCESS_READ);
+	bind(&t, Y, WEAVE_ACCESS_READ);
+	REG(0, t);
+	ASSERT_EQ(2u, X->queued);
+	ASSERT_EQ(1u, Y->queued);
+
+	t = launch(2);
+	REG(1, *bind(&t, Y, WEAVE_ACCESS_WRITE));
+	CALLS("C0 C1 E0:1 T0 T1 F0");
+	ASSERT_EQ(0u, X->queued);
+	ASSERT_EQ(1u, Y->slot);
+	ASSERT_EQ(1u, Y->queued);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	CALLS("E1:2 T1 F1");
+	ASSERT_EQ(0u, Y->queued);
+}
+
+TEST_F(sched, enqueue_error_is_latched_and_nothing_is_dropped)
+{
+	self->m.fail_enqueue_kernel = 2;
+	self->m.fail_enqueue_err = -ENOMEM;
+	LAUNCH(0, 1);
+	LAUNCH(1, 5);
+	LAUNCH(0, 2);
+	LAUNCH(0, 3);
+	CALLS("C0 C1 E0:1 E0:2 E0:3 F0");
+	ASSERT_EQ(3u, stats(&self->s, 0).executed);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	CALLS("E1:5 F1");
+	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, MAX_STREAMS));
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("F0 F0");
+}
+
+TEST_F(sched, flush_error_is_latched_on_every_slot_it_carried)
+{
+	const u32 set[] = { 0, 1 };
+
+	LAUNCH(0, 1);
+	LAUNCH(1, 2);
+	LAUNCH(2, 3);
+	self->m.fail_flush_slot = 0;
+	self->m.fail_flush_err = -EIO;
+	weave_sched_execute(&self->s, set, 2);
+	CALLS("C0 C1 C2 F1 E0:1 E0:2 F0");
+	self->m.fail_flush_err = 0;
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 2));
+	ASSERT_EQ(-EIO, weave_sched_flush(&self->s, 1));
+	ASSERT_EQ(-EIO, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("E2:3 F2 F1 F0 F0");
+}
+
+TEST_F(sched, flush_all_reports_and_clears_latched_errors)
+{
+	self->m.fail_enqueue_kernel = 3;
+	self->m.fail_enqueue_err = -ENOSPC;
+	LAUNCH(0, 1);
+	LAUNCH(2, 3);
+	ASSERT_EQ(-ENOSPC, weave_sched_flush_all(&self->s));
+	CALLS("C0 C2 F2 E0:1 E0:3 F0 F0 F2");
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 2));
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+}
+
+TEST_F(sched, create_error_rejects_the_task_untouched)
+{
+	struct weave_task t = host_write(X, 4);
+
+	self->m.fail_create_slot = 2;
+	self->m.fail_create_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_register(&self->s, 2, &t));
+	CALLS("C2");
+	ASSERT_EQ(0u, X->queued);
+	ASSERT_EQ(0u, self->s.seqno);
+	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 2));
+
+	/* Still the caller's: retry once the backend recovers. */
+	self->m.fail_create_err = 0;
+	ASSERT_EQ(0, weave_sched_register(&self->s, 2, &t));
+	ASSERT_EQ(1u, t.seqno);
+	ASSERT_EQ(2u, t.stream);
+	ASSERT_EQ(1u, X->queued);
+	CALLS("C2");
+}
+
+TEST_F(sched, malformed_tasks_are_rejected)
+{
+	struct weave_task bad[12];
+	unsigned int i;
+	char byte;
+
+	for (i = 0; i < 12; i++)
+		bad[i] = launch(i);
+	for (i = 0; i < WEAVE_MAX_BINDINGS; i++)
+		bind(&bad[0], X, WEAVE_ACCESS_READ);
+	bad[0].num_bindings++;
+	bad[1].uniform_len = WEAVE_MAX_UNIFORM_BYTES + 1;
+	bind(&bad[2], NULL, WEAVE_ACCESS_READ);
+	bind(&bad[3], X, 0);
+	bind(&bad[4], X, WEAVE_ACCESS_RW << 1);
+	bad[5].kind = 7;
+	bad[6].data = &byte;		/* a launch carries no staging */
+	/* Host writes: two bindings, no data, zero length, read-only,
+	 * length not the binding's size.
+	 */
+	for (i = 7; i < 12; i++) {
+		bad[i].kind = WEAVE_TASK_HOST_WRITE;
+		bind(&bad[i], X, WEAVE_ACCESS_WRITE);
+		bad[i].data = &byte;
+		bad[i].len = 1;
+		bad[i].bindings[0].size = 1;
+	}
+	bind(&bad[7], Y, WEAVE_ACCESS_READ);
+	bad[8].data = NULL;
+	bad[9].len = 0;
+	bad[9].bindings[0].size = 0;
+	bad[10].bindings[0].access = WEAVE_ACCESS_READ;
+	bad[11].bindings[0].size = 2;
+
+	for (i = 0; i < 12; i++) {
+		ASSERT_EQ(-EINVAL, weave_sched_register(&self->s, 0, &bad[i]))
+			TH_LOG("bad task %u accepted", i);
+	}
+	CALLS("");
+	ASSERT_EQ(0u, X->queued);
+	ASSERT_EQ(0u, self->s.seqno);
+
+	/* The limits themselves are accepted. */
+	bad[0].num_bindings = WEAVE_MAX_BINDINGS;
+	bad[1].uniform_len = WEAVE_MAX_UNIFORM_BYTES;
+	REG(0, bad[0]);
+	REG(0, bad[1]);
+	ASSERT_EQ((u32)WEAVE_MAX_BINDINGS, X->queued);
+}
+
+TEST_F(sched, init_and_strategy_reject_bad_values)
+{
+	struct weave_sched_params p = params(&self->m, &self->lock);
+	struct weave_sched s;
+
+	p.max_streams = 0;
+	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	p.max_streams = WEAVE_SCHED_MAX_STREAMS + 1;
+	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	p.max_streams = WEAVE_SCHED_MAX_STREAMS;
+	p.max_tasks = 0;
+	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	p.max_tasks = WEAVE_SCHED_MAX_TASKS + 1;
+	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	p.max_tasks = WEAVE_SCHED_MAX_TASKS;
+	p.strategy = WEAVE_STRATEGY_SEQUENTIAL + 1;
+	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	p.strategy = WEAVE_STRATEGY_SEQUENTIAL;
+	ASSERT_EQ(0, weave_sched_init(&s, &p));
+	weave_sched_fini(&s);
+
+	ASSERT_EQ(-EINVAL, weave_sched_set_strategy(&self->s, 2));
+	ASSERT_TRUE(self->s.strategy == WEAVE_STRATEGY_INTERLEAVE);
+}
+
+TEST_F(sched, seqno_counts_registrations_of_the_client)
+{
+	LAUNCH(3, 1);
+	LAUNCH(1, 2);
+	LAUNCH(3 + MAX_STREAMS, 3);
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	CALLS("C3 C1 F3 E1:2 E1:1 E1:3 F1 F1 F3");
+	ASSERT_EQ(2u, self->m.seen[0].seqno);
+	ASSERT_EQ(1u, self->m.seen[1].seqno);
+	ASSERT_EQ(3u, self->m.seen[2].seqno);
+	ASSERT_EQ(3u + MAX_STREAMS, self->m.seen[2].stream);
+}
+
+TEST_F_SIGNAL(sched, calls_without_the_lock_are_caught, SIGILL)
+{
+	/* Keep the expected "WARNING:" line off the test log. */
+	ASSERT_NE(NULL, freopen("/dev/null", "w", stderr));
+	mutex_unlock(&self->lock);
+	weave_sched_flush(&self->s, 0);
+	/* Not reached; if it were, exiting normally fails the test. */
+	mutex_lock(&self->lock);
+}
+
+TEST_HARNESS_MAIN
