@@ -55,7 +55,7 @@ LIBA	:= $(BUILD)/lib/libweave.a
 
 lib: $(LIBSO) $(LIBA) $(BUILD)/lib/weave.pc
 
-$(BUILD)/libshim/%.o: libshim/%.c libshim/weave.h uapi/weave_drm.h | $(CACHE)/kernels.mk
+$(BUILD)/libshim/%.o: libshim/%.c libshim/weave.h libshim/private.h uapi/weave_drm.h | $(CACHE)/kernels.mk
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libweave: a thin user-space library over the weave DRM render node.
+ *
+ * One function per ioctl, plus a few helpers (device discovery, mapping).
+ * Every call goes through libdrm's drmIoctl(), which restarts on EINTR and
+ * EAGAIN.  Functions return 0 (or a non-negative value where documented) on
+ * success and a negative errno value on failure; errno itself is not part
+ * of the interface.  Nothing here prints, exits or keeps global state: all
+ * state is the file descriptor and the handles the caller passes in.
+ */
+#ifndef _WEAVE_H_
+#define _WEAVE_H_
+
+#include <fcntl.h>	/* O_CLOEXEC and O_RDWR, behind DRM_CLOEXEC, DRM_RDWR */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weave_drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/**
+ * DOC: devices
+ *
+ * A weave device is a DRM render node (/dev/dri/renderD*) whose driver
+ * name is "weave".  Devices are numbered from 0 in the order of their
+ * render node minors; the numbering only changes when devices come or go.
+ * Files are opened read-write and close-on-exec.
+ */
+
+/**
+ * weave_device_open() - Open the weave device numbered @index.
+ * @index: 0 for the first weave device, 1 for the second, and so on.
+ *
+ * Render nodes that cannot be opened are skipped.
+ *
+ * Return: a file descriptor on success; -ENODEV if there are at most
+ * @index weave devices (and no render node failed to open); otherwise the
+ * negative errno of the first render node that failed to open (for
+ * example -EACCES), or of the failing libc call (for example -ENOMEM).
+ */
+int weave_device_open(unsigned int index);
+
+/**
+ * weave_device_open_path() - Open a device node and check it is weave.
+ * @path: Path of the node, for example "/dev/dri/renderD128".
+ *
+ * Return: a file descriptor on success; -ENODEV if @path is not a DRM
+ * device whose driver is weave; the negative errno of open() otherwise.
+ */
+int weave_device_open_path(const char *path);
+
+/**
+ * weave_device_count() - Count the weave devices.
+ *
+ * Render nodes that cannot be opened are not counted.
+ *
+ * Return: the number of weave devices (possibly 0), or a negative errno if
+ * the render nodes cannot be listed for another reason than there being
+ * none.
+ */
+int weave_device_count(void);
+
+/**
+ * weave_device_close() - Close a file opened by weave_device_open().
+ * @fd: The file descriptor.
+ *
+ * Buffers whose last reference was this file are freed; mappings and
+ * PRIME file descriptors keep theirs alive.
+ *
+ * Return: 0 on success, or the negative errno of close().
+ */
+int weave_device_close(int fd);
+
+/**
+ * DOC: queries
+ *
+ * %DRM_IOCTL_WEAVE_QUERY copies min(size, kernel size) bytes and zeroes
+ * the rest of the caller's buffer, so a struct from a newer header can be
+ * passed to an older kernel: fields it does not know read as zero.
+ */
+
+/**
+ * weave_query() - Issue %DRM_IOCTL_WEAVE_QUERY.
+ * @fd: A weave device file.
+ * @type: One of &enum drm_weave_query_type.
+ * @data: Buffer of *@size bytes to fill; may be NULL when *@size is 0.
+ * @size: In: the number of bytes at @data (0 asks for the size only).
+ *        Out: the size of the struct the kernel has for @type.
+ *
+ * Return: 0 on success; -EINVAL if @type is unknown; -EFAULT if @data
+ * cannot be written.  *@size is only updated on success.
+ */
+int weave_query(int fd, uint32_t type, void *data, uint32_t *size);
+
+/**
+ * weave_query_device_info() - Query %DRM_WEAVE_QUERY_DEVICE_INFO.
+ * @fd: A weave device file.
+ * @info: Filled with the uAPI version and the device's limits.  Fields the
+ *        running kernel does not know read as zero.
+ *
+ * Return: 0 on success, or a negative errno as for weave_query().
+ */
+int weave_query_device_info(int fd, struct drm_weave_device_info *info);
+
+/**
+ * weave_query_memory_usage() - Query %DRM_WEAVE_QUERY_MEMORY_USAGE.
+ * @fd: A weave device file.
+ * @usage: Filled with the device-wide buffer count and bytes.
+ *
+ * Return: 0 on success, or a negative errno as for weave_query().
+ */
+int weave_query_memory_usage(int fd, struct drm_weave_memory_usage *usage);
+
+/**
+ * DOC: buffers
+ *
+ * Buffers are GEM objects named by a handle that is only meaningful in the
+ * file that created or imported it.  A buffer lives as long as a handle, a
+ * mapping or a PRIME (dma-buf) file descriptor refers to it.
+ */
+
+/**
+ * weave_bo_create() - Create a buffer with %DRM_IOCTL_WEAVE_BO_CREATE.
+ * @fd: A weave device file.
+ * @size: In: the size in bytes.  Out: the size rounded up to the page size.
+ * @flags: A combination of %DRM_WEAVE_BO_FLAGS.
+ * @handle: Out: the new buffer's handle in @fd.
+ *
+ * The buffer's contents read as zeroes.
+ *
+ * Return: 0 on success; -EINVAL if *@size is 0 or @flags is unknown;
+ * -E2BIG if the rounded size is over the device's max_bo_size; -ENOMEM.
+ * *@size and *@handle are only updated on success.
+ */
+int weave_bo_create(int fd, uint64_t *size, uint32_t flags, uint32_t *handle);
+
+/**
+ * weave_bo_mmap_offset() - Get a buffer's fake mmap offset.
+ * @fd: The file that holds @handle.
+ * @handle: The buffer's handle.
+ * @offset: Out: the offset to pass to mmap() on @fd.
+ *
+ * Return: 0 on success; -ENOENT if @handle names no buffer in @fd; -EPERM
+ * if the buffer was created with %DRM_WEAVE_BO_NO_MMAP.
+ */
+int weave_bo_mmap_offset(int fd, uint32_t handle, uint64_t *offset);
+
+/**
+ * weave_bo_mmap() - Map a buffer (shared) into the caller's address space.
+ * @fd: The file that holds @handle.
+ * @handle: The buffer's handle.
+ * @size: Bytes to map from the start of the buffer; at most its size.
+ * @prot: PROT_READ and/or PROT_WRITE.
+ * @ptr: Out: the address of the mapping.
+ *
+ * The mapping keeps the buffer alive after its handle is closed; release
+ * it with weave_bo_munmap().
+ *
+ * Return: 0 on success; an error of weave_bo_mmap_offset(); or the
+ * negative errno of mmap() (-EINVAL if @size is 0 or over the buffer's
+ * size, -EACCES if @prot asks more than the file allows).  *@ptr is only
+ * updated on success.
+ */
+int weave_bo_mmap(int fd, uint32_t handle, size_t size, int prot, void **ptr);
+
+/**
+ * weave_bo_munmap() - Release a mapping made by weave_bo_mmap().
+ * @ptr: The address weave_bo_mmap() returned.
+ * @size: The size passed to weave_bo_mmap().
+ *
+ * Return: 0 on success, or the negative errno of munmap().
+ */
+int weave_bo_munmap(void *ptr, size_t size);
+
+/**
+ * weave_bo_close() - Close a buffer handle with %DRM_IOCTL_GEM_CLOSE.
+ * @fd: The file that holds @handle.
+ * @handle: The handle to close.
+ *
+ * The buffer is freed once no handle, mapping or dma-buf refers to it.
+ *
+ * Return: 0 on success; -EINVAL if @handle names no buffer in @fd.
+ */
+int weave_bo_close(int fd, uint32_t handle);
+
+/**
+ * weave_bo_export() - Export a buffer as a dma-buf (PRIME handle to fd).
+ * @fd: The file that holds @handle.
+ * @handle: The buffer's handle.
+ * @flags: DRM_CLOEXEC and/or DRM_RDWR (DRM_RDWR is needed to mmap() the
+ *         dma-buf file for writing; importing does not need it).
+ * @dmabuf_fd: Out: the new dma-buf file descriptor; close() it when done.
+ *
+ * Return: 0 on success; -ENOENT if @handle names no buffer in @fd;
+ * -EINVAL if @flags is unknown.
+ */
+int weave_bo_export(int fd, uint32_t handle, uint32_t flags, int *dmabuf_fd);
+
+/**
+ * weave_bo_import() - Import a dma-buf as a buffer (PRIME fd to handle).
+ * @fd: A weave device file.
+ * @dmabuf_fd: The dma-buf file descriptor; the caller keeps ownership.
+ * @handle: Out: the buffer's handle in @fd.  Importing the same dma-buf
+ *          into the same file again returns the same handle, and a buffer
+ *          exported from @fd comes back with its original handle.
+ *
+ * Return: 0 on success; -EBADF if @dmabuf_fd is not an open file;
+ * -EINVAL if it is not a dma-buf.
+ */
+int weave_bo_import(int fd, int dmabuf_fd, uint32_t *handle);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _WEAVE_H_ */

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: device discovery and DRM_IOCTL_WEAVE_QUERY.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "weave_test.h"
+
+/* Room past the kernel's struct, to see that the kernel zeroes it. */
+#define TAIL	64
+
+FIXTURE(query) {
+	int fd;
+};
+
+FIXTURE_SETUP(query)
+{
+	self->fd = weave_test_open(_metadata);
+}
+
+FIXTURE_TEARDOWN(query)
+{
+	close(self->fd);
+}
+
+/* The size of the kernel's struct for @type, from a size-0 query. */
+static uint32_t kernel_size(struct __test_metadata *_metadata, int fd,
+			    uint32_t type)
+{
+	uint32_t size = 0;
+
+	ASSERT_EQ(0, weave_query(fd, type, NULL, &size));
+	return size;
+}
+
+TEST_F(query, render_node_is_weave)
+{
+	drmVersionPtr version;
+
+	ASSERT_EQ(DRM_NODE_RENDER, drmGetNodeTypeFromFd(self->fd));
+	version = drmGetVersion(self->fd);
+	ASSERT_NE(NULL, version);
+	EXPECT_STREQ("weave", version->name);
+	TH_LOG("driver %s %d.%d.%d (%s)", version->name,
+	       version->version_major, version->version_minor,
+	       version->version_patchlevel, version->desc);
+	drmFreeVersion(version);
+}
+
+TEST_F(query, device_count)
+{
+	int count = weave_device_count();
+
+	ASSERT_LE(1, count);
+	ASSERT_EQ(-ENODEV, weave_device_open(count));
+}
+
+TEST_F(query, open_path_rejects_other_files)
+{
+	ASSERT_EQ(-ENODEV, weave_device_open_path("/dev/null"));
+}
+
+TEST_F(query, device_info)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+
+	EXPECT_EQ((uint32_t)DRM_WEAVE_UAPI_MAJOR, info.uapi_major);
+	EXPECT_LE((uint32_t)DRM_WEAVE_UAPI_MINOR, info.uapi_minor);
+	EXPECT_LT(0u, info.max_bo_size);
+	EXPECT_EQ((uint32_t)sysconf(_SC_PAGESIZE), info.page_size);
+	EXPECT_EQ(0u, info.pad);
+	TH_LOG("uAPI %u.%u, max_bo_size %llu, page_size %u",
+	       info.uapi_major, info.uapi_minor,
+	       (unsigned long long)info.max_bo_size, info.page_size);
+}
+
+TEST_F(query, device_info_size)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t size = kernel_size(_metadata, self->fd,
+				    DRM_WEAVE_QUERY_DEVICE_INFO);
+
+	/* A kernel at our minor has our struct; a newer one may have more. */
+	ASSERT_TRUE(size == sizeof(info) ||
+		    (info.uapi_minor > DRM_WEAVE_UAPI_MINOR &&
+		     size > sizeof(info)));
+}
+
+TEST_F(query, memory_usage_size)
+{
+	ASSERT_EQ(sizeof(struct drm_weave_memory_usage),
+		  kernel_size(_metadata, self->fd,
+			      DRM_WEAVE_QUERY_MEMORY_USAGE));
+}
+
+/* Size 0 asks for the size only: the pointer is not even looked at. */
+TEST_F(query, size_zero_ignores_pointer)
+{
+	uint32_t expected = kernel_size(_metadata, self->fd,
+					DRM_WEAVE_QUERY_DEVICE_INFO);
+	uint32_t size = 0;
+
+	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO,
+				 WEAVE_TEST_BAD_PTR, &size));
+	ASSERT_EQ(expected, size);
+}
+
+/* A short size gets only the prefix; the size comes back as the kernel's. */
+TEST_F(query, short_size_writes_prefix)
+{
+	uint32_t full = kernel_size(_metadata, self->fd,
+				    DRM_WEAVE_QUERY_DEVICE_INFO);
+	struct drm_weave_device_info info;
+	uint32_t size = sizeof(info.uapi_major);
+
+	memset(&info, 0xff, sizeof(info));
+	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO,
+				 &info, &size));
+	ASSERT_EQ(full, size);
+	ASSERT_EQ((uint32_t)DRM_WEAVE_UAPI_MAJOR, info.uapi_major);
+	ASSERT_EQ(sizeof(info),
+		  sizeof(info.uapi_major) +
+		  weave_test_check_bytes(&info.uapi_minor,
+					 sizeof(info) - sizeof(info.uapi_major),
+					 0xff));
+}
+
+/* A larger size gets the whole struct, then zeroes past its end. */
+TEST_F(query, long_size_zeroes_tail)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t full = kernel_size(_metadata, self->fd,
+				    DRM_WEAVE_QUERY_DEVICE_INFO);
+	unsigned char buf[sizeof(info) + TAIL];
+	uint32_t size = sizeof(buf);
+
+	ASSERT_LE(full, sizeof(buf)) {
+		TH_LOG("kernel struct of %u bytes: grow TAIL", full);
+	}
+	memset(buf, 0xff, sizeof(buf));
+	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO,
+				 buf, &size));
+	ASSERT_EQ(full, size);
+	ASSERT_EQ(0, memcmp(&info, buf, sizeof(info)));
+	ASSERT_EQ(sizeof(buf) - full,
+		  weave_test_check_bytes(buf + full, sizeof(buf) - full, 0));
+}
+
+TEST_F(query, memory_usage_counts_a_buffer)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	struct drm_weave_memory_usage base = weave_test_usage(_metadata,
+							      self->fd);
+	uint64_t size = 3 * (uint64_t)info.page_size;
+	uint32_t handle;
+
+	handle = weave_test_bo(_metadata, self->fd, size, 0);
+	weave_test_assert_usage(_metadata, self->fd, &base, 1, size);
+	weave_test_close_bo(_metadata, self->fd, handle);
+	weave_test_assert_usage(_metadata, self->fd, &base, 0, 0);
+}
+
+TEST_F(query, unknown_type)
+{
+	struct drm_weave_device_info info;
+	uint32_t size = sizeof(info);
+
+	ASSERT_EQ(-EINVAL, weave_query(self->fd,
+				       DRM_WEAVE_QUERY_MEMORY_USAGE + 1,
+				       &info, &size));
+}
+
+TEST_F(query, unknown_type_high_bit)
+{
+	struct drm_weave_device_info info;
+	uint32_t size = sizeof(info);
+
+	ASSERT_EQ(-EINVAL, weave_query(self->fd, 0x80000000u, &info, &size));
+}
+
+/* An unknown type is rejected even when only the size is asked for. */
+TEST_F(query, unknown_type_size_zero)
+{
+	uint32_t size = 0;
+
+	ASSERT_EQ(-EINVAL, weave_query(self->fd, UINT32_MAX, NULL, &size));
+}
+
+TEST_F(query, bad_pointer)
+{
+	uint32_t size = sizeof(struct drm_weave_device_info);
+
+	ASSERT_EQ(-EFAULT, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO,
+				       WEAVE_TEST_BAD_PTR, &size));
+}
+
+TEST_F(query, read_only_pointer)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t size = sizeof(struct drm_weave_memory_usage);
+	void *ro;
+
+	ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	EXPECT_EQ(-EFAULT, weave_query(self->fd, DRM_WEAVE_QUERY_MEMORY_USAGE,
+				       ro, &size));
+	munmap(ro, page);
+}
+
+/* The ioctl's own argument cannot be read. */
+TEST_F(query, bad_argument)
+{
+	ASSERT_EQ(-EFAULT, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_QUERY,
+					    WEAVE_TEST_BAD_PTR));
+}
+
+TEST_HARNESS_MAIN
