@@ -44,6 +44,14 @@ extern "C" {
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
 #define DRM_WEAVE_BO_MMAP_OFFSET	0x02
+#define DRM_WEAVE_STREAM_CREATE		0x03
+#define DRM_WEAVE_STREAM_DESTROY	0x04
+#define DRM_WEAVE_ENQUEUE		0x05
+#define DRM_WEAVE_FLUSH			0x06
+#define DRM_WEAVE_STREAM_ISOLATE	0x07
+#define DRM_WEAVE_WAIT			0x08
+#define DRM_WEAVE_STREAM_QUERY		0x09
+#define DRM_WEAVE_SET_PARAM		0x0a
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -52,6 +60,27 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_BO_MMAP_OFFSET \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_BO_MMAP_OFFSET, \
 		 struct drm_weave_bo_mmap_offset)
+#define DRM_IOCTL_WEAVE_STREAM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_STREAM_CREATE, \
+		 struct drm_weave_stream_create)
+#define DRM_IOCTL_WEAVE_STREAM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_STREAM_DESTROY, \
+		struct drm_weave_stream_destroy)
+#define DRM_IOCTL_WEAVE_ENQUEUE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_ENQUEUE, struct drm_weave_enqueue)
+#define DRM_IOCTL_WEAVE_FLUSH \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_FLUSH, struct drm_weave_flush)
+#define DRM_IOCTL_WEAVE_STREAM_ISOLATE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_STREAM_ISOLATE, \
+		struct drm_weave_stream_isolate)
+#define DRM_IOCTL_WEAVE_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_WAIT, struct drm_weave_wait)
+#define DRM_IOCTL_WEAVE_STREAM_QUERY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_STREAM_QUERY, \
+		 struct drm_weave_stream_query)
+#define DRM_IOCTL_WEAVE_SET_PARAM \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_SET_PARAM, \
+		struct drm_weave_set_param)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -119,6 +148,45 @@ struct drm_weave_device_info {
 
 	/** @page_size: The granule buffer sizes are rounded up to. */
 	__u32 page_size;
+
+	/** @num_queues: Hardware queues of the soft engine. */
+	__u32 num_queues;
+
+	/**
+	 * @max_streams: Slots in each client's pool; stream handle h maps to
+	 * slot h % @max_streams.
+	 */
+	__u32 max_streams;
+
+	/** @max_tasks: The largest slot threshold (tasks per slot ring). */
+	__u32 max_tasks;
+
+	/** @max_client_streams: Logical streams one client may have. */
+	__u32 max_client_streams;
+
+	/** @max_tasks_per_enqueue: Tasks one %DRM_IOCTL_WEAVE_ENQUEUE takes. */
+	__u32 max_tasks_per_enqueue;
+
+	/** @max_pending_tasks: Enqueued, uncompleted tasks per client. */
+	__u64 max_pending_tasks;
+
+	/** @max_staged_bytes: Staged, unexecuted host-write bytes per client. */
+	__u64 max_staged_bytes;
+
+	/** @max_bindings: Bindings one task may have. */
+	__u32 max_bindings;
+
+	/** @max_uniform_bytes: Inline uniform bytes one task may have. */
+	__u32 max_uniform_bytes;
+
+	/** @max_in_syncs: In-syncs one %DRM_IOCTL_WEAVE_ENQUEUE takes. */
+	__u32 max_in_syncs;
+
+	/** @job_timeout_ms: A job running longer is cut short. */
+	__u32 job_timeout_ms;
+
+	/** @default_strategy: The &enum drm_weave_strategy clients start with. */
+	__u32 default_strategy;
 
 	/** @pad: Reserved, zero. */
 	__u32 pad;
@@ -199,6 +267,423 @@ struct drm_weave_bo_mmap_offset {
 
 	/** @offset: Out: the offset to pass to mmap(). */
 	__u64 offset;
+};
+
+/**
+ * DOC: Streams and tasks
+ *
+ * A client creates logical streams with %DRM_IOCTL_WEAVE_STREAM_CREATE.  A
+ * stream handle lives in the client's own namespace.  Each stream maps onto
+ * one slot of the client's pool of max_streams slots (see
+ * &struct drm_weave_device_info): slot = handle % max_streams.  Streams that
+ * share a slot share its FIFO.
+ *
+ * %DRM_IOCTL_WEAVE_ENQUEUE copies tasks into the slot's ring in the kernel.
+ * When a slot holds max_tasks tasks, or on %DRM_IOCTL_WEAVE_FLUSH, the
+ * scheduler executes it: it encodes the tasks into one job and pushes the
+ * job to a hardware queue.  Before a task is queued, every other slot of the
+ * client with queued tasks on a buffer the task binds is executed, so work
+ * on shared buffers runs in enqueue order.
+ *
+ * Each stream counts its tasks: the sequence number of a task is the number
+ * of tasks enqueued on the stream up to and including it.  A stream's
+ * completed count says how many of them finished.
+ */
+
+/**
+ * struct drm_weave_array - A user array of structs.
+ *
+ * The kernel reads @count elements of @stride bytes each from @ptr.  A
+ * @stride larger than the kernel's struct is accepted if the extra bytes
+ * are zero; a smaller one is accepted if it covers the struct's first
+ * version.  This lets the element structs grow.
+ */
+struct drm_weave_array {
+	/** @ptr: User pointer to the first element. */
+	__u64 ptr;
+	/** @stride: Bytes from one element to the next. */
+	__u32 stride;
+	/** @count: Number of elements. */
+	__u32 count;
+};
+
+/**
+ * enum drm_weave_priority - Priority of a stream's jobs.
+ */
+enum drm_weave_priority {
+	/** @DRM_WEAVE_PRIORITY_LOW: Runs after normal and high work. */
+	DRM_WEAVE_PRIORITY_LOW = 0,
+	/** @DRM_WEAVE_PRIORITY_NORMAL: The default. */
+	DRM_WEAVE_PRIORITY_NORMAL = 1,
+	/** @DRM_WEAVE_PRIORITY_HIGH: Runs first; needs CAP_SYS_NICE. */
+	DRM_WEAVE_PRIORITY_HIGH = 2,
+};
+
+/**
+ * struct drm_weave_stream_create - Argument of
+ * %DRM_IOCTL_WEAVE_STREAM_CREATE.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or @pad is not zero, or @priority is unknown.
+ * - -EPERM: @priority is high and the caller lacks CAP_SYS_NICE.
+ * - -ENOSPC: The client already has max_streams_per_client streams.
+ */
+struct drm_weave_stream_create {
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @priority: One of &enum drm_weave_priority. */
+	__u32 priority;
+	/** @handle: Out: the stream's handle, never zero. */
+	__u32 handle;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_weave_stream_destroy - Argument of
+ * %DRM_IOCTL_WEAVE_STREAM_DESTROY.
+ *
+ * Tasks still queued on the stream are executed first, so destroying a
+ * stream never loses work; the call does not wait for them to complete.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @pad is not zero.
+ * - -ENOENT: @handle names no stream of this client.
+ */
+struct drm_weave_stream_destroy {
+	/** @handle: The stream. */
+	__u32 handle;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/** enum drm_weave_task_type - What a &struct drm_weave_task does. */
+enum drm_weave_task_type {
+	/** @DRM_WEAVE_TASK_LAUNCH: Run a built-in kernel. */
+	DRM_WEAVE_TASK_LAUNCH = 0,
+	/**
+	 * @DRM_WEAVE_TASK_HOST_WRITE: Copy bytes from user memory into the
+	 * range of the task's single binding.  The bytes are copied into the
+	 * kernel at enqueue time.
+	 */
+	DRM_WEAVE_TASK_HOST_WRITE = 1,
+};
+
+/** enum drm_weave_kernel - The soft engine's built-in kernels. */
+enum drm_weave_kernel {
+	/**
+	 * @DRM_WEAVE_KERNEL_NOOP: Does nothing; no bindings.
+	 */
+	DRM_WEAVE_KERNEL_NOOP = 0,
+	/**
+	 * @DRM_WEAVE_KERNEL_FILL: Fills binding 0 (write) with the u32
+	 * pattern in uniform bytes 0..3.  The binding's size is a multiple of 4.
+	 */
+	DRM_WEAVE_KERNEL_FILL = 1,
+	/**
+	 * @DRM_WEAVE_KERNEL_COPY: Copies binding 0 (read) into binding 1
+	 * (write); both have the same size.
+	 */
+	DRM_WEAVE_KERNEL_COPY = 2,
+	/**
+	 * @DRM_WEAVE_KERNEL_ADD_U32: Binding 2 (write) = binding 0 (read) +
+	 * binding 1 (read), element-wise on u32, wrapping.  All three have the
+	 * same size, a multiple of 4.
+	 */
+	DRM_WEAVE_KERNEL_ADD_U32 = 3,
+	/**
+	 * @DRM_WEAVE_KERNEL_CRC32C: Writes crc32c (seed ~0, final xor ~0) of
+	 * binding 0 (read) as a u32 into binding 1 (write, size 4).
+	 */
+	DRM_WEAVE_KERNEL_CRC32C = 4,
+	/**
+	 * @DRM_WEAVE_KERNEL_DELAY: Waits for the number of microseconds in
+	 * uniform bytes 0..3; no bindings.  The job timeout cuts it short.
+	 */
+	DRM_WEAVE_KERNEL_DELAY = 5,
+	/**
+	 * @DRM_WEAVE_KERNEL_FAIL: Fails with the positive errno in uniform
+	 * bytes 0..3; its bindings are left unwritten.
+	 */
+	DRM_WEAVE_KERNEL_FAIL = 6,
+};
+
+/** DRM_WEAVE_ACCESS_READ - The task reads the binding. */
+#define DRM_WEAVE_ACCESS_READ		0x00000001u
+/** DRM_WEAVE_ACCESS_WRITE - The task writes the binding. */
+#define DRM_WEAVE_ACCESS_WRITE		0x00000002u
+
+/**
+ * struct drm_weave_binding - A buffer range a task uses.
+ */
+struct drm_weave_binding {
+	/** @handle: GEM handle of the buffer. */
+	__u32 handle;
+	/** @access: %DRM_WEAVE_ACCESS_READ and/or %DRM_WEAVE_ACCESS_WRITE. */
+	__u32 access;
+	/** @offset: Byte offset of the range in the buffer. */
+	__u64 offset;
+	/** @size: Byte size of the range; not zero. */
+	__u64 size;
+};
+
+/**
+ * struct drm_weave_task - One task of %DRM_IOCTL_WEAVE_ENQUEUE.
+ */
+struct drm_weave_task {
+	/** @type: One of &enum drm_weave_task_type. */
+	__u32 type;
+	/** @kernel: For a launch, one of &enum drm_weave_kernel; else zero. */
+	__u32 kernel;
+	/** @bindings: Array of &struct drm_weave_binding. */
+	struct drm_weave_array bindings;
+	/** @uniforms: User pointer to the launch's inline uniforms. */
+	__u64 uniforms;
+	/** @uniforms_size: Their size, at most max_uniform_bytes. */
+	__u32 uniforms_size;
+	/** @grid: Grid of a launch; zero means 1.  Kernels ignore it for now. */
+	__u32 grid[3];
+	/**
+	 * @data: For a host write, user pointer to the bytes to write: as
+	 * many as the single binding's size.  Zero otherwise.
+	 */
+	__u64 data;
+};
+
+/**
+ * struct drm_weave_sync - A syncobj point.
+ */
+struct drm_weave_sync {
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @handle: The syncobj handle. */
+	__u32 handle;
+	/**
+	 * @timeline_value: The timeline point, or zero for a binary
+	 * syncobj.
+	 */
+	__u64 timeline_value;
+};
+
+/**
+ * struct drm_weave_enqueue - Argument of %DRM_IOCTL_WEAVE_ENQUEUE.
+ *
+ * Validates and copies every task into the kernel, then queues them in
+ * order on the stream's slot.  Either all tasks are queued or none is: a
+ * bad task fails the call before anything is queued.  Host-write bytes are
+ * copied at once, so the caller may reuse its memory when the call returns.
+ *
+ * The in-syncs gate the tasks: they do not start before every listed
+ * syncobj point has signalled.  (Other tasks encoded into the same job may
+ * wait with them.)  A point that has no fence yet fails the call.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or a reserved field is not zero; @tasks.count is zero or
+ *   over max_tasks_per_enqueue; a stride is too small or its extra bytes are
+ *   not zero; a task has an unknown type or kernel, the wrong number of
+ *   bindings for its kernel, an access mask that is zero or unknown, a
+ *   binding of size zero, a range outside its buffer, sizes its kernel
+ *   rejects (see &enum drm_weave_kernel), uniforms over max_uniform_bytes.
+ * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
+ *   exist in this file, or a syncobj point has no fence.
+ * - -E2BIG: A host write is larger than max_staged_bytes.
+ * - -EAGAIN: The client would exceed max_pending_tasks or max_staged_bytes;
+ *   wait for work to complete and retry.
+ * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
+ * - -EFAULT: A user pointer cannot be read.
+ */
+struct drm_weave_enqueue {
+	/** @stream: The stream handle. */
+	__u32 stream;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @tasks: Array of &struct drm_weave_task. */
+	struct drm_weave_array tasks;
+	/** @in_syncs: Array of &struct drm_weave_sync to wait on. */
+	struct drm_weave_array in_syncs;
+	/** @seqno: Out: the stream's sequence number after the last task. */
+	__u64 seqno;
+};
+
+/** DRM_WEAVE_FLUSH_ALL - Flush every stream of the client. */
+#define DRM_WEAVE_FLUSH_ALL		0x00000001u
+
+/**
+ * struct drm_weave_flush - Argument of %DRM_IOCTL_WEAVE_FLUSH.
+ *
+ * Executes the stream's slot (or, with %DRM_WEAVE_FLUSH_ALL, every slot of
+ * the client) and submits the resulting jobs.  It does not wait.
+ *
+ * If @out_sync.handle is not zero, the syncobj point is given a fence that
+ * signals when everything flushed so far on the stream (or on every stream)
+ * has completed.  Export it as a sync_file with the core syncobj ioctls.
+ *
+ * Errors:
+ *
+ * - -EINVAL: unknown @flags, @stream not zero with %DRM_WEAVE_FLUSH_ALL,
+ *   or @out_sync.flags not zero.
+ * - -ENOENT: @stream or the out-sync syncobj does not exist.
+ * - -ECANCELED: The stream has failed.
+ * - -ENOMEM: The kernel is out of memory; queued tasks stay queued.
+ */
+struct drm_weave_flush {
+	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
+	__u32 stream;
+	/** @flags: Zero or %DRM_WEAVE_FLUSH_ALL. */
+	__u32 flags;
+	/** @out_sync: Syncobj point to signal; handle zero for none. */
+	struct drm_weave_sync out_sync;
+};
+
+/** enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE. */
+enum drm_weave_isolation {
+	/** @DRM_WEAVE_ISOLATION_LEAVE: Take the stream out of isolation. */
+	DRM_WEAVE_ISOLATION_LEAVE = 0,
+	/** @DRM_WEAVE_ISOLATION_ENTER: Put the stream in isolation. */
+	DRM_WEAVE_ISOLATION_ENTER = 1,
+};
+
+/**
+ * struct drm_weave_stream_isolate - Argument of
+ * %DRM_IOCTL_WEAVE_STREAM_ISOLATE.
+ *
+ * While a stream is isolated, its tasks run only on its own slot's backend
+ * stream and no other slot's tasks are placed there: every execution that
+ * involves it takes the sequential path.  Isolation belongs to the slot, so
+ * it covers every stream folded onto the same slot.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @op is unknown.
+ * - -ENOENT: @handle names no stream of this client.
+ * - -EALREADY: The stream is already in the state @op asks for.
+ */
+struct drm_weave_stream_isolate {
+	/** @handle: The stream. */
+	__u32 handle;
+	/** @op: One of &enum drm_weave_isolation. */
+	__u32 op;
+};
+
+/**
+ * struct drm_weave_wait - Argument of %DRM_IOCTL_WEAVE_WAIT.
+ *
+ * Waits until everything flushed on the stream so far has completed.
+ * Queued tasks that were not flushed are not waited for.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags is not zero.
+ * - -ENOENT: @handle names no stream of this client.
+ * - -ETIME: @timeout_ns passed first.
+ * - -ERESTARTSYS: A signal interrupted the wait (restarted transparently
+ *   by the C library unless the handler says otherwise).
+ * - -ECANCELED: The work completed but the stream has failed.
+ */
+struct drm_weave_wait {
+	/** @handle: The stream. */
+	__u32 handle;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/**
+	 * @timeout_ns: Absolute CLOCK_MONOTONIC deadline in nanoseconds; zero
+	 * polls, and %INT64_MAX waits forever.
+	 */
+	__s64 timeout_ns;
+};
+
+/** enum drm_weave_stream_state - The state of a stream. */
+enum drm_weave_stream_state {
+	/** @DRM_WEAVE_STREAM_ACTIVE: The stream takes work. */
+	DRM_WEAVE_STREAM_ACTIVE = 0,
+	/**
+	 * @DRM_WEAVE_STREAM_FAILED: A job of the stream hung and was cut
+	 * short; the stream refuses new work with -ECANCELED until it is
+	 * destroyed.
+	 */
+	DRM_WEAVE_STREAM_FAILED = 1,
+};
+
+/**
+ * struct drm_weave_stream_query - Argument of %DRM_IOCTL_WEAVE_STREAM_QUERY.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @pad is not zero.
+ * - -ENOENT: @handle names no stream of this client.
+ */
+struct drm_weave_stream_query {
+	/** @handle: In: the stream. */
+	__u32 handle;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @enqueued: Tasks enqueued on the stream. */
+	__u64 enqueued;
+	/** @executed: Of those, tasks handed to the backend. */
+	__u64 executed;
+	/** @completed: Of those, tasks whose job completed. */
+	__u64 completed;
+	/** @slot: The slot the stream maps to. */
+	__u32 slot;
+	/** @priority: Its &enum drm_weave_priority. */
+	__u32 priority;
+	/** @state: Its &enum drm_weave_stream_state. */
+	__u32 state;
+	/** @isolated: 1 if the stream's slot is isolated, else 0. */
+	__u32 isolated;
+	/** @error: The negative errno the stream failed with, or zero. */
+	__s32 error;
+	/** @pad2: Reserved, zero. */
+	__u32 pad2;
+};
+
+/** enum drm_weave_strategy - How one execution places its slots' tasks. */
+enum drm_weave_strategy {
+	/**
+	 * @DRM_WEAVE_STRATEGY_INTERLEAVE: Round-robin the tasks of every slot
+	 * in the execution onto the first slot's backend stream, as one job.
+	 */
+	DRM_WEAVE_STRATEGY_INTERLEAVE = 0,
+	/**
+	 * @DRM_WEAVE_STRATEGY_SEQUENTIAL: Each slot's tasks become a job on
+	 * its own backend stream.
+	 */
+	DRM_WEAVE_STRATEGY_SEQUENTIAL = 1,
+};
+
+/** enum drm_weave_param - A per-client setting. */
+enum drm_weave_param {
+	/**
+	 * @DRM_WEAVE_PARAM_STRATEGY: The client's &enum drm_weave_strategy;
+	 * the module parameter strategy is the default.
+	 */
+	DRM_WEAVE_PARAM_STRATEGY = 0,
+	/**
+	 * @DRM_WEAVE_PARAM_MAX_TASKS: The client's slot threshold, 1 to the
+	 * device's max_tasks.  Settable only before the client's first
+	 * enqueue.
+	 */
+	DRM_WEAVE_PARAM_MAX_TASKS = 1,
+};
+
+/**
+ * struct drm_weave_set_param - Argument of %DRM_IOCTL_WEAVE_SET_PARAM.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @param is unknown, @pad is not zero, or @value is out of range.
+ * - -EBUSY: The setting can no longer change for this client.
+ */
+struct drm_weave_set_param {
+	/** @param: One of &enum drm_weave_param. */
+	__u32 param;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @value: The new value. */
+	__u64 value;
 };
 
 #if defined(__cplusplus)
