@@ -5,7 +5,9 @@
 #ifndef _WEAVE_COMPAT_H_
 #define _WEAVE_COMPAT_H_
 
+#include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
+#include <drm/gpu_scheduler.h>
 
 /*
  * Generated into the per-kernel build folder by
@@ -31,6 +33,24 @@
  *   required before 6.6; since then the core falls back to the same GEM
  *   helpers when they are unset.  weave sets them whenever they exist,
  *   which is correct under both rules.
+ * - drm_sched_init() takes a &struct drm_sched_init_args on Debian's 6.1
+ *   (a backport), and a long argument list with a submit workqueue and a
+ *   number of run queues on 6.12: weave_compat_sched_init().
+ * - drm_sched_job_init() takes a credits count since 6.8:
+ *   weave_compat_sched_job_init() passes 1.
+ * - drm_sched_start() takes a bool full_recovery before 6.12, nothing on
+ *   6.12, an errno after: weave_compat_sched_start().
+ * - &enum drm_sched_priority was MIN, NORMAL, HIGH, KERNEL on 6.1 and is
+ *   KERNEL, HIGH, NORMAL, LOW since 6.8: the order flipped, so weave maps
+ *   its priorities by name, %WEAVE_COMPAT_SCHED_PRIORITY_LOW being LOW where
+ *   it exists and MIN before.
+ * - The shmem helpers pin pages under the object's reservation lock since
+ *   6.8 (drm_gem_shmem_pin_locked(), the caller holds the lock); before,
+ *   drm_gem_shmem_pin() takes the helper's pages_lock and must not be
+ *   called with it held, which weave never does.  weave pins with the
+ *   reservation lock held on both: weave_compat_shmem_pin_locked().
+ *   drm_gem_shmem_unpin() takes whatever lock it needs on both, so weave
+ *   unpins without the reservation lock.
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD
@@ -47,5 +67,101 @@
 #else
 #define WEAVE_COMPAT_PRIME_MMAP_OPS
 #endif
+
+#ifdef WEAVE_HAVE_SCHED_PRIORITY_LOW
+#define WEAVE_COMPAT_SCHED_PRIORITY_LOW		DRM_SCHED_PRIORITY_LOW
+#else
+#define WEAVE_COMPAT_SCHED_PRIORITY_LOW		DRM_SCHED_PRIORITY_MIN
+#endif
+
+/**
+ * weave_compat_sched_init() - drm_sched_init() with the arguments weave uses.
+ * @sched: The scheduler to initialise.
+ * @ops: Its backend operations.
+ * @credit_limit: Jobs the hardware queue holds at once.
+ * @timeout: Job timeout in jiffies.
+ * @name: Name of the queue; must outlive @sched.
+ * @dev: The device, for messages.
+ *
+ * The timeout work runs on the system workqueue, and on kernels that take
+ * one, the scheduler allocates its own ordered submit workqueue.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int weave_compat_sched_init(struct drm_gpu_scheduler *sched,
+					  const struct drm_sched_backend_ops *ops,
+					  u32 credit_limit, long timeout,
+					  const char *name, struct device *dev)
+{
+#if defined(WEAVE_HAVE_SCHED_INIT_ARGS)
+	const struct drm_sched_init_args args = {
+		.ops = ops,
+		.credit_limit = credit_limit,
+		.timeout = timeout,
+		.name = name,
+		.dev = dev,
+	};
+
+	return drm_sched_init(sched, &args);
+#elif defined(WEAVE_HAVE_SCHED_INIT_SUBMIT_WQ)
+	return drm_sched_init(sched, ops, NULL, DRM_SCHED_PRIORITY_COUNT,
+			      credit_limit, 0, timeout, NULL, NULL, name, dev);
+#else
+#error "unknown drm_sched_init(): extend scripts/kernel-probe.sh"
+#endif
+}
+
+/**
+ * weave_compat_sched_job_init() - drm_sched_job_init() of a one-credit job.
+ * @job: The job.
+ * @entity: The entity it is pushed to.
+ * @owner: The owner recorded in its fences.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int weave_compat_sched_job_init(struct drm_sched_job *job,
+					      struct drm_sched_entity *entity,
+					      void *owner)
+{
+#ifdef WEAVE_HAVE_SCHED_JOB_INIT_CREDITS
+	return drm_sched_job_init(job, entity, 1, owner);
+#else
+	return drm_sched_job_init(job, entity, owner);
+#endif
+}
+
+/**
+ * weave_compat_sched_start() - Restart a queue stopped by drm_sched_stop().
+ * @sched: The scheduler.
+ *
+ * A full recovery: jobs on the pending list get their hardware fence
+ * callbacks back.
+ */
+static inline void weave_compat_sched_start(struct drm_gpu_scheduler *sched)
+{
+#if defined(WEAVE_HAVE_SCHED_START_FULL_RECOVERY)
+	drm_sched_start(sched, true);
+#elif defined(WEAVE_HAVE_SCHED_START_ERRNO)
+	drm_sched_start(sched, 0);
+#else
+	drm_sched_start(sched);
+#endif
+}
+
+/**
+ * weave_compat_shmem_pin_locked() - Pin a shmem object's pages.
+ * @shmem: The object; the caller holds its reservation lock.
+ *
+ * Return: 0 or a negative errno.
+ */
+static inline int
+weave_compat_shmem_pin_locked(struct drm_gem_shmem_object *shmem)
+{
+#ifdef WEAVE_HAVE_SHMEM_PIN_LOCKED
+	return drm_gem_shmem_pin_locked(shmem);
+#else
+	return drm_gem_shmem_pin(shmem);
+#endif
+}
 
 #endif /* _WEAVE_COMPAT_H_ */

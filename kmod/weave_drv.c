@@ -9,6 +9,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -30,10 +31,13 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
+#include "weave_client.h"
 #include "weave_compat.h"
 #include "weave_drm.h"
 #include "weave_drv.h"
+#include "weave_engine.h"
 #include "weave_gem.h"
+#include "weave_sched.h"
 
 /**
  * DOC: locking
@@ -41,11 +45,34 @@
  * The lock order of the driver, outermost first.  Each lock added to weave
  * is added here, in its place.
  *
- * There are none yet.  A &struct weave_device has no lock of its own: after
- * creation its only mutable state is the pair of atomic usage counters,
- * &weave_device.live_bos and &weave_device.live_bytes.  Buffer objects rely
- * on the locking of the DRM core and of the shmem helpers, and take no
- * lock of weave's.
+ * 1. &weave_client.lock, the client's mutex.  Every ioctl of a client that
+ *    touches its streams or scheduler takes it, and so does close.  It is
+ *    the scheduler core's lock: the core and the backend ops (encoding
+ *    tasks into jobs, arming and pushing them) run under it, and it
+ *    protects the client's xarrays and the engine's per-slot state
+ *    (&weave_eslot).  Waits (%DRM_IOCTL_WEAVE_WAIT) drop it first.  At
+ *    close, destroying the scheduler entities may wait, under it, for the
+ *    client's jobs to leave them; those jobs never need the mutex.
+ * 2. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
+ *    of a job's buffers, all taken together, not interruptibly, when a
+ *    backend stream is flushed; pinning pages happens under them (on 6.1
+ *    the shmem helper's pages_lock nests inside).  Freeing a job or a
+ *    buffer, and unpinning, take the reservation lock without the client
+ *    mutex (scheduler thread or workqueue).
+ * 3. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
+ *    above.
+ * 4. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ *    be taken inside a foreign fence's lock (the gate's fence callback).
+ * 5. Fence locks: a gate's or hardware fence's own spinlock, innermost.
+ *
+ * The soft engine's workers take no lock of weave's: they run a job's
+ * tasks on pages pinned at flush and signal its hardware fence.  The
+ * timeout handler (system workqueue) only sets atomics and fence errors,
+ * then uses drm_sched_stop() and drm_sched_start() on its own queue.
+ *
+ * Device-wide state needs no lock: the usage counters are atomics and the
+ * limits and engine are fixed from creation to removal.
  */
 
 /**
@@ -77,6 +104,51 @@ module_param(max_bo_size, ullong, 0444);
 MODULE_PARM_DESC(max_bo_size,
 		 "Largest buffer object in bytes, a multiple of the page size (at most 4 GiB, default 256 MiB)");
 
+static unsigned int num_queues = 2;
+module_param(num_queues, uint, 0444);
+MODULE_PARM_DESC(num_queues, "Hardware queues per device (1-"
+		 __stringify(WEAVE_MAX_QUEUES) ", default 2)");
+
+static unsigned int max_streams = 64;
+module_param(max_streams, uint, 0444);
+MODULE_PARM_DESC(max_streams, "Slots per client (1-"
+		 __stringify(WEAVE_SCHED_MAX_STREAMS) ", default 64)");
+
+static unsigned int max_tasks = 64;
+module_param(max_tasks, uint, 0444);
+MODULE_PARM_DESC(max_tasks, "Tasks queued on a slot before it executes (1-"
+		 __stringify(WEAVE_SCHED_MAX_TASKS) ", default 64)");
+
+static unsigned int strategy = DRM_WEAVE_STRATEGY_INTERLEAVE;
+module_param(strategy, uint, 0444);
+MODULE_PARM_DESC(strategy,
+		 "Default strategy: 0 interleave (default), 1 sequential");
+
+static unsigned int job_timeout_ms = 2000;
+module_param(job_timeout_ms, uint, 0444);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "Job timeout in milliseconds (10-600000, default 2000)");
+
+static unsigned int max_client_streams = 4096;
+module_param(max_client_streams, uint, 0444);
+MODULE_PARM_DESC(max_client_streams,
+		 "Logical streams per client (1-1048576, default 4096)");
+
+static unsigned long long max_pending_tasks = 65536;
+module_param(max_pending_tasks, ullong, 0444);
+MODULE_PARM_DESC(max_pending_tasks,
+		 "Enqueued, uncompleted tasks per client (at least 1, default 65536)");
+
+static unsigned long long max_staged_bytes = SZ_64M;
+module_param(max_staged_bytes, ullong, 0444);
+MODULE_PARM_DESC(max_staged_bytes,
+		 "Staged host-write bytes per client (1 to 4 GiB, default 64 MiB)");
+
+/* Bounds of the module parameters above. */
+#define WEAVE_TIMEOUT_MS_MIN		10
+#define WEAVE_TIMEOUT_MS_MAX		600000
+#define WEAVE_CLIENT_STREAMS_MAX	BIT(20)
+
 static struct weave_device *weave_devices[WEAVE_MAX_DEVICES];
 
 /**
@@ -94,7 +166,7 @@ struct weave_query {
 };
 
 /* The largest reply struct any query may have, in bytes. */
-#define WEAVE_QUERY_REPLY_MAX	64
+#define WEAVE_QUERY_REPLY_MAX	128
 
 /*
  * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
@@ -116,6 +188,18 @@ static void weave_query_device_info(struct weave_device *wdev, void *reply)
 	info->uapi_minor = DRM_WEAVE_UAPI_MINOR;
 	info->max_bo_size = wdev->max_bo_size;
 	info->page_size = PAGE_SIZE;
+	info->num_queues = wdev->limits.num_queues;
+	info->max_streams = wdev->limits.max_streams;
+	info->max_tasks = wdev->limits.max_tasks;
+	info->max_client_streams = wdev->limits.max_client_streams;
+	info->max_tasks_per_enqueue = WEAVE_MAX_TASKS_PER_ENQUEUE;
+	info->max_pending_tasks = wdev->limits.max_pending_tasks;
+	info->max_staged_bytes = wdev->limits.max_staged_bytes;
+	info->max_bindings = WEAVE_MAX_BINDINGS;
+	info->max_uniform_bytes = WEAVE_MAX_UNIFORM_BYTES;
+	info->max_in_syncs = WEAVE_MAX_IN_SYNCS;
+	info->job_timeout_ms = wdev->limits.job_timeout_ms;
+	info->default_strategy = wdev->limits.strategy;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev, void *reply)
@@ -202,6 +286,19 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_BO_MMAP_OFFSET, weave_gem_bo_mmap_offset_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_CREATE, weave_stream_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_DESTROY, weave_stream_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_ENQUEUE, weave_enqueue_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_FLUSH, weave_flush_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_ISOLATE, weave_stream_isolate_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_WAIT, weave_wait_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_QUERY, weave_stream_query_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_SET_PARAM, weave_set_param_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 DEFINE_DRM_GEM_FOPS(weave_drm_fops);
@@ -212,6 +309,8 @@ static const struct drm_driver weave_drm_driver = {
 	.fops = &weave_drm_fops,
 	.ioctls = weave_ioctls,
 	.num_ioctls = ARRAY_SIZE(weave_ioctls),
+	.open = weave_client_open,
+	.postclose = weave_client_postclose,
 
 	.gem_create_object = weave_gem_create_object,
 	.gem_prime_import_sg_table = weave_gem_prime_import_sg_table,
@@ -260,15 +359,31 @@ static int weave_device_create(unsigned int index, struct weave_device **out)
 	}
 	wdev->pdev = pdev;
 	wdev->max_bo_size = max_bo_size;
+	wdev->limits = (struct weave_limits) {
+		.num_queues = num_queues,
+		.max_streams = max_streams,
+		.max_tasks = max_tasks,
+		.strategy = strategy,
+		.job_timeout_ms = job_timeout_ms,
+		.max_client_streams = max_client_streams,
+		.max_pending_tasks = max_pending_tasks,
+		.max_staged_bytes = max_staged_bytes,
+	};
+
+	ret = weave_engine_init(wdev);
+	if (ret)
+		goto err_release;
 
 	ret = drm_dev_register(&wdev->drm, 0);
 	if (ret)
-		goto err_release;
+		goto err_engine;
 
 	*out = wdev;
 
 	return 0;
 
+err_engine:
+	weave_engine_fini(wdev);
 err_release:
 	devres_release_group(&pdev->dev, NULL);
 err_unregister:
@@ -282,6 +397,7 @@ static void weave_device_destroy(struct weave_device *wdev)
 	struct platform_device *pdev = wdev->pdev;
 
 	drm_dev_unregister(&wdev->drm);
+	weave_engine_fini(wdev);
 	devres_release_group(&pdev->dev, NULL);
 	platform_device_unregister(pdev);
 }
@@ -301,6 +417,20 @@ static int __init weave_init(void)
 		pr_err("max_bo_size=%llu is not a multiple of %lu in %lu..%llu\n",
 		       max_bo_size, PAGE_SIZE, PAGE_SIZE,
 		       WEAVE_MAX_BO_SIZE_LIMIT);
+		return -EINVAL;
+	}
+
+	if (num_queues < 1 || num_queues > WEAVE_MAX_QUEUES ||
+	    max_streams < 1 || max_streams > WEAVE_SCHED_MAX_STREAMS ||
+	    max_tasks < 1 || max_tasks > WEAVE_SCHED_MAX_TASKS ||
+	    strategy > DRM_WEAVE_STRATEGY_SEQUENTIAL ||
+	    job_timeout_ms < WEAVE_TIMEOUT_MS_MIN ||
+	    job_timeout_ms > WEAVE_TIMEOUT_MS_MAX ||
+	    max_client_streams < 1 ||
+	    max_client_streams > WEAVE_CLIENT_STREAMS_MAX ||
+	    max_pending_tasks < 1 || max_staged_bytes < 1 ||
+	    max_staged_bytes > SZ_4G) {
+		pr_err("a scheduler module parameter is out of range\n");
 		return -EINVAL;
 	}
 

@@ -12,6 +12,35 @@
 #include <drm/drm_device.h>
 
 struct platform_device;
+struct weave_engine;
+
+/**
+ * struct weave_limits - The module parameters of the scheduler, copied
+ * into each device when it is created and reported by
+ * %DRM_WEAVE_QUERY_DEVICE_INFO.
+ */
+struct weave_limits {
+	/** @num_queues: Hardware queues of the soft engine. */
+	u32 num_queues;
+	/** @max_streams: Slots per client. */
+	u32 max_streams;
+	/** @max_tasks: Default and largest slot threshold. */
+	u32 max_tasks;
+	/** @strategy: Default &enum weave_strategy. */
+	u32 strategy;
+	/** @job_timeout_ms: Job timeout in milliseconds. */
+	u32 job_timeout_ms;
+	/** @max_client_streams: Logical streams per client. */
+	u32 max_client_streams;
+	/** @max_pending_tasks: Enqueued, uncompleted tasks per client. */
+	u64 max_pending_tasks;
+	/** @max_staged_bytes: Staged host-write bytes per client. */
+	u64 max_staged_bytes;
+};
+
+/* Limits of one ENQUEUE, fixed by the driver. */
+#define WEAVE_MAX_TASKS_PER_ENQUEUE	1024
+#define WEAVE_MAX_IN_SYNCS		64
 
 /* The DRM driver name, and the name of the platform devices weave creates. */
 #define WEAVE_DRIVER_NAME	"weave"
@@ -47,6 +76,12 @@ struct weave_device {
 
 	/** @live_bytes: The sum of the sizes of @live_bos, in bytes. */
 	atomic64_t live_bytes;
+
+	/** @limits: The scheduler's module parameters at creation. */
+	struct weave_limits limits;
+
+	/** @engine: The soft engine: hardware queues and their workers. */
+	struct weave_engine *engine;
 };
 
 /**

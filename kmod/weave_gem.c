@@ -108,6 +108,8 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 		return ERR_PTR(-ENOMEM);
 
 	bo->base.base.funcs = &weave_gem_funcs;
+	/* The soft engine writes the pages through kmap: keep its data. */
+	bo->base.pages_mark_dirty_on_put = true;
 
 	return &bo->base.base;
 }

@@ -320,7 +320,9 @@ static int weave_slot_init(struct weave_sched *s, u32 idx)
 
 	if (slot->bstream)
 		return 0;
-	slot->ring = kvcalloc(s->max_tasks, sizeof(*slot->ring), GFP_KERNEL);
+	/* Not zeroed: an entry is written whole before it is read. */
+	slot->ring = kvmalloc_array(s->max_tasks, sizeof(*slot->ring),
+				    GFP_KERNEL);
 	if (!slot->ring)
 		return -ENOMEM;
 	bs = s->ops->create_stream(s->backend, idx);

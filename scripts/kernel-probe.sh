@@ -75,6 +75,40 @@ probe WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD include/drm/drm_drv.h \
 probe WEAVE_HAVE_DRIVER_GEM_PRIME_MMAP include/drm/drm_drv.h \
 	'\(\*gem_prime_mmap\)'
 
+# --- the DRM GPU scheduler (gpu-sched) ---------------------------------------
+
+# drm_sched_init() takes a struct drm_sched_init_args (Debian's 6.1 has it
+# backported; upstream since 6.15).
+probe WEAVE_HAVE_SCHED_INIT_ARGS include/drm/gpu_scheduler.h \
+	'^struct drm_sched_init_args \{'
+
+# The long drm_sched_init() of 6.8+: submit_wq, num_rqs, credit_limit.
+probe WEAVE_HAVE_SCHED_INIT_SUBMIT_WQ include/drm/gpu_scheduler.h \
+	'struct workqueue_struct \*submit_wq,'
+
+# drm_sched_job_init() takes a credits argument (6.8+).
+probe WEAVE_HAVE_SCHED_JOB_INIT_CREDITS include/drm/gpu_scheduler.h \
+	'u32 credits, void \*owner\);'
+
+# drm_sched_start() takes a bool full_recovery (before 6.12).
+probe WEAVE_HAVE_SCHED_START_FULL_RECOVERY include/drm/gpu_scheduler.h \
+	'^void drm_sched_start\(struct drm_gpu_scheduler \*sched, bool'
+
+# drm_sched_start() takes an errno for the killed jobs (6.13+).
+probe WEAVE_HAVE_SCHED_START_ERRNO include/drm/gpu_scheduler.h \
+	'^void drm_sched_start\(struct drm_gpu_scheduler \*sched, int'
+
+# The priority enum has DRM_SCHED_PRIORITY_LOW (6.8+); before, the lowest
+# was DRM_SCHED_PRIORITY_MIN and the enum ran the other way.
+probe WEAVE_HAVE_SCHED_PRIORITY_LOW include/drm/gpu_scheduler.h \
+	'DRM_SCHED_PRIORITY_LOW,'
+
+# The shmem helpers pin under the reservation lock (6.8+): the caller of
+# drm_gem_shmem_pin_locked() holds it; before, drm_gem_shmem_pin() took
+# the helper's own pages_lock.
+probe WEAVE_HAVE_SHMEM_PIN_LOCKED include/drm/drm_gem_shmem_helper.h \
+	'^int drm_gem_shmem_pin_locked\('
+
 cat <<EOF
 
 #endif /* _WEAVE_PROBE_H_ */

@@ -400,12 +400,14 @@ enum drm_weave_kernel {
 	DRM_WEAVE_KERNEL_CRC32C = 4,
 	/**
 	 * @DRM_WEAVE_KERNEL_DELAY: Waits for the number of microseconds in
-	 * uniform bytes 0..3; no bindings.  The job timeout cuts it short.
+	 * uniform bytes 0..3, at most 60000000 (60 s); no bindings.  The job
+	 * timeout cuts it short.
 	 */
 	DRM_WEAVE_KERNEL_DELAY = 5,
 	/**
-	 * @DRM_WEAVE_KERNEL_FAIL: Fails with the positive errno in uniform
-	 * bytes 0..3; its bindings are left unwritten.
+	 * @DRM_WEAVE_KERNEL_FAIL: Fails with the positive errno (1 to 4095)
+	 * in uniform bytes 0..3; its bindings are left unwritten.  The job's
+	 * fence carries the error; the job's later tasks still run.
 	 */
 	DRM_WEAVE_KERNEL_FAIL = 6,
 };
@@ -486,12 +488,16 @@ struct drm_weave_sync {
  *   not zero; a task has an unknown type or kernel, the wrong number of
  *   bindings for its kernel, an access mask that is zero or unknown, a
  *   binding of size zero, a range outside its buffer, sizes its kernel
- *   rejects (see &enum drm_weave_kernel), uniforms over max_uniform_bytes.
+ *   rejects (see &enum drm_weave_kernel), uniforms over max_uniform_bytes,
+ *   fewer than 4 uniform bytes for a kernel that reads uniform bytes 0..3,
+ *   a delay or errno out of range, or a buffer imported from another
+ *   device.
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
  * - -E2BIG: A host write is larger than max_staged_bytes.
- * - -EAGAIN: The client would exceed max_pending_tasks or max_staged_bytes;
- *   wait for work to complete and retry.
+ * - -EBUSY: The client would exceed max_pending_tasks or max_staged_bytes;
+ *   wait for work to complete and retry.  (Not -EAGAIN: libdrm's
+ *   drmIoctl() restarts on it, and would spin.)
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
  * - -EFAULT: A user pointer cannot be read.
  */

@@ -25,7 +25,15 @@ static inline void kfree(const void *p)
 	free((void *)p);
 }
 
+static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp)
+{
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	return kmalloc(n * size, gfp);
+}
+
 #define kvmalloc(size, gfp)		kmalloc(size, gfp)
+#define kvmalloc_array(n, size, gfp)	kmalloc_array(n, size, gfp)
 #define kvcalloc(n, size, gfp)		kcalloc(n, size, gfp)
 #define kvfree(p)			kfree(p)
 

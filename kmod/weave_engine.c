@@ -1,0 +1,1354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine, the backend of the scheduler core.
+ *
+ * Hardware queues are DRM GPU schedulers whose jobs run on the CPU, one
+ * ordered workqueue per queue.  This file implements &struct
+ * weave_backend_ops on top of them.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/delay.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
+#include <linux/err.h>
+#include <linux/highmem.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/ww_mutex.h>
+
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/gpu_scheduler.h>
+
+#include "weave_compat.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+
+/**
+ * DOC: soft engine
+ *
+ * Each device has num_queues hardware queues.  A queue is a &struct
+ * drm_gpu_scheduler plus an ordered workqueue, its "hardware": run_job
+ * hands the job to the workqueue and returns the job's hardware fence at
+ * once; the worker runs the job's tasks on the CPU in order, against the
+ * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
+ * signals the fence.  Hardware fences have one fence context per queue.
+ *
+ * A backend stream is one slot's: three scheduler entities (one per
+ * priority) on queue slot % num_queues, plus the job being encoded.
+ * enqueue appends a task to that job, allocating it on first use; flush
+ * arms the job on the entity of the highest priority among the logical
+ * streams of its tasks, and pushes it.
+ *
+ * Ordering.  (a) Jobs that share buffers, also across queues and clients:
+ * at flush the job's buffers are locked together (ww mutexes), the job
+ * waits for their reservation fences (implicit sync, reads after writes,
+ * writes after everything) and adds its own finished fence as a read or
+ * write fence.  (b) Each slot's FIFO, across backend streams (interleave
+ * puts a slot's tasks on another slot's backend stream): a job depends on
+ * &weave_eslot.last of every slot it holds tasks of, and becomes that
+ * slot's last.  (c) In-fences of %DRM_IOCTL_WEAVE_ENQUEUE become gates:
+ * weave fences that signal when the in-fence does, or at once with
+ * -ECANCELED when the client closes, so that a close never waits on
+ * someone else's fence.  The next job with a task of the slot depends on
+ * them.
+ *
+ * Errors.  A FAIL task sets its errno on the job's fences; the job's later
+ * tasks still run.  A job that runs past job_timeout_ms is cut short: its
+ * remaining tasks are skipped, its fences get -ETIMEDOUT and every logical
+ * stream with a task in it is marked failed (with interleave, that can be
+ * several streams: their tasks shared the job).  A job of a closed client
+ * stops between two tasks with -ECANCELED.
+ *
+ * Unload.  A fence must not outlive the code of its ops (Debian's 6.1 has
+ * none of the later fixes).  Each hardware fence and gate holds a module
+ * reference from its initialisation until its release, and each job one
+ * until it is freed, so rmmod is refused while any of them lives.  The
+ * scheduler's own fences name their timeline through the queue, which
+ * unload frees; a job that ran keeps its hardware fence (so the module)
+ * alive through them, but a job killed before it ran does not.  So user
+ * space never gets a scheduler fence: out-syncs get a weave fence that
+ * stands in for it (weave_fence_export()).
+ *
+ * The crc32c kernel uses a table of its own (Castagnoli polynomial,
+ * reflected) rather than libcrc32c, so that loading weave does not depend
+ * on the crypto API's crc32c being loadable.
+ */
+
+/* Entities per backend stream: one per &enum drm_weave_priority. */
+#define WEAVE_NUM_PRIOS		3
+/* Jobs a hardware queue holds at once. */
+#define WEAVE_QUEUE_CREDITS	64
+/* Bindings the worker needs: ADD_U32 has the most. */
+#define WEAVE_ETASK_BINDINGS	3
+/* Delays up to this many microseconds sleep without waking for an abort. */
+#define WEAVE_SHORT_DELAY_US	2000
+
+/**
+ * struct weave_queue - One hardware queue of the soft engine.
+ */
+struct weave_queue {
+	/** @sched: The DRM GPU scheduler of the queue. */
+	struct drm_gpu_scheduler sched;
+	/** @wq: The ordered workqueue that runs the jobs: the "hardware". */
+	struct workqueue_struct *wq;
+	/** @abort_wq: Woken when a job of the queue is aborted. */
+	wait_queue_head_t abort_wq;
+	/** @fence_context: The context of the queue's hardware fences. */
+	u64 fence_context;
+	/** @fence_seqno: The last hardware fence seqno. */
+	atomic64_t fence_seqno;
+	/** @scratch: Three pages of bounce buffers, used by the worker only. */
+	u8 *scratch;
+	/** @name: The scheduler's name. */
+	char name[24];
+};
+
+/**
+ * struct weave_engine - The soft engine of a device.
+ */
+struct weave_engine {
+	/** @wdev: The device. */
+	struct weave_device *wdev;
+	/** @num_queues: Used entries of @queues. */
+	u32 num_queues;
+	/** @queues: The hardware queues. */
+	struct weave_queue queues[WEAVE_MAX_QUEUES];
+};
+
+/**
+ * struct weave_bstream - A backend stream: the soft engine's per-slot
+ * submission context.
+ */
+struct weave_bstream {
+	/** @ctx: The client's engine context. */
+	struct weave_ectx *ctx;
+	/** @slot: The slot whose backend stream this is. */
+	u32 slot;
+	/** @queue: The hardware queue its jobs go to. */
+	struct weave_queue *queue;
+	/** @sched_list: The one scheduler of @entity. */
+	struct drm_gpu_scheduler *sched_list[1];
+	/** @entity: One entity per &enum drm_weave_priority. */
+	struct drm_sched_entity entity[WEAVE_NUM_PRIOS];
+	/** @job: The job being encoded, or NULL. */
+	struct weave_job *job;
+};
+
+/* A fence of the engine: a hardware fence or a gate. */
+struct weave_fence {
+	struct dma_fence base;
+	spinlock_t lock;	/* the fence's lock */
+};
+
+/* A gate: signals when @in does, or when the client closes. */
+struct weave_gate {
+	struct weave_fence f;
+	struct dma_fence *in;
+	struct dma_fence_cb cb;
+	struct weave_ectx *ctx;
+	struct list_head link;	/* in &weave_ectx.gates, under gate_lock */
+	atomic_t fired;
+};
+
+/* A buffer of a job and how the job uses it. */
+struct weave_jbo {
+	struct drm_gem_object *obj;
+	u32 access;
+};
+
+/* A run of consecutive tasks of one logical stream in a job. */
+struct weave_tally {
+	struct weave_lstream *ls;
+	u32 count;
+};
+
+/* A weave fence standing in for another one, see weave_fence_export(). */
+struct weave_proxy {
+	struct weave_fence f;
+	struct dma_fence *in;
+	struct dma_fence_cb cb;
+};
+
+/* One encoded task, what the worker runs. */
+struct weave_etask {
+	u32 kind;
+	u32 kernel;
+	u32 arg;
+	u32 nb;
+	struct {
+		struct drm_gem_shmem_object *shmem;
+		u64 offset;
+		u64 size;
+	} b[WEAVE_ETASK_BINDINGS];
+	void *data;
+	u64 len;
+};
+
+/**
+ * struct weave_job - A job of the soft engine.
+ */
+struct weave_job {
+	/** @base: The scheduler job. */
+	struct drm_sched_job base;
+	/** @ctx: The client's engine context; a reference. */
+	struct weave_ectx *ctx;
+	/** @queue: The queue it runs on. */
+	struct weave_queue *queue;
+	/** @hw: The hardware fence, initialised by the first run_job. */
+	struct weave_fence *hw;
+	/** @work: The worker's item on &weave_queue.wq. */
+	struct work_struct work;
+	/** @started: run_job was called; under the scheduler's serialisation. */
+	bool started;
+	/** @inited: drm_sched_job_init() succeeded. */
+	bool inited;
+	/** @abort: Zero, or the negative errno that cuts the job short. */
+	int abort;
+	/** @prio: The highest &enum drm_weave_priority of its streams. */
+	u32 prio;
+	/**
+	 * @tallies: Runs of tasks per logical stream, each with a reference
+	 * to its stream: what the job credits and, on a timeout, fails.
+	 */
+	struct weave_tally *tallies;
+	/** @ntallies: Used entries of @tallies. */
+	u32 ntallies;
+	/** @ctallies: Allocated entries of @tallies. */
+	u32 ctallies;
+	/** @tasks: The encoded tasks. */
+	struct weave_etask *tasks;
+	/** @ntasks: Used entries of @tasks. */
+	u32 ntasks;
+	/** @ctasks: Allocated entries of @tasks. */
+	u32 ctasks;
+	/** @pending: Tasks still counted in &weave_ectx.pending_tasks. */
+	u32 pending;
+	/** @bos: The buffers, one reference each; sorted and unique at flush. */
+	struct weave_jbo *bos;
+	/** @nbos: Used entries of @bos. */
+	u32 nbos;
+	/** @cbos: Allocated entries of @bos. */
+	u32 cbos;
+	/** @objs: The objects of @bos, for the reservation helpers. */
+	struct drm_gem_object **objs;
+	/** @npinned: Leading entries of @bos that are pinned. */
+	u32 npinned;
+	/** @deps: Fences to add as dependencies at flush; references. */
+	struct dma_fence **deps;
+	/** @ndeps: Used entries of @deps. */
+	u32 ndeps;
+	/** @cdeps: Allocated entries of @deps. */
+	u32 cdeps;
+	/** @slots: Bitmap of the client's slots with tasks in the job. */
+	unsigned long slots[];
+};
+
+static const enum drm_sched_priority weave_prio_map[WEAVE_NUM_PRIOS] = {
+	[DRM_WEAVE_PRIORITY_LOW] = WEAVE_COMPAT_SCHED_PRIORITY_LOW,
+	[DRM_WEAVE_PRIORITY_NORMAL] = DRM_SCHED_PRIORITY_NORMAL,
+	[DRM_WEAVE_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
+};
+
+static u32 weave_crc32c_table[256];
+
+static void weave_crc32c_init(void)
+{
+	u32 i, j, c;
+
+	if (weave_crc32c_table[1])
+		return;
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (j = 0; j < 8; j++)
+			c = (c >> 1) ^ (c & 1 ? 0x82f63b78 : 0);
+		weave_crc32c_table[i] = c;
+	}
+}
+
+/* Raw crc32c update: no pre- or post-inversion. */
+static u32 weave_crc32c(u32 crc, const u8 *p, size_t len)
+{
+	while (len--)
+		crc = (crc >> 8) ^ weave_crc32c_table[(crc ^ *p++) & 0xff];
+	return crc;
+}
+
+/* ---- fences ------------------------------------------------------------- */
+
+static const char *weave_fence_driver_name(struct dma_fence *f)
+{
+	return "weave";
+}
+
+static const char *weave_hw_timeline_name(struct dma_fence *f)
+{
+	return "weave-hw";
+}
+
+static const char *weave_gate_timeline_name(struct dma_fence *f)
+{
+	return "weave-gate";
+}
+
+static const char *weave_proxy_timeline_name(struct dma_fence *f)
+{
+	return "weave-out";
+}
+
+static void weave_hw_fence_release(struct dma_fence *f)
+{
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static void weave_gate_release(struct dma_fence *f)
+{
+	struct weave_gate *gate = container_of(f, struct weave_gate, f.base);
+
+	dma_fence_put(gate->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static void weave_proxy_release(struct dma_fence *f)
+{
+	struct weave_proxy *proxy = container_of(f, struct weave_proxy,
+						 f.base);
+
+	dma_fence_put(proxy->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static const struct dma_fence_ops weave_proxy_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_proxy_timeline_name,
+	.release = weave_proxy_release,
+};
+
+static const struct dma_fence_ops weave_hw_fence_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_hw_timeline_name,
+	.release = weave_hw_fence_release,
+};
+
+static const struct dma_fence_ops weave_gate_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_gate_timeline_name,
+	.release = weave_gate_release,
+};
+
+/* Set @err on @f unless it is signalled or already has an error. */
+static void weave_fence_error(struct dma_fence *f, int err)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(f->lock, flags);
+	if (!test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags) && !f->error)
+		f->error = err;
+	spin_unlock_irqrestore(f->lock, flags);
+}
+
+/* Signal @gate once, with @err; whoever takes it off the list puts it. */
+static void weave_gate_fire(struct weave_gate *gate, int err)
+{
+	struct weave_ectx *ctx = gate->ctx;
+	unsigned long flags;
+	bool listed;
+
+	if (atomic_xchg(&gate->fired, 1))
+		return;
+	spin_lock_irqsave(&ctx->gate_lock, flags);
+	listed = !list_empty(&gate->link);
+	list_del_init(&gate->link);
+	spin_unlock_irqrestore(&ctx->gate_lock, flags);
+	if (err)
+		weave_fence_error(&gate->f.base, err);
+	dma_fence_signal(&gate->f.base);
+	if (listed)
+		dma_fence_put(&gate->f.base);
+}
+
+static void weave_gate_cb(struct dma_fence *in, struct dma_fence_cb *cb)
+{
+	struct weave_gate *gate = container_of(cb, struct weave_gate, cb);
+
+	weave_gate_fire(gate, in->error);
+}
+
+static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
+{
+	struct weave_proxy *proxy = container_of(cb, struct weave_proxy, cb);
+
+	if (in->error)
+		weave_fence_error(&proxy->f.base, in->error);
+	dma_fence_signal(&proxy->f.base);
+	dma_fence_put(&proxy->f.base);	/* the callback's reference */
+}
+
+/**
+ * weave_fence_export() - Wrap a fence for user space.
+ * @in: The fence; this takes the caller's reference, also on error.
+ *
+ * The returned weave fence signals, with @in's error, when @in does.  It
+ * hides @in (it is no container) and holds a module reference until it is
+ * released, so no fence handed to a syncobj or sync_file can reach the
+ * scheduler's fences, whose timeline name points into weave's queues, after
+ * weave is unloaded.
+ *
+ * Return: A reference to the new fence, or ERR_PTR(-ENOMEM).
+ */
+struct dma_fence *weave_fence_export(struct dma_fence *in)
+{
+	struct weave_proxy *proxy;
+
+	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL);
+	if (!proxy) {
+		dma_fence_put(in);
+		return ERR_PTR(-ENOMEM);
+	}
+	spin_lock_init(&proxy->f.lock);
+	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	proxy->in = in;
+	dma_fence_get(&proxy->f.base);	/* for the callback */
+	if (dma_fence_add_callback(in, &proxy->cb, weave_proxy_cb))
+		weave_proxy_cb(in, &proxy->cb);
+	return &proxy->f.base;
+}
+
+static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
+{
+	u32 ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = max3(need, *cap * 2, 8u);
+	n = kvmalloc_array(ncap, size, GFP_KERNEL);
+	if (!n)
+		return -ENOMEM;
+	if (*cap)
+		memcpy(n, *arr, (size_t)*cap * size);
+	kvfree(*arr);
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+/**
+ * weave_ectx_gate() - Gate a slot's next job on an in-fence.
+ * @ctx: The client's engine context.
+ * @slot: The slot.
+ * @in: The fence; this takes the caller's reference, also on error.
+ *
+ * Context: The client's mutex held.
+ * Return: 0 or -ENOMEM.
+ */
+int weave_ectx_gate(struct weave_ectx *ctx, u32 slot, struct dma_fence *in)
+{
+	struct weave_eslot *es = &ctx->slots[slot];
+	struct weave_gate *gate;
+	int ret;
+
+	ret = weave_grow((void **)&es->gates, &es->cgates, es->ngates + 1,
+			 sizeof(*es->gates));
+	if (ret)
+		goto err_put;
+	gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+	if (!gate) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	spin_lock_init(&gate->f.lock);
+	dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	gate->in = in;
+	gate->ctx = ctx;
+	INIT_LIST_HEAD(&gate->link);
+
+	/* The initial reference is the slot's; one more for the list. */
+	es->gates[es->ngates++] = &gate->f.base;
+	dma_fence_get(&gate->f.base);
+	spin_lock_irq(&ctx->gate_lock);
+	list_add_tail(&gate->link, &ctx->gates);
+	spin_unlock_irq(&ctx->gate_lock);
+	if (dma_fence_add_callback(in, &gate->cb, weave_gate_cb))
+		weave_gate_fire(gate, in->error);
+	return 0;
+
+err_put:
+	dma_fence_put(in);
+	return ret;
+}
+
+/**
+ * weave_ectx_slot_fence() - The fence of everything flushed on a slot.
+ * @ctx: The client's engine context.
+ * @slot: The slot.
+ *
+ * Context: The client's mutex held.
+ * Return: A reference to the finished fence of the slot's last job, or
+ * NULL if the slot never had one.
+ */
+struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot)
+{
+	return dma_fence_get(ctx->slots[slot].last);
+}
+
+/* ---- the worker ---------------------------------------------------------- */
+
+/* Copy between a pinned shmem range and @buf. */
+static void weave_bo_io(struct drm_gem_shmem_object *shmem, u64 off,
+			void *buf, size_t len, bool write)
+{
+	while (len) {
+		size_t po = off & ~PAGE_MASK;
+		size_t n = min_t(size_t, len, PAGE_SIZE - po);
+		u8 *va = kmap_local_page(shmem->pages[off >> PAGE_SHIFT]);
+
+		if (write)
+			memcpy(va + po, buf, n);
+		else
+			memcpy(buf, va + po, n);
+		kunmap_local(va);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+}
+
+static bool weave_job_aborted(struct weave_job *job)
+{
+	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
+}
+
+static int weave_run_delay(struct weave_job *job, u32 us)
+{
+	if (us <= WEAVE_SHORT_DELAY_US) {
+		fsleep(us);
+		return 0;
+	}
+	wait_event_timeout(job->queue->abort_wq, weave_job_aborted(job),
+			   usecs_to_jiffies(us));
+	return 0;
+}
+
+static int weave_run_task(struct weave_job *job, struct weave_etask *t)
+{
+	u8 *s0 = job->queue->scratch;
+	u8 *s1 = s0 + PAGE_SIZE, *s2 = s1 + PAGE_SIZE;
+	u64 done, size;
+	u32 crc, i, n;
+
+	if (t->kind == WEAVE_TASK_HOST_WRITE) {
+		weave_bo_io(t->b[0].shmem, t->b[0].offset, t->data, t->len,
+			    true);
+		return 0;
+	}
+
+	size = t->b[0].size;
+	switch (t->kernel) {
+	case DRM_WEAVE_KERNEL_NOOP:
+		return 0;
+	case DRM_WEAVE_KERNEL_DELAY:
+		return weave_run_delay(job, t->arg);
+	case DRM_WEAVE_KERNEL_FAIL:
+		return -(int)t->arg;
+	case DRM_WEAVE_KERNEL_FILL:
+		for (i = 0; i < PAGE_SIZE / 4; i++)
+			((u32 *)s0)[i] = t->arg;
+		break;
+	case DRM_WEAVE_KERNEL_CRC32C:
+		crc = ~0u;
+		break;
+	}
+
+	for (done = 0; done < size; done += n) {
+		if (weave_job_aborted(job))
+			return 0;
+		n = min_t(u64, size - done, PAGE_SIZE);
+		switch (t->kernel) {
+		case DRM_WEAVE_KERNEL_FILL:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_COPY:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			weave_bo_io(t->b[1].shmem, t->b[1].offset + done, s0, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_ADD_U32:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			weave_bo_io(t->b[1].shmem, t->b[1].offset + done, s1, n,
+				    false);
+			for (i = 0; i < n / 4; i++)
+				((u32 *)s2)[i] = ((u32 *)s0)[i] + ((u32 *)s1)[i];
+			weave_bo_io(t->b[2].shmem, t->b[2].offset + done, s2, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_CRC32C:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			crc = weave_crc32c(crc, s0, n);
+			break;
+		}
+		cond_resched();
+	}
+	if (t->kernel == DRM_WEAVE_KERNEL_CRC32C) {
+		crc = ~crc;
+		weave_bo_io(t->b[1].shmem, t->b[1].offset, &crc, 4, true);
+	}
+	return 0;
+}
+
+static void weave_job_work(struct work_struct *work)
+{
+	struct weave_job *job = container_of(work, struct weave_job, work);
+	struct weave_ectx *ctx = job->ctx;
+	struct dma_fence *hw = &job->hw->base;
+	int err = job->base.s_fence->finished.error;
+	bool skip = err;	/* failed before it ran, e.g. its entity died */
+	struct weave_etask *t;
+	u64 staged = 0;
+	u32 i;
+	int ret;
+
+	/* A failed task does not stop the job: later tasks still run. */
+	for (i = 0; i < job->ntasks; i++) {
+		t = &job->tasks[i];
+		if (!skip && !weave_job_aborted(job)) {
+			ret = weave_run_task(job, t);
+			if (ret && !err)
+				err = ret;
+		}
+		if (t->data) {
+			staged += t->len;
+			kvfree(t->data);
+			t->data = NULL;
+		}
+	}
+	for (i = 0; i < job->ntallies; i++)
+		atomic64_add(job->tallies[i].count,
+			     &job->tallies[i].ls->completed);
+	if (READ_ONCE(job->abort))
+		err = READ_ONCE(job->abort);
+	else if (!err && atomic_read(&ctx->aborted))
+		err = -ECANCELED;
+
+	atomic64_sub(staged, &ctx->staged_bytes);
+	atomic64_sub(job->pending, &ctx->pending_tasks);
+	job->pending = 0;
+
+	if (err) {
+		weave_fence_error(&job->base.s_fence->finished, err);
+		weave_fence_error(hw, err);
+	}
+	/* The job may be freed as soon as this returns. */
+	dma_fence_signal(hw);
+}
+
+/* ---- jobs ---------------------------------------------------------------- */
+
+static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
+{
+	return container_of(sched_job, struct weave_job, base);
+}
+
+static void weave_ectx_release(struct kref *ref);
+
+/* Free what the job holds; the scheduler job is already cleaned up. */
+static void weave_job_free(struct weave_job *job)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_etask *t;
+	u64 staged = 0;
+	u32 i;
+
+	for (i = 0; i < job->ntasks; i++) {
+		t = &job->tasks[i];
+		if (t->data) {
+			staged += t->len;
+			kvfree(t->data);
+		}
+	}
+	for (i = 0; i < job->ntallies; i++)
+		weave_lstream_put(job->tallies[i].ls);
+	kvfree(job->tallies);
+	/* Keep one task array for the next job: allocations are zeroed. */
+	if (job->ctasks == ctx->task_hint &&
+	    !cmpxchg(&ctx->spare_tasks, NULL, job->tasks))
+		job->tasks = NULL;
+	atomic64_sub(staged, &ctx->staged_bytes);
+	atomic64_sub(job->pending, &ctx->pending_tasks);
+	for (i = 0; i < job->nbos; i++) {
+		if (i < job->npinned)
+			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[i].obj));
+		drm_gem_object_put(job->bos[i].obj);
+	}
+	for (i = 0; i < job->ndeps; i++)
+		dma_fence_put(job->deps[i]);
+	if (job->started)
+		dma_fence_put(&job->hw->base);
+	else
+		kfree(job->hw);
+	kvfree(job->tasks);
+	kvfree(job->bos);
+	kvfree(job->objs);
+	kvfree(job->deps);
+	kref_put(&ctx->ref, weave_ectx_release);
+	kfree(job);
+	module_put(THIS_MODULE);
+}
+
+static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
+{
+	struct weave_ectx *ctx = bs->ctx;
+	struct weave_job *job;
+
+	job = kzalloc(struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams)),
+		      GFP_KERNEL);
+	if (!job)
+		return NULL;
+	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
+	job->tasks = xchg(&ctx->spare_tasks, NULL);
+	if (!job->tasks)
+		job->tasks = kvmalloc_array(ctx->task_hint,
+					    sizeof(*job->tasks), GFP_KERNEL);
+	if (!job->hw || !job->tasks) {
+		kfree(job->hw);
+		kvfree(job->tasks);
+		kfree(job);
+		return NULL;
+	}
+	job->ctasks = ctx->task_hint;
+	__module_get(THIS_MODULE);
+	kref_get(&ctx->ref);
+	job->ctx = ctx;
+	job->queue = bs->queue;
+	INIT_WORK(&job->work, weave_job_work);
+	return job;
+}
+
+/* Drop a job that was never pushed. */
+static void weave_job_cancel(struct weave_job *job)
+{
+	if (job->inited)
+		drm_sched_job_cleanup(&job->base);
+	weave_job_free(job);
+}
+
+static struct dma_fence *weave_sched_run_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+	struct weave_queue *q = job->queue;
+
+	/*
+	 * Called again by drm_sched_resubmit_jobs() after a timeout: the job
+	 * is already on the hardware, hand out its fence again.
+	 */
+	if (!job->started) {
+		job->started = true;
+		spin_lock_init(&job->hw->lock);
+		dma_fence_init(&job->hw->base, &weave_hw_fence_ops,
+			       &job->hw->lock, q->fence_context,
+			       atomic64_inc_return(&q->fence_seqno));
+		__module_get(THIS_MODULE);
+		queue_work(q->wq, &job->work);
+	}
+	return dma_fence_get(&job->hw->base);
+}
+
+static enum drm_gpu_sched_stat
+weave_sched_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+	struct weave_queue *q = job->queue;
+	struct drm_gpu_scheduler *sched = &q->sched;
+	u32 i;
+
+	if (!dma_fence_is_signaled(&job->hw->base)) {
+		weave_fence_error(&sched_job->s_fence->finished, -ETIMEDOUT);
+		for (i = 0; i < job->ntallies; i++)
+			atomic_cmpxchg(&job->tallies[i].ls->error, 0,
+				       -ETIMEDOUT);
+		WRITE_ONCE(job->abort, -ETIMEDOUT);
+		wake_up_all(&q->abort_wq);
+	}
+
+	/*
+	 * The scheduler took the job off its pending list before calling
+	 * this: drm_sched_stop() puts it back (or frees it if it completed),
+	 * the resubmit reattaches every pending job to its hardware fence
+	 * (run_job hands out the same fence again) and the restart rearms
+	 * the fence callbacks.  The worker finishes the aborted job quickly.
+	 * @job must not be touched after drm_sched_stop().
+	 */
+	drm_sched_stop(sched, sched_job);
+	drm_sched_resubmit_jobs(sched);
+	weave_compat_sched_start(sched);
+
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void weave_sched_free_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	weave_job_free(job);
+}
+
+static const struct drm_sched_backend_ops weave_sched_ops = {
+	.run_job = weave_sched_run_job,
+	.timedout_job = weave_sched_timedout_job,
+	.free_job = weave_sched_free_job,
+};
+
+static int weave_job_add_dep(struct weave_job *job, struct dma_fence *f)
+{
+	int ret;
+
+	ret = weave_grow((void **)&job->deps, &job->cdeps, job->ndeps + 1,
+			 sizeof(*job->deps));
+	if (ret) {
+		dma_fence_put(f);
+		return ret;
+	}
+	job->deps[job->ndeps++] = f;
+	return 0;
+}
+
+/* ---- backend ops --------------------------------------------------------- */
+
+static void weave_task_discard(struct weave_ectx *ctx,
+			       const struct weave_task *task)
+{
+	if (task->data) {
+		atomic64_sub(task->len, &ctx->staged_bytes);
+		kvfree(task->data);
+	}
+	atomic64_dec(&ctx->pending_tasks);
+}
+
+static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
+				const struct weave_task *task,
+				struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	u32 origin = task->stream % ctx->max_streams;
+	struct weave_eslot *es = &ctx->slots[origin];
+	struct weave_tally *tally;
+	struct weave_lstream *ls;
+	struct weave_etask *t;
+	struct weave_job *job;
+	u32 i, need;
+	int ret;
+
+	job = bs->job;
+	if (!job) {
+		job = weave_job_alloc(bs);
+		if (!job) {
+			weave_task_discard(ctx, task);
+			return -ENOMEM;
+		}
+		bs->job = job;
+	}
+
+	need = job->nbos + task->num_bindings;
+	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
+			 sizeof(*job->tasks));
+	if (!ret)
+		ret = weave_grow((void **)&job->bos, &job->cbos, need,
+				 sizeof(*job->bos));
+	if (!ret)
+		ret = weave_grow((void **)&job->tallies, &job->ctallies,
+				 job->ntallies + 1, sizeof(*job->tallies));
+	if (ret) {
+		weave_task_discard(ctx, task);
+		return ret;
+	}
+
+	if (!test_bit(origin, job->slots)) {
+		__set_bit(origin, job->slots);
+		if (es->last) {
+			ret = weave_job_add_dep(job, dma_fence_get(es->last));
+			if (ret)
+				goto err_discard;
+		}
+	}
+	while (es->ngates) {
+		ret = weave_job_add_dep(job, es->gates[es->ngates - 1]);
+		es->ngates--;
+		if (ret)
+			goto err_discard;
+	}
+
+	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
+	if (!tally || tally->ls->handle != task->stream) {
+		ls = xa_load(ctx->streams, task->stream);
+		if (ls) {
+			/* The array was grown above. */
+			tally = &job->tallies[job->ntallies++];
+			kref_get(&ls->ref);
+			tally->ls = ls;
+			tally->count = 0;
+			job->prio = max(job->prio, ls->priority);
+		} else {
+			tally = NULL;	/* cannot happen: destroy executes first */
+		}
+	}
+	if (tally)
+		tally->count++;
+	t = &job->tasks[job->ntasks++];
+	t->kind = task->kind;
+	t->kernel = task->kernel_id;
+	t->arg = 0;
+	if (task->uniform_len >= 4)
+		memcpy(&t->arg, task->uniforms, 4);
+	t->nb = min_t(u32, task->num_bindings, WEAVE_ETASK_BINDINGS);
+	for (i = 0; i < task->num_bindings; i++) {
+		struct drm_gem_object *obj = task->bindings[i].bo;
+
+		if (i < t->nb) {
+			t->b[i].shmem = to_drm_gem_shmem_obj(obj);
+			t->b[i].offset = task->bindings[i].offset;
+			t->b[i].size = task->bindings[i].size;
+		}
+		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
+			job->bos[job->nbos - 1].access |= task->bindings[i].access;
+			continue;
+		}
+		drm_gem_object_get(obj);
+		job->bos[job->nbos].obj = obj;
+		job->bos[job->nbos++].access = task->bindings[i].access;
+	}
+	t->data = task->data;
+	t->len = task->len;
+	job->pending++;
+	return 0;
+
+err_discard:
+	weave_task_discard(ctx, task);
+	return ret;
+}
+
+static int weave_jbo_cmp(const void *a, const void *b)
+{
+	const struct weave_jbo *x = a, *y = b;
+
+	if (x->obj == y->obj)
+		return 0;
+	return x->obj < y->obj ? -1 : 1;
+}
+
+/*
+ * Sort the job's buffers, merge duplicates and their access, and list the
+ * objects for the reservation helpers.
+ */
+static int weave_job_uniq_bos(struct weave_job *job)
+{
+	u32 i, n = 0;
+
+	if (!job->nbos)
+		return 0;
+	sort(job->bos, job->nbos, sizeof(*job->bos), weave_jbo_cmp, NULL);
+	for (i = 0; i < job->nbos; i++) {
+		if (n && job->bos[n - 1].obj == job->bos[i].obj) {
+			job->bos[n - 1].access |= job->bos[i].access;
+			drm_gem_object_put(job->bos[i].obj);
+			continue;
+		}
+		job->bos[n++] = job->bos[i];
+	}
+	job->nbos = n;
+	job->objs = kvmalloc_array(n, sizeof(*job->objs), GFP_KERNEL);
+	if (!job->objs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		job->objs[i] = job->bos[i].obj;
+	return 0;
+}
+
+/*
+ * Lock the reservations of @n distinct objects, like
+ * drm_gem_lock_reservations() but not interruptible: a signal must not
+ * make a flush drop the tasks it already took.  The ww protocol backs off
+ * on -EDEADLK, so this cannot deadlock.  Unlock with
+ * drm_gem_unlock_reservations().
+ */
+static int weave_lock_bos(struct drm_gem_object **objs, u32 n,
+			  struct ww_acquire_ctx *acquire)
+{
+	int contended = -1;
+	u32 i, j;
+	int ret;
+
+	ww_acquire_init(acquire, &reservation_ww_class);
+retry:
+	if (contended != -1)
+		dma_resv_lock_slow(objs[contended]->resv, acquire);
+	for (i = 0; i < n; i++) {
+		if (i == contended)
+			continue;
+		ret = dma_resv_lock(objs[i]->resv, acquire);
+		if (!ret)
+			continue;
+		/* Everything below i is locked, the contended one included. */
+		for (j = 0; j < i; j++)
+			dma_resv_unlock(objs[j]->resv);
+		if (contended > (int)i)
+			dma_resv_unlock(objs[contended]->resv);
+		if (ret == -EDEADLK) {
+			contended = i;
+			goto retry;
+		}
+		ww_acquire_fini(acquire);
+		return ret;
+	}
+	ww_acquire_done(acquire);
+	return 0;
+}
+
+static int weave_engine_flush(void *backend, struct weave_bstream *bs,
+			      struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_job *job = bs->job;
+	struct ww_acquire_ctx acquire;
+	struct dma_fence *finished;
+	u32 i, s;
+	int ret;
+
+	if (!job)
+		return 0;
+	bs->job = NULL;
+	for (i = 0; i < job->ntallies; i++)
+		atomic64_add(job->tallies[i].count,
+			     &job->tallies[i].ls->executed);
+
+	ret = weave_job_uniq_bos(job);
+	if (ret)
+		goto err_cancel;
+	ret = weave_compat_sched_job_init(&job->base, &bs->entity[job->prio],
+					  ctx);
+	if (ret)
+		goto err_cancel;
+	job->inited = true;
+
+	for (i = 0; i < job->ndeps; i++) {
+		/* Takes the reference, also on error; the rest are freed. */
+		ret = drm_sched_job_add_dependency(&job->base, job->deps[i]);
+		job->deps[i] = NULL;
+		if (ret)
+			goto err_cancel;
+	}
+	job->ndeps = 0;
+
+	if (job->nbos) {
+		ret = weave_lock_bos(job->objs, job->nbos, &acquire);
+		if (ret)
+			goto err_cancel;
+		for (i = 0; i < job->nbos; i++) {
+			struct drm_gem_object *obj = job->objs[i];
+			bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
+
+			ret = drm_sched_job_add_implicit_dependencies(&job->base,
+								      obj, write);
+			if (!ret)
+				ret = dma_resv_reserve_fences(obj->resv, 1);
+			if (!ret)
+				ret = weave_compat_shmem_pin_locked(to_drm_gem_shmem_obj(obj));
+			if (ret) {
+				drm_gem_unlock_reservations(job->objs, job->nbos,
+							    &acquire);
+				goto err_cancel;
+			}
+			job->npinned++;
+		}
+	}
+
+	drm_sched_job_arm(&job->base);
+	finished = &job->base.s_fence->finished;
+	for (i = 0; i < job->nbos; i++)
+		dma_resv_add_fence(job->objs[i]->resv, finished,
+				   job->bos[i].access & WEAVE_ACCESS_WRITE ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	if (job->nbos)
+		drm_gem_unlock_reservations(job->objs, job->nbos, &acquire);
+
+	for_each_set_bit(s, job->slots, ctx->max_streams) {
+		dma_fence_put(ctx->slots[s].last);
+		ctx->slots[s].last = dma_fence_get(finished);
+	}
+	drm_sched_entity_push_job(&job->base);
+	return 0;
+
+err_cancel:
+	weave_job_cancel(job);
+	return ret;
+}
+
+static struct weave_bstream *weave_engine_create_stream(void *backend,
+							u32 slot)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_engine *engine = ctx->engine;
+	struct weave_bstream *bs;
+	u32 p;
+	int ret;
+
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	if (!bs)
+		return ERR_PTR(-ENOMEM);
+	bs->ctx = ctx;
+	bs->slot = slot;
+	bs->queue = &engine->queues[slot % engine->num_queues];
+	bs->sched_list[0] = &bs->queue->sched;
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++) {
+		ret = drm_sched_entity_init(&bs->entity[p], weave_prio_map[p],
+					    bs->sched_list, 1, NULL);
+		if (ret) {
+			while (p--)
+				drm_sched_entity_destroy(&bs->entity[p]);
+			kfree(bs);
+			return ERR_PTR(ret);
+		}
+	}
+	return bs;
+}
+
+static void weave_engine_destroy_stream(void *backend,
+					struct weave_bstream *bs)
+{
+	u32 p;
+
+	if (bs->job)
+		weave_job_cancel(bs->job);
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
+		drm_sched_entity_destroy(&bs->entity[p]);
+	kfree(bs);
+}
+
+static bool weave_engine_requires_isolation(void *backend,
+					    const struct weave_bstream *bs)
+{
+	struct weave_ectx *ctx = backend;
+
+	return ctx->slots[bs->slot].isolated;
+}
+
+/*
+ * The soft engine as a backend of the scheduler core.  The backend context
+ * is the client's &struct weave_ectx.
+ */
+const struct weave_backend_ops weave_engine_ops = {
+	.enqueue = weave_engine_enqueue,
+	.flush = weave_engine_flush,
+	.create_stream = weave_engine_create_stream,
+	.destroy_stream = weave_engine_destroy_stream,
+	.requires_isolation = weave_engine_requires_isolation,
+};
+
+/* ---- per-client context -------------------------------------------------- */
+
+static void weave_lstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_lstream, ref));
+}
+
+/**
+ * weave_lstream_put() - Drop a reference to a logical stream.
+ * @ls: The stream.
+ */
+void weave_lstream_put(struct weave_lstream *ls)
+{
+	kref_put(&ls->ref, weave_lstream_release);
+}
+
+/**
+ * weave_ectx_create() - Make a client's engine context.
+ * @wdev: The device.
+ * @streams: The client's logical streams.
+ * @max_streams: The client's slots.
+ *
+ * Return: The context with one reference, or NULL if out of memory.
+ */
+struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
+				     struct xarray *streams, u32 max_streams)
+{
+	struct weave_ectx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots), GFP_KERNEL);
+	if (!ctx->slots) {
+		kfree(ctx);
+		return NULL;
+	}
+	kref_init(&ctx->ref);
+	ctx->engine = wdev->engine;
+	ctx->streams = streams;
+	ctx->max_streams = max_streams;
+	ctx->task_hint = 8;
+	spin_lock_init(&ctx->gate_lock);
+	INIT_LIST_HEAD(&ctx->gates);
+	return ctx;
+}
+
+static void weave_ectx_release(struct kref *ref)
+{
+	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
+	u32 i;
+
+	for (i = 0; i < ctx->max_streams; i++) {
+		struct weave_eslot *es = &ctx->slots[i];
+
+		while (es->ngates)
+			dma_fence_put(es->gates[--es->ngates]);
+		kvfree(es->gates);
+		dma_fence_put(es->last);
+	}
+	kvfree(ctx->spare_tasks);
+	kfree(ctx->slots);
+	kfree_rcu(ctx, rcu);
+}
+
+/**
+ * weave_ectx_abort() - Cut a closing client's work short.
+ * @ctx: The client's engine context.
+ *
+ * Running jobs of the client stop before their next task and jobs not yet
+ * run skip their tasks, all with -ECANCELED; every gate whose in-fence has
+ * not signalled signals now with -ECANCELED.  Afterwards no job of the
+ * client waits on anything but other jobs.
+ *
+ * Context: Process context.
+ */
+void weave_ectx_abort(struct weave_ectx *ctx)
+{
+	struct weave_engine *engine = ctx->engine;
+	struct weave_gate *gate;
+	u32 i;
+
+	atomic_set(&ctx->aborted, 1);
+	for (i = 0; i < engine->num_queues; i++)
+		wake_up_all(&engine->queues[i].abort_wq);
+
+	for (;;) {
+		spin_lock_irq(&ctx->gate_lock);
+		gate = list_first_entry_or_null(&ctx->gates, struct weave_gate,
+						link);
+		if (gate)
+			list_del_init(&gate->link);
+		spin_unlock_irq(&ctx->gate_lock);
+		if (!gate)
+			break;
+		/* The list's reference is ours now. */
+		dma_fence_remove_callback(gate->in, &gate->cb);
+		weave_gate_fire(gate, -ECANCELED);
+		dma_fence_put(&gate->f.base);
+	}
+}
+
+/**
+ * weave_ectx_put() - Drop a reference to a client's engine context.
+ * @ctx: The context.
+ */
+void weave_ectx_put(struct weave_ectx *ctx)
+{
+	kref_put(&ctx->ref, weave_ectx_release);
+}
+
+/* ---- the engine ---------------------------------------------------------- */
+
+static void weave_queue_fini(struct weave_queue *q)
+{
+	drm_sched_fini(&q->sched);
+	destroy_workqueue(q->wq);
+	kfree(q->scratch);
+}
+
+/**
+ * weave_engine_init() - Create the soft engine of a device.
+ * @wdev: The device; &weave_device.limits is set.
+ *
+ * Return: 0 or a negative errno.
+ */
+int weave_engine_init(struct weave_device *wdev)
+{
+	struct weave_engine *engine;
+	struct weave_queue *q;
+	long timeout;
+	u32 i;
+	int ret;
+
+	weave_crc32c_init();
+	engine = kzalloc(sizeof(*engine), GFP_KERNEL);
+	if (!engine)
+		return -ENOMEM;
+	engine->wdev = wdev;
+	timeout = msecs_to_jiffies(wdev->limits.job_timeout_ms);
+	for (i = 0; i < wdev->limits.num_queues; i++) {
+		q = &engine->queues[i];
+		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
+		init_waitqueue_head(&q->abort_wq);
+		q->fence_context = dma_fence_context_alloc(1);
+		atomic64_set(&q->fence_seqno, 0);
+		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+		q->wq = alloc_ordered_workqueue("%s", 0, q->name);
+		if (!q->scratch || !q->wq) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		ret = weave_compat_sched_init(&q->sched, &weave_sched_ops,
+					      WEAVE_QUEUE_CREDITS, timeout,
+					      q->name, wdev->drm.dev);
+		if (ret)
+			goto err;
+		engine->num_queues++;
+	}
+	wdev->engine = engine;
+	return 0;
+
+err:
+	if (q->wq)
+		destroy_workqueue(q->wq);
+	kfree(q->scratch);
+	while (engine->num_queues--)
+		weave_queue_fini(&engine->queues[engine->num_queues]);
+	kfree(engine);
+	return ret;
+}
+
+/**
+ * weave_engine_fini() - Destroy the soft engine of a device.
+ * @wdev: The device; no client and no job is left.
+ */
+void weave_engine_fini(struct weave_device *wdev)
+{
+	struct weave_engine *engine = wdev->engine;
+	u32 i;
+
+	if (!engine)
+		return;
+	for (i = 0; i < engine->num_queues; i++)
+		weave_queue_fini(&engine->queues[i]);
+	kfree(engine);
+	wdev->engine = NULL;
+}

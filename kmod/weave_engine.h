@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: the soft engine, the backend of the scheduler core.
+ *
+ * Hardware queues built on the DRM GPU scheduler whose jobs run on the CPU,
+ * and the per-client state the backend ops work on.
+ */
+#ifndef _WEAVE_ENGINE_H_
+#define _WEAVE_ENGINE_H_
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "weave_sched.h"
+
+struct dma_fence;
+struct weave_device;
+struct weave_engine;
+
+/** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
+#define WEAVE_MAX_QUEUES		16
+/** WEAVE_MAX_DELAY_US - The longest delay kernel, in microseconds. */
+#define WEAVE_MAX_DELAY_US		60000000u
+
+/**
+ * struct weave_lstream - A logical stream of a client.
+ *
+ * Created by %DRM_IOCTL_WEAVE_STREAM_CREATE and held by the client's
+ * stream xarray until destroyed; every encoded task of the stream also
+ * holds a reference, so the soft engine can credit it after the stream is
+ * gone.
+ */
+struct weave_lstream {
+	/** @ref: References: the xarray entry and encoded tasks. */
+	struct kref ref;
+	/** @handle: The stream's handle in its client. */
+	u32 handle;
+	/** @priority: Its &enum drm_weave_priority. */
+	u32 priority;
+	/** @enqueued: Tasks enqueued; written under the client lock. */
+	u64 enqueued;
+	/** @executed: Tasks handed to the backend. */
+	atomic64_t executed;
+	/** @completed: Tasks whose job completed. */
+	atomic64_t completed;
+	/** @error: Zero, or the negative errno the stream failed with. */
+	atomic_t error;
+};
+
+/**
+ * struct weave_eslot - The engine's state of one slot of a client.
+ *
+ * Protected by the client's mutex.
+ */
+struct weave_eslot {
+	/**
+	 * @last: The finished fence of the last job that holds a task of
+	 * this slot, or NULL.  Every later such job depends on it, which keeps
+	 * the slot's FIFO order across backend streams.
+	 */
+	struct dma_fence *last;
+	/** @gates: In-fence gates the next job with a task of the slot waits on. */
+	struct dma_fence **gates;
+	/** @ngates: Used entries of @gates. */
+	u32 ngates;
+	/** @cgates: Allocated entries of @gates. */
+	u32 cgates;
+	/** @isolated: The slot is isolated (%DRM_IOCTL_WEAVE_STREAM_ISOLATE). */
+	bool isolated;
+};
+
+/**
+ * struct weave_ectx - The soft engine's context of one client.
+ *
+ * Created at open, aborted at close.  Jobs hold references, so it lives
+ * until the client's last job is freed.
+ */
+struct weave_ectx {
+	/** @ref: The client's reference and one per job. */
+	struct kref ref;
+	/** @engine: The device's engine. */
+	struct weave_engine *engine;
+	/** @streams: The client's logical streams, read under its mutex. */
+	struct xarray *streams;
+	/** @max_streams: Slots of the client. */
+	u32 max_streams;
+	/**
+	 * @task_hint: Tasks a new job has room for before it grows: the
+	 * client's threshold.  Written under the client's mutex.
+	 */
+	u32 task_hint;
+	/**
+	 * @spare_tasks: A freed job's task array of @task_hint entries, kept
+	 * for the next job (exchanged atomically), or NULL.
+	 */
+	void *spare_tasks;
+	/** @slots: @max_streams slot states, under the client's mutex. */
+	struct weave_eslot *slots;
+	/** @aborted: Set at close: running jobs stop, new ones skip. */
+	atomic_t aborted;
+	/** @pending_tasks: Enqueued tasks not yet completed. */
+	atomic64_t pending_tasks;
+	/** @staged_bytes: Host-write bytes staged and not yet written. */
+	atomic64_t staged_bytes;
+	/** @gate_lock: Protects @gates; taken with interrupts off. */
+	spinlock_t gate_lock;
+	/** @gates: Gates whose in-fence has not signalled yet. */
+	struct list_head gates;
+	/**
+	 * @rcu: Frees the context after a grace period: a gate's fence
+	 * callback, which runs with interrupts off, may still be taking
+	 * @gate_lock after the last reference is gone.
+	 */
+	struct rcu_head rcu;
+};
+
+extern const struct weave_backend_ops weave_engine_ops;
+
+int weave_engine_init(struct weave_device *wdev);
+void weave_engine_fini(struct weave_device *wdev);
+
+struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
+				     struct xarray *streams, u32 max_streams);
+void weave_ectx_abort(struct weave_ectx *ctx);
+void weave_ectx_put(struct weave_ectx *ctx);
+int weave_ectx_gate(struct weave_ectx *ctx, u32 slot, struct dma_fence *in);
+struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot);
+struct dma_fence *weave_fence_export(struct dma_fence *in);
+
+void weave_lstream_put(struct weave_lstream *ls);
+
+#endif /* _WEAVE_ENGINE_H_ */

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: clients and their logical streams.
+ *
+ * Opening and closing a client, and the stream ioctls: create, destroy,
+ * isolate, query, and the per-client settings.
+ */
+
+#include <linux/capability.h>
+#include <linux/errno.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+
+/**
+ * DOC: clients
+ *
+ * Each open file of a weave device is a client, &struct weave_client.  It
+ * owns its logical streams (handles from 1, at most max_client_streams),
+ * its scheduler core with the soft engine's context as the backend, and a
+ * tracking record per buffer its queued tasks bind.
+ *
+ * Closing the file (also when the process is killed) cancels and reaps:
+ * the engine context is aborted first (running jobs stop between tasks,
+ * gates on foreign in-fences signal with -ECANCELED), then the core
+ * cancels every queued task and destroys the backend streams, which kills
+ * or drains their scheduler entities.  Jobs already pushed finish on their
+ * own and hold references to what they use: the engine context, their
+ * buffers, the logical streams of their tasks, and the module.
+ */
+
+static void weave_btrack_free(struct weave_client *c, struct weave_btrack *bt)
+{
+	xa_erase(&c->tracks, (unsigned long)bt->obj);
+	drm_gem_object_put(bt->obj);
+	kfree(bt);
+}
+
+static void weave_track_idle(struct weave_sched *sched,
+			     struct weave_track *track)
+{
+	struct weave_client *c = container_of(sched, struct weave_client,
+					      sched);
+	struct weave_btrack *bt = container_of(track, struct weave_btrack,
+					       track);
+
+	if (!bt->busy)
+		weave_btrack_free(c, bt);
+}
+
+/* Fill in the core's parameters for a client with threshold @max_tasks. */
+static void weave_client_params(struct weave_client *c, u32 max_tasks,
+				struct weave_sched_params *params)
+{
+	*params = (struct weave_sched_params) {
+		.ops = &weave_engine_ops,
+		.backend = c->ectx,
+		.lock = &c->lock,
+		.track_idle = weave_track_idle,
+		.max_streams = c->wdev->limits.max_streams,
+		.max_tasks = max_tasks,
+		.strategy = c->wdev->limits.strategy,
+	};
+}
+
+/**
+ * weave_client_open() - The &drm_driver.open hook: set up a client.
+ * @drm: The DRM device.
+ * @file: The new file.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_client_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct weave_device *wdev = to_weave_device(drm);
+	struct weave_sched_params params;
+	struct weave_client *c;
+	int ret;
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	c->wdev = wdev;
+	mutex_init(&c->lock);
+	xa_init_flags(&c->streams, XA_FLAGS_ALLOC1);
+	xa_init(&c->tracks);
+	c->ectx = weave_ectx_create(wdev, &c->streams, wdev->limits.max_streams);
+	if (!c->ectx) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	weave_client_params(c, wdev->limits.max_tasks, &params);
+	ret = weave_sched_init(&c->sched, &params);
+	if (ret)
+		goto err_ectx;
+	c->ectx->task_hint = params.max_tasks;
+	file->driver_priv = c;
+	return 0;
+
+err_ectx:
+	weave_ectx_put(c->ectx);
+err_free:
+	mutex_destroy(&c->lock);
+	kfree(c);
+	return ret;
+}
+
+/**
+ * weave_client_postclose() - The &drm_driver.postclose hook: cancel and
+ * reap a client's work.
+ * @drm: The DRM device.
+ * @file: The file being closed.
+ *
+ * See "DOC: clients".  Does not wait for jobs already on a hardware queue,
+ * which stop at their next task.
+ */
+void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct weave_client *c = file->driver_priv;
+	struct weave_btrack *bt;
+	struct weave_lstream *ls;
+	unsigned long idx;
+
+	mutex_lock(&c->lock);
+	weave_ectx_abort(c->ectx);
+	weave_sched_fini(&c->sched);
+	xa_for_each(&c->tracks, idx, bt)
+		weave_btrack_free(c, bt);
+	xa_destroy(&c->tracks);
+	xa_for_each(&c->streams, idx, ls)
+		weave_lstream_put(ls);
+	xa_destroy(&c->streams);
+	kvfree(c->tasks_buf);
+	mutex_unlock(&c->lock);
+
+	weave_ectx_put(c->ectx);
+	mutex_destroy(&c->lock);
+	kfree(c);
+}
+
+/**
+ * weave_stream_create_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_CREATE.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_stream_create.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_stream_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct weave_device *wdev = to_weave_device(drm);
+	struct drm_weave_stream_create *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	u32 id;
+	int ret;
+
+	if (args->flags || args->pad ||
+	    args->priority > DRM_WEAVE_PRIORITY_HIGH)
+		return -EINVAL;
+	if (args->priority == DRM_WEAVE_PRIORITY_HIGH &&
+	    !capable(CAP_SYS_NICE))
+		return -EPERM;
+
+	ls = kzalloc(sizeof(*ls), GFP_KERNEL);
+	if (!ls)
+		return -ENOMEM;
+	kref_init(&ls->ref);
+	ls->priority = args->priority;
+
+	mutex_lock(&c->lock);
+	ret = xa_alloc(&c->streams, &id, ls,
+		       XA_LIMIT(1, wdev->limits.max_client_streams),
+		       GFP_KERNEL);
+	if (!ret)
+		ls->handle = id;
+	mutex_unlock(&c->lock);
+	if (ret) {
+		kfree(ls);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	args->handle = id;
+	return 0;
+}
+
+/**
+ * weave_stream_destroy_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_DESTROY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_stream_destroy.
+ * @file: The client's file.
+ *
+ * Executes the stream's slot first, so no queued task is lost.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_weave_stream_destroy *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+
+	if (args->pad)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
+		mutex_unlock(&c->lock);
+		return -ENOENT;
+	}
+	/* A latched error belongs to the tasks, which did run. */
+	weave_sched_stream_destroy(&c->sched, args->handle);
+	xa_erase(&c->streams, args->handle);
+	mutex_unlock(&c->lock);
+	weave_lstream_put(ls);
+	return 0;
+}
+
+/**
+ * weave_stream_isolate_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_ISOLATE.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_stream_isolate.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct drm_weave_stream_isolate *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_eslot *es;
+	bool enter;
+	int ret = 0;
+
+	if (args->op > DRM_WEAVE_ISOLATION_ENTER)
+		return -EINVAL;
+	enter = args->op == DRM_WEAVE_ISOLATION_ENTER;
+
+	mutex_lock(&c->lock);
+	if (!xa_load(&c->streams, args->handle)) {
+		ret = -ENOENT;
+		goto out;
+	}
+	es = &c->ectx->slots[weave_sched_slot(&c->sched, args->handle)];
+	if (es->isolated == enter)
+		ret = -EALREADY;
+	else
+		es->isolated = enter;
+out:
+	mutex_unlock(&c->lock);
+	return ret;
+}
+
+/**
+ * weave_stream_query_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_QUERY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_stream_query.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_stream_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct drm_weave_stream_query *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	u32 slot;
+
+	if (args->pad)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
+		mutex_unlock(&c->lock);
+		return -ENOENT;
+	}
+	slot = weave_sched_slot(&c->sched, args->handle);
+	args->enqueued = ls->enqueued;
+	args->executed = atomic64_read(&ls->executed);
+	args->completed = atomic64_read(&ls->completed);
+	args->slot = slot;
+	args->priority = ls->priority;
+	args->error = atomic_read(&ls->error);
+	args->state = args->error ? DRM_WEAVE_STREAM_FAILED :
+				    DRM_WEAVE_STREAM_ACTIVE;
+	args->isolated = c->ectx->slots[slot].isolated;
+	args->pad2 = 0;
+	mutex_unlock(&c->lock);
+	return 0;
+}
+
+/**
+ * weave_set_param_ioctl() - Handle %DRM_IOCTL_WEAVE_SET_PARAM.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_set_param.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_set_param_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file)
+{
+	struct weave_device *wdev = to_weave_device(drm);
+	struct drm_weave_set_param *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_sched_params params;
+	struct weave_sched sched;
+	int ret;
+
+	if (args->pad)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	switch (args->param) {
+	case DRM_WEAVE_PARAM_STRATEGY:
+		if (args->value > DRM_WEAVE_STRATEGY_SEQUENTIAL) {
+			ret = -EINVAL;
+			break;
+		}
+		ret = weave_sched_set_strategy(&c->sched, args->value);
+		break;
+	case DRM_WEAVE_PARAM_MAX_TASKS:
+		if (!args->value || args->value > wdev->limits.max_tasks) {
+			ret = -EINVAL;
+			break;
+		}
+		if (c->enqueued) {
+			ret = -EBUSY;
+			break;
+		}
+		/* No slot was ever used: swap in a fresh core. */
+		weave_client_params(c, args->value, &params);
+		params.strategy = c->sched.strategy;
+		ret = weave_sched_init(&sched, &params);
+		if (ret)
+			break;
+		weave_sched_fini(&c->sched);
+		c->sched = sched;
+		c->ectx->task_hint = params.max_tasks;
+		kvfree(xchg(&c->ectx->spare_tasks, NULL));
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	mutex_unlock(&c->lock);
+	return ret;
+}

@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: submission ioctls: enqueue, flush and wait.
+ *
+ * Validation and copying of user input, resolution of handles, and the
+ * fences handed to and taken from syncobjs.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/dma-fence-array.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_syncobj.h>
+
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+
+/**
+ * DOC: enqueue
+ *
+ * %DRM_IOCTL_WEAVE_ENQUEUE is all or nothing.  Under the client's mutex it
+ * first copies and checks every task and in-sync, resolves every handle
+ * (a binding's buffer gets the client's tracking record, which holds a
+ * reference to it) and stages host-write bytes; only then does it gate the
+ * slot on the in-fences and register the tasks with the scheduler core.
+ * Every step before that point undoes itself on error.  The work is
+ * bounded by max_tasks_per_enqueue, max_bindings and max_in_syncs.
+ */
+
+/* Copy element @i of a &struct drm_weave_array of @ksize-byte structs. */
+static int weave_copy_elem(void *dst, size_t ksize,
+			   const struct drm_weave_array *arr, u32 i)
+{
+	void __user *src = u64_to_user_ptr(arr->ptr) + (size_t)i * arr->stride;
+	int ret;
+
+	ret = copy_struct_from_user(dst, ksize, src, arr->stride);
+	return ret == -E2BIG ? -EINVAL : ret;
+}
+
+static struct weave_btrack *weave_btrack_get(struct weave_client *c,
+					     struct drm_gem_object *obj)
+{
+	struct weave_btrack *bt;
+	int ret;
+
+	bt = xa_load(&c->tracks, (unsigned long)obj);
+	if (!bt) {
+		bt = kzalloc(sizeof(*bt), GFP_KERNEL);
+		if (!bt)
+			return ERR_PTR(-ENOMEM);
+		ret = xa_err(xa_store(&c->tracks, (unsigned long)obj, bt,
+				      GFP_KERNEL));
+		if (ret) {
+			kfree(bt);
+			return ERR_PTR(ret);
+		}
+		drm_gem_object_get(obj);
+		bt->obj = obj;
+	}
+	bt->busy++;
+	return bt;
+}
+
+static void weave_btrack_unbusy(struct weave_client *c,
+				struct weave_btrack *bt)
+{
+	if (--bt->busy || bt->track.queued)
+		return;
+	xa_erase(&c->tracks, (unsigned long)bt->obj);
+	drm_gem_object_put(bt->obj);
+	kfree(bt);
+}
+
+/* Undo weave_task_prepare(): the tracks it took and the staged bytes. */
+static void weave_task_release(struct weave_client *c, struct weave_task *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_bindings; i++)
+		weave_btrack_unbusy(c, container_of(t->bindings[i].track,
+						    struct weave_btrack, track));
+	t->num_bindings = 0;
+	kvfree(t->data);
+	t->data = NULL;
+}
+
+/* The access each binding of a launch must include, by kernel. */
+static int weave_launch_check(const struct drm_weave_task *ut,
+			      const struct weave_task *t)
+{
+	const struct weave_binding *b = t->bindings;
+	u32 arg = 0;
+
+	if (t->uniform_len >= 4)
+		memcpy(&arg, t->uniforms, 4);
+
+	switch (ut->kernel) {
+	case DRM_WEAVE_KERNEL_NOOP:
+		return t->num_bindings ? -EINVAL : 0;
+	case DRM_WEAVE_KERNEL_FILL:
+		if (t->num_bindings != 1 || t->uniform_len < 4 ||
+		    !(b[0].access & WEAVE_ACCESS_WRITE) || b[0].size % 4)
+			return -EINVAL;
+		return 0;
+	case DRM_WEAVE_KERNEL_COPY:
+		if (t->num_bindings != 2 ||
+		    !(b[0].access & WEAVE_ACCESS_READ) ||
+		    !(b[1].access & WEAVE_ACCESS_WRITE) ||
+		    b[0].size != b[1].size)
+			return -EINVAL;
+		return 0;
+	case DRM_WEAVE_KERNEL_ADD_U32:
+		if (t->num_bindings != 3 ||
+		    !(b[0].access & WEAVE_ACCESS_READ) ||
+		    !(b[1].access & WEAVE_ACCESS_READ) ||
+		    !(b[2].access & WEAVE_ACCESS_WRITE) ||
+		    b[0].size != b[2].size || b[1].size != b[2].size ||
+		    b[2].size % 4)
+			return -EINVAL;
+		return 0;
+	case DRM_WEAVE_KERNEL_CRC32C:
+		if (t->num_bindings != 2 ||
+		    !(b[0].access & WEAVE_ACCESS_READ) ||
+		    !(b[1].access & WEAVE_ACCESS_WRITE) || b[1].size != 4)
+			return -EINVAL;
+		return 0;
+	case DRM_WEAVE_KERNEL_DELAY:
+		if (t->num_bindings || t->uniform_len < 4 ||
+		    arg > WEAVE_MAX_DELAY_US)
+			return -EINVAL;
+		return 0;
+	case DRM_WEAVE_KERNEL_FAIL:
+		if (t->uniform_len < 4 || !arg || arg > MAX_ERRNO)
+			return -EINVAL;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Copy, check and resolve task @i of @args into @t.  @staged counts the
+ * host-write bytes staged so far by this call.  On error @t holds nothing.
+ */
+static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
+			      const struct drm_weave_enqueue *args, u32 i,
+			      struct weave_task *t, u64 *staged)
+{
+	const struct weave_limits *lim = &c->wdev->limits;
+	struct drm_weave_binding ub;
+	struct drm_weave_task ut;
+	struct drm_gem_object *obj;
+	struct weave_btrack *bt;
+	u64 end;
+	u32 j;
+	int ret;
+
+	t->num_bindings = 0;
+	t->uniform_len = 0;
+	t->data = NULL;
+	t->len = 0;
+	ret = weave_copy_elem(&ut, sizeof(ut), &args->tasks, i);
+	if (ret)
+		return ret;
+
+	if (ut.bindings.count > WEAVE_MAX_BINDINGS ||
+	    (ut.bindings.count && ut.bindings.stride < sizeof(ub)) ||
+	    ut.uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
+		return -EINVAL;
+	switch (ut.type) {
+	case DRM_WEAVE_TASK_LAUNCH:
+		if (ut.data)
+			return -EINVAL;
+		t->kind = WEAVE_TASK_LAUNCH;
+		t->kernel_id = ut.kernel;
+		t->grid.x = ut.grid[0] ?: 1;
+		t->grid.y = ut.grid[1] ?: 1;
+		t->grid.z = ut.grid[2] ?: 1;
+		t->uniform_len = ut.uniforms_size;
+		if (ut.uniforms_size &&
+		    copy_from_user(t->uniforms, u64_to_user_ptr(ut.uniforms),
+				   ut.uniforms_size))
+			return -EFAULT;
+		break;
+	case DRM_WEAVE_TASK_HOST_WRITE:
+		if (ut.kernel || ut.uniforms_size || !ut.data ||
+		    ut.bindings.count != 1)
+			return -EINVAL;
+		t->kind = WEAVE_TASK_HOST_WRITE;
+		t->kernel_id = 0;
+		t->grid = (struct weave_grid) { 1, 1, 1 };
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	for (j = 0; j < ut.bindings.count; j++) {
+		ret = weave_copy_elem(&ub, sizeof(ub), &ut.bindings, j);
+		if (ret)
+			goto err;
+		if (!ub.access || ub.access & ~(DRM_WEAVE_ACCESS_READ |
+						DRM_WEAVE_ACCESS_WRITE) ||
+		    !ub.size) {
+			ret = -EINVAL;
+			goto err;
+		}
+		obj = drm_gem_object_lookup(file, ub.handle);
+		if (!obj) {
+			ret = -ENOENT;
+			goto err;
+		}
+		if (obj->import_attach ||
+		    check_add_overflow(ub.offset, ub.size, &end) ||
+		    end > obj->size) {
+			drm_gem_object_put(obj);
+			ret = -EINVAL;
+			goto err;
+		}
+		bt = weave_btrack_get(c, obj);
+		drm_gem_object_put(obj);	/* the track holds one */
+		if (IS_ERR(bt)) {
+			ret = PTR_ERR(bt);
+			goto err;
+		}
+		t->bindings[j] = (struct weave_binding) {
+			.bo = bt->obj,
+			.track = &bt->track,
+			.offset = ub.offset,
+			.size = ub.size,
+			.access = (ub.access & DRM_WEAVE_ACCESS_READ ?
+				   WEAVE_ACCESS_READ : 0) |
+				  (ub.access & DRM_WEAVE_ACCESS_WRITE ?
+				   WEAVE_ACCESS_WRITE : 0),
+		};
+		t->num_bindings = j + 1;
+	}
+
+	if (t->kind == WEAVE_TASK_LAUNCH) {
+		ret = weave_launch_check(&ut, t);
+		if (ret)
+			goto err;
+		return 0;
+	}
+
+	/* A host write: stage the bytes now. */
+	t->len = t->bindings[0].size;
+	if (!(t->bindings[0].access & WEAVE_ACCESS_WRITE)) {
+		ret = -EINVAL;
+		goto err;
+	}
+	if (t->len > lim->max_staged_bytes) {
+		ret = -E2BIG;
+		goto err;
+	}
+	if (atomic64_read(&c->ectx->staged_bytes) + *staged + t->len >
+	    lim->max_staged_bytes) {
+		ret = -EBUSY;
+		goto err;
+	}
+	t->data = kvmalloc(t->len, GFP_KERNEL);
+	if (!t->data) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	if (copy_from_user(t->data, u64_to_user_ptr(ut.data), t->len)) {
+		ret = -EFAULT;
+		goto err;
+	}
+	*staged += t->len;
+	return 0;
+
+err:
+	weave_task_release(c, t);
+	return ret;
+}
+
+/**
+ * weave_enqueue_ioctl() - Handle %DRM_IOCTL_WEAVE_ENQUEUE.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_enqueue.
+ * @file: The client's file.
+ *
+ * See "DOC: enqueue".
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_enqueue_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_weave_enqueue *args = data;
+	struct weave_client *c = file->driver_priv;
+	const struct weave_limits *lim = &c->wdev->limits;
+	struct dma_fence *fences[WEAVE_MAX_IN_SYNCS];
+	u32 count = args->tasks.count;
+	u32 nsyncs = args->in_syncs.count;
+	struct drm_weave_sync us;
+	struct weave_lstream *ls;
+	struct weave_task *tasks = NULL;
+	u32 i, n = 0, nf = 0, slot;
+	u64 staged = 0;
+	int ret;
+
+	if (args->flags || !count || count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
+	    args->tasks.stride < sizeof(struct drm_weave_task) ||
+	    nsyncs > WEAVE_MAX_IN_SYNCS ||
+	    (nsyncs && args->in_syncs.stride < sizeof(us)))
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	/* Not zeroed: weave_task_prepare() sets every field it reads. */
+	if (count <= c->tasks_cap) {
+		tasks = c->tasks_buf;
+	} else {
+		tasks = kvmalloc_array(count, sizeof(*tasks), GFP_KERNEL);
+		if (!tasks) {
+			ret = -ENOMEM;
+			goto out_unlock;
+		}
+		if (count <= WEAVE_ENQUEUE_CACHE) {
+			kvfree(c->tasks_buf);
+			c->tasks_buf = tasks;
+			c->tasks_cap = count;
+		}
+	}
+	ls = xa_load(&c->streams, args->stream);
+	if (!ls) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	if (atomic_read(&ls->error)) {
+		ret = -ECANCELED;
+		goto out_unlock;
+	}
+	if (atomic64_read(&c->ectx->pending_tasks) + count >
+	    lim->max_pending_tasks) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+
+	for (n = 0; n < count; n++) {
+		ret = weave_task_prepare(c, file, args, n, &tasks[n], &staged);
+		if (ret)
+			goto out_release;
+	}
+	for (nf = 0; nf < nsyncs; nf++) {
+		ret = weave_copy_elem(&us, sizeof(us), &args->in_syncs, nf);
+		if (!ret && us.flags)
+			ret = -EINVAL;
+		if (ret)
+			goto out_release;
+		ret = drm_syncobj_find_fence(file, us.handle,
+					     us.timeline_value, 0, &fences[nf]);
+		if (ret) {
+			if (ret == -EINVAL)
+				ret = -ENOENT;	/* no fence at that point */
+			goto out_release;
+		}
+	}
+
+	/* Committed: nothing below fails but for lack of memory. */
+	slot = weave_sched_slot(&c->sched, args->stream);
+	for (i = 0; i < nf; i++) {
+		ret = weave_ectx_gate(c->ectx, slot, fences[i]);
+		fences[i] = NULL;
+		if (ret)
+			goto out_release;
+	}
+	nf = 0;
+
+	atomic64_add(count, &c->ectx->pending_tasks);
+	atomic64_add(staged, &c->ectx->staged_bytes);
+	for (i = 0; i < count; i++) {
+		ret = weave_sched_register(&c->sched, args->stream, &tasks[i]);
+		if (ret) {
+			/* Only the first task can fail: it makes the slot. */
+			atomic64_sub(count - i, &c->ectx->pending_tasks);
+			for (; i < count; i++) {
+				if (tasks[i].data)
+					atomic64_sub(tasks[i].len,
+						     &c->ectx->staged_bytes);
+				weave_task_release(c, &tasks[i]);
+			}
+			n = 0;
+			goto out_release;
+		}
+		ls->enqueued++;
+		tasks[i].data = NULL;	/* the core's now */
+		weave_task_release(c, &tasks[i]);
+	}
+	n = 0;
+	c->enqueued = true;
+	args->seqno = ls->enqueued;
+	ret = 0;
+
+out_release:
+	while (nf--)
+		dma_fence_put(fences[nf]);
+	while (n--)
+		weave_task_release(c, &tasks[n]);
+out_unlock:
+	if (tasks != c->tasks_buf)
+		kvfree(tasks);
+	mutex_unlock(&c->lock);
+	return ret;
+}
+
+/* A fence of everything flushed on any slot of the client, or NULL. */
+static struct dma_fence *weave_client_all_fence(struct weave_client *c)
+{
+	u32 i, n = 0, max = c->sched.max_streams;
+	struct dma_fence_array *array;
+	struct dma_fence **fences;
+	struct dma_fence *f;
+
+	fences = kmalloc_array(max, sizeof(*fences), GFP_KERNEL);
+	if (!fences)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < max; i++) {
+		f = weave_ectx_slot_fence(c->ectx, i);
+		if (f)
+			fences[n++] = f;
+	}
+	if (n <= 1) {
+		f = n ? fences[0] : NULL;
+		kfree(fences);
+		return f;
+	}
+	array = dma_fence_array_create(n, fences, dma_fence_context_alloc(1),
+				       1, false);
+	if (!array) {
+		while (n--)
+			dma_fence_put(fences[n]);
+		kfree(fences);
+		return ERR_PTR(-ENOMEM);
+	}
+	return &array->base;
+}
+
+/**
+ * weave_flush_ioctl() - Handle %DRM_IOCTL_WEAVE_FLUSH.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_flush.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_flush_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct drm_weave_flush *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct dma_fence_chain *chain = NULL;
+	struct drm_syncobj *syncobj = NULL;
+	struct dma_fence *fence = NULL;
+	struct weave_lstream *ls;
+	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
+	int ret;
+
+	if (args->flags & ~DRM_WEAVE_FLUSH_ALL || (all && args->stream) ||
+	    args->out_sync.flags)
+		return -EINVAL;
+
+	if (args->out_sync.handle) {
+		syncobj = drm_syncobj_find(file, args->out_sync.handle);
+		if (!syncobj)
+			return -ENOENT;
+		if (args->out_sync.timeline_value) {
+			chain = dma_fence_chain_alloc();
+			if (!chain) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+	}
+
+	mutex_lock(&c->lock);
+	if (all) {
+		ret = weave_sched_flush_all(&c->sched);
+		if (!ret && syncobj) {
+			fence = weave_client_all_fence(c);
+			if (IS_ERR(fence)) {
+				ret = PTR_ERR(fence);
+				fence = NULL;
+			}
+		}
+	} else {
+		ls = xa_load(&c->streams, args->stream);
+		if (!ls)
+			ret = -ENOENT;
+		else if (atomic_read(&ls->error))
+			ret = -ECANCELED;
+		else
+			ret = weave_sched_flush(&c->sched, args->stream);
+		if (!ret && syncobj)
+			fence = weave_ectx_slot_fence(c->ectx,
+						      weave_sched_slot(&c->sched,
+								       args->stream));
+	}
+	mutex_unlock(&c->lock);
+	if (ret || !syncobj)
+		goto out;
+
+	if (!fence) {
+		fence = dma_fence_get_stub();
+	} else {
+		fence = weave_fence_export(fence);
+		if (IS_ERR(fence)) {
+			ret = PTR_ERR(fence);
+			goto out;
+		}
+	}
+	if (chain) {
+		drm_syncobj_add_point(syncobj, chain, fence,
+				      args->out_sync.timeline_value);
+		chain = NULL;
+	} else {
+		drm_syncobj_replace_fence(syncobj, fence);
+	}
+	dma_fence_put(fence);
+out:
+	dma_fence_chain_free(chain);
+	if (syncobj)
+		drm_syncobj_put(syncobj);
+	return ret;
+}
+
+/*
+ * Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns.
+ * A sleep in jiffies can end up to a jiffy early, so the deadline is
+ * checked against the clock and the wait goes on until it has passed.
+ */
+static int weave_wait_fence(struct dma_fence *fence, s64 deadline_ns)
+{
+	long ret;
+	s64 left;
+
+	while (!dma_fence_is_signaled(fence)) {
+		left = deadline_ns - ktime_get_ns();
+		if (left <= 0)
+			return -ETIME;
+		ret = dma_fence_wait_timeout(fence, true,
+					     min_t(u64, nsecs_to_jiffies(left),
+						   MAX_SCHEDULE_TIMEOUT - 1) + 1);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * weave_wait_ioctl() - Handle %DRM_IOCTL_WEAVE_WAIT.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_wait.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_wait_ioctl(struct drm_device *drm, void *data,
+		     struct drm_file *file)
+{
+	struct drm_weave_wait *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	struct dma_fence *fence;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
+		mutex_unlock(&c->lock);
+		return -ENOENT;
+	}
+	kref_get(&ls->ref);
+	fence = weave_ectx_slot_fence(c->ectx,
+				      weave_sched_slot(&c->sched, args->handle));
+	mutex_unlock(&c->lock);
+
+	if (fence)
+		ret = weave_wait_fence(fence, args->timeout_ns);
+	dma_fence_put(fence);
+	if (!ret && atomic_read(&ls->error))
+		ret = -ECANCELED;
+	weave_lstream_put(ls);
+	return ret;
+}
