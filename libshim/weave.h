@@ -213,6 +213,212 @@ int weave_bo_export(int fd, uint32_t handle, uint32_t flags, int *dmabuf_fd);
  */
 int weave_bo_import(int fd, int dmabuf_fd, uint32_t *handle);
 
+/**
+ * DOC: streams
+ *
+ * A stream is a logical queue of tasks named by a handle in the file's own
+ * namespace.  Stream handle h maps onto slot h % max_streams of the file's
+ * pool (see &struct drm_weave_device_info); streams that share a slot share
+ * its FIFO.  Fences are plain DRM syncobjs: create, wait, signal and export
+ * them with libdrm (drmSyncobjCreate(), drmSyncobjWait(),
+ * drmSyncobjTimelineWait(), drmSyncobjExportSyncFile(), ...).
+ */
+
+/**
+ * weave_stream_create() - Create a stream with %DRM_IOCTL_WEAVE_STREAM_CREATE.
+ * @fd: A weave device file.
+ * @priority: One of &enum drm_weave_priority.
+ * @handle: Out: the new stream's handle, never zero.
+ *
+ * Return: 0 on success; -EINVAL if @priority is unknown; -EPERM if it is
+ * high and the caller lacks CAP_SYS_NICE; -ENOSPC if the file already has
+ * max_client_streams streams.  *@handle is only updated on success.
+ */
+int weave_stream_create(int fd, uint32_t priority, uint32_t *handle);
+
+/**
+ * weave_stream_destroy() - Destroy a stream (%DRM_IOCTL_WEAVE_STREAM_DESTROY).
+ * @fd: The file that holds @handle.
+ * @handle: The stream.
+ *
+ * Tasks still queued on the stream are executed first; the call does not
+ * wait for them to complete.
+ *
+ * Return: 0 on success; -ENOENT if @handle names no stream of @fd.
+ */
+int weave_stream_destroy(int fd, uint32_t handle);
+
+/**
+ * weave_stream_isolate() - Put a stream in isolation or take it out.
+ * @fd: The file that holds @handle.
+ * @handle: The stream.
+ * @op: %DRM_WEAVE_ISOLATION_ENTER or %DRM_WEAVE_ISOLATION_LEAVE.
+ *
+ * Issues %DRM_IOCTL_WEAVE_STREAM_ISOLATE.  Isolation belongs to the slot,
+ * so it covers every stream folded onto it.
+ *
+ * Return: 0 on success; -EINVAL if @op is unknown; -ENOENT if @handle
+ * names no stream of @fd; -EALREADY if the stream is already in that state.
+ */
+int weave_stream_isolate(int fd, uint32_t handle, uint32_t op);
+
+/**
+ * weave_stream_query() - Read a stream's counters and state.
+ * @fd: The file that holds @handle.
+ * @handle: The stream.
+ * @query: Out: filled by %DRM_IOCTL_WEAVE_STREAM_QUERY (enqueued, executed
+ *         and completed counts, slot, priority, state, isolation, error).
+ *
+ * Return: 0 on success; -ENOENT if @handle names no stream of @fd.
+ */
+int weave_stream_query(int fd, uint32_t handle,
+		       struct drm_weave_stream_query *query);
+
+/**
+ * weave_wait() - Wait for a stream's flushed work (%DRM_IOCTL_WEAVE_WAIT).
+ * @fd: The file that holds @handle.
+ * @handle: The stream.
+ * @timeout_ns: Absolute %CLOCK_MONOTONIC deadline in nanoseconds; 0 polls
+ *              and %INT64_MAX waits forever.  See weave_timeout_ns().
+ *
+ * Queued tasks that were not flushed are not waited for.
+ *
+ * Return: 0 when everything flushed so far has completed; -ETIME if the
+ * deadline passed first; -ECANCELED if the work completed but the stream
+ * has failed; -ENOENT if @handle names no stream of @fd.
+ */
+int weave_wait(int fd, uint32_t handle, int64_t timeout_ns);
+
+/**
+ * weave_timeout_ns() - An absolute deadline @rel_ns from now.
+ * @rel_ns: Nanoseconds from now; negative values give a past deadline.
+ *
+ * Return: the current %CLOCK_MONOTONIC time plus @rel_ns, in nanoseconds,
+ * saturated at %INT64_MAX, in the form weave_wait() and libdrm's syncobj
+ * waits take.
+ */
+int64_t weave_timeout_ns(int64_t rel_ns);
+
+/**
+ * weave_set_param() - Change a setting of the file (%DRM_IOCTL_WEAVE_SET_PARAM).
+ * @fd: A weave device file.
+ * @param: One of &enum drm_weave_param.
+ * @value: The new value.
+ *
+ * Return: 0 on success; -EINVAL if @param is unknown or @value is out of
+ * range; -EBUSY if the setting can no longer change (%DRM_WEAVE_PARAM_MAX_TASKS
+ * after the file's first enqueue).
+ */
+int weave_set_param(int fd, uint32_t param, uint64_t value);
+
+/**
+ * DOC: tasks
+ *
+ * Tasks are &struct drm_weave_task, built by the caller.  The helpers below
+ * only fill the structs; they keep pointers to the caller's arrays, which
+ * must stay valid until weave_enqueue() returns.  After that, nothing the
+ * tasks point to is needed any more: host-write bytes are copied at enqueue.
+ */
+
+/**
+ * weave_binding() - Build a &struct drm_weave_binding.
+ * @handle: GEM handle of the buffer.
+ * @access: %DRM_WEAVE_ACCESS_READ and/or %DRM_WEAVE_ACCESS_WRITE.
+ * @offset: Byte offset of the range in the buffer.
+ * @size: Byte size of the range.
+ *
+ * Return: the binding.
+ */
+struct drm_weave_binding weave_binding(uint32_t handle, uint32_t access,
+				       uint64_t offset, uint64_t size);
+
+/**
+ * weave_task_launch() - Fill @task as a launch of a built-in kernel.
+ * @task: The task to fill; every other field is zeroed.
+ * @kernel: One of &enum drm_weave_kernel.
+ * @bindings: @count bindings, in the order the kernel defines; may be NULL
+ *            if @count is 0.
+ * @count: The number of bindings.
+ * @uniforms: @size bytes of inline uniforms; may be NULL if @size is 0.
+ * @size: Their size in bytes.
+ */
+void weave_task_launch(struct drm_weave_task *task, uint32_t kernel,
+		       const struct drm_weave_binding *bindings, uint32_t count,
+		       const void *uniforms, uint32_t size);
+
+/**
+ * weave_task_host_write() - Fill @task as a host write.
+ * @task: The task to fill; every other field is zeroed.
+ * @binding: The single binding to write; its access must include
+ *           %DRM_WEAVE_ACCESS_WRITE.
+ * @data: binding->size bytes to write; copied by the kernel at enqueue.
+ */
+void weave_task_host_write(struct drm_weave_task *task,
+			   const struct drm_weave_binding *binding,
+			   const void *data);
+
+/**
+ * weave_sync() - Build a &struct drm_weave_sync.
+ * @handle: A syncobj handle (from drmSyncobjCreate()).
+ * @point: The timeline point, or 0 for a binary syncobj.
+ *
+ * Return: the sync entry.
+ */
+struct drm_weave_sync weave_sync(uint32_t handle, uint64_t point);
+
+/**
+ * weave_enqueue() - Queue tasks on a stream (%DRM_IOCTL_WEAVE_ENQUEUE).
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @tasks: @count tasks, queued in order.
+ * @count: The number of tasks, 1 to max_tasks_per_enqueue.
+ * @in_syncs: @in_count syncobj points that gate the tasks; may be NULL if
+ *            @in_count is 0.
+ * @in_count: The number of in-syncs.
+ * @seqno: Out, may be NULL: the stream's sequence number after the last
+ *         task.
+ *
+ * Either every task is queued or none is.
+ *
+ * Return: 0 on success; -EINVAL for a malformed task or array; -ENOENT if
+ * the stream, a buffer or a syncobj does not exist or a syncobj point has
+ * no fence; -E2BIG if a host write is over max_staged_bytes; -EBUSY if the
+ * file would exceed max_pending_tasks or max_staged_bytes; -ECANCELED if
+ * the stream has failed; -EFAULT if a user pointer cannot be read.
+ */
+int weave_enqueue(int fd, uint32_t stream,
+		  const struct drm_weave_task *tasks, uint32_t count,
+		  const struct drm_weave_sync *in_syncs, uint32_t in_count,
+		  uint64_t *seqno);
+
+/**
+ * weave_flush() - Submit a stream's queued tasks (%DRM_IOCTL_WEAVE_FLUSH).
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @out_sync: May be NULL.  Otherwise the syncobj point is given a fence
+ *            that signals when everything flushed so far on the stream has
+ *            completed.
+ *
+ * Does not wait.
+ *
+ * Return: 0 on success; -ENOENT if the stream or the syncobj does not
+ * exist; -ECANCELED if the stream has failed; -ENOMEM.
+ */
+int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
+
+/**
+ * weave_flush_all() - Submit every stream's queued tasks.
+ * @fd: A weave device file.
+ * @out_sync: May be NULL.  Otherwise the syncobj point is given a fence
+ *            that signals when everything flushed so far on every stream of
+ *            @fd has completed.
+ *
+ * Issues %DRM_IOCTL_WEAVE_FLUSH with %DRM_WEAVE_FLUSH_ALL.
+ *
+ * Return: 0 on success; -ENOENT if the syncobj does not exist; -ENOMEM.
+ */
+int weave_flush_all(int fd, const struct drm_weave_sync *out_sync);
+
 #if defined(__cplusplus)
 }
 #endif
