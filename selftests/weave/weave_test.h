@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -163,6 +164,265 @@ static inline size_t weave_test_check_bytes(const void *ptr, size_t size,
 		if (p[i] != byte)
 			return i;
 	return size;
+}
+
+/* --- streams and tasks ---------------------------------------------------- */
+
+/* One second, in nanoseconds. */
+#define WEAVE_TEST_SEC		1000000000ll
+
+/* How long a test waits for work that must complete. */
+#define WEAVE_TEST_WAIT_NS	(20 * WEAVE_TEST_SEC)
+
+/* Tasks one weave_test_batch holds. */
+#define WEAVE_TEST_BATCH	64
+
+/* The CLOCK_MONOTONIC time in nanoseconds. */
+static inline int64_t weave_test_now(void)
+{
+	return weave_timeout_ns(0);
+}
+
+/* The software crc32c (Castagnoli, seed ~0, final xor ~0) of @len bytes. */
+static inline uint32_t weave_test_crc32c(const void *ptr, size_t len)
+{
+	const unsigned char *p = ptr;
+	uint32_t crc = ~0u;
+	int bit;
+
+	while (len--) {
+		crc ^= *p++;
+		for (bit = 0; bit < 8; bit++)
+			crc = (crc >> 1) ^ (0x82f63b78u & -(crc & 1));
+	}
+	return ~crc;
+}
+
+/* Creates a stream of @priority; fails the test if it cannot. */
+static inline uint32_t weave_test_stream(struct __test_metadata *_metadata,
+					 int fd, uint32_t priority)
+{
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, weave_stream_create(fd, priority, &handle));
+	ASSERT_NE(0u, handle);
+	return handle;
+}
+
+static inline struct drm_weave_stream_query
+weave_test_squery(struct __test_metadata *_metadata, int fd, uint32_t stream)
+{
+	struct drm_weave_stream_query q;
+
+	memset(&q, 0, sizeof(q));
+	ASSERT_EQ(0, weave_stream_query(fd, stream, &q));
+	ASSERT_EQ(stream, q.handle);
+	return q;
+}
+
+/* Waits for everything flushed on @stream, failing after WEAVE_TEST_WAIT_NS. */
+static inline void weave_test_wait(struct __test_metadata *_metadata, int fd,
+				   uint32_t stream)
+{
+	ASSERT_EQ(0, weave_wait(fd, stream, weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+}
+
+/* Flushes and waits for @stream. */
+static inline void weave_test_finish(struct __test_metadata *_metadata, int fd,
+				     uint32_t stream)
+{
+	ASSERT_EQ(0, weave_flush(fd, stream, NULL));
+	weave_test_wait(_metadata, fd, stream);
+}
+
+/*
+ * A batch of tasks under construction, with the bindings and uniforms they
+ * point to.  Build it in place (the tasks point into it), then submit it.
+ */
+struct weave_test_batch {
+	struct drm_weave_task task[WEAVE_TEST_BATCH];
+	struct drm_weave_binding bind[WEAVE_TEST_BATCH][3];
+	uint32_t uniform[WEAVE_TEST_BATCH][4];
+	uint32_t n;
+};
+
+static inline void weave_test_batch_init(struct weave_test_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+/* Appends a launch of @kernel with @count bindings and one u32 uniform. */
+static inline struct drm_weave_task *
+weave_test_launch(struct weave_test_batch *b, uint32_t kernel,
+		  const struct drm_weave_binding *bind, uint32_t count,
+		  int has_uniform, uint32_t uniform)
+{
+	uint32_t i = b->n++;
+
+	if (i >= WEAVE_TEST_BATCH)
+		abort();
+	memcpy(b->bind[i], bind, count * sizeof(*bind));
+	b->uniform[i][0] = uniform;
+	weave_task_launch(&b->task[i], kernel, count ? b->bind[i] : NULL, count,
+			  has_uniform ? b->uniform[i] : NULL,
+			  has_uniform ? sizeof(uint32_t) : 0);
+	return &b->task[i];
+}
+
+static inline struct drm_weave_task *
+weave_test_noop(struct weave_test_batch *b)
+{
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_NOOP, NULL, 0, 0, 0);
+}
+
+static inline struct drm_weave_task *
+weave_test_delay(struct weave_test_batch *b, uint32_t usec)
+{
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_DELAY, NULL, 0, 1, usec);
+}
+
+static inline struct drm_weave_task *
+weave_test_fill_task(struct weave_test_batch *b, uint32_t bo, uint64_t off,
+		     uint64_t size, uint32_t pattern)
+{
+	struct drm_weave_binding bind[1] = {
+		weave_binding(bo, DRM_WEAVE_ACCESS_WRITE, off, size),
+	};
+
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_FILL, bind, 1, 1, pattern);
+}
+
+static inline struct drm_weave_task *
+weave_test_copy_task(struct weave_test_batch *b, uint32_t src, uint64_t soff,
+		     uint32_t dst, uint64_t doff, uint64_t size)
+{
+	struct drm_weave_binding bind[2] = {
+		weave_binding(src, DRM_WEAVE_ACCESS_READ, soff, size),
+		weave_binding(dst, DRM_WEAVE_ACCESS_WRITE, doff, size),
+	};
+
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_COPY, bind, 2, 0, 0);
+}
+
+/* c[coff..] = a[aoff..] + b[boff..], @size bytes each. */
+static inline struct drm_weave_task *
+weave_test_add_task(struct weave_test_batch *b, uint32_t a, uint64_t aoff,
+		    uint32_t bb, uint64_t boff, uint32_t c, uint64_t coff,
+		    uint64_t size)
+{
+	struct drm_weave_binding bind[3] = {
+		weave_binding(a, DRM_WEAVE_ACCESS_READ, aoff, size),
+		weave_binding(bb, DRM_WEAVE_ACCESS_READ, boff, size),
+		weave_binding(c, DRM_WEAVE_ACCESS_WRITE, coff, size),
+	};
+
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_ADD_U32, bind, 3, 0, 0);
+}
+
+/* Writes crc32c(src[soff, soff + size)) as a u32 at dst[doff]. */
+static inline struct drm_weave_task *
+weave_test_crc_task(struct weave_test_batch *b, uint32_t src, uint64_t soff,
+		    uint64_t size, uint32_t dst, uint64_t doff)
+{
+	struct drm_weave_binding bind[2] = {
+		weave_binding(src, DRM_WEAVE_ACCESS_READ, soff, size),
+		weave_binding(dst, DRM_WEAVE_ACCESS_WRITE, doff, 4),
+	};
+
+	return weave_test_launch(b, DRM_WEAVE_KERNEL_CRC32C, bind, 2, 0, 0);
+}
+
+/* Appends a host write of @size bytes at @data (kept by the caller). */
+static inline struct drm_weave_task *
+weave_test_write_task(struct weave_test_batch *b, uint32_t bo, uint64_t off,
+		      uint64_t size, const void *data)
+{
+	uint32_t i = b->n++;
+
+	if (i >= WEAVE_TEST_BATCH)
+		abort();
+	b->bind[i][0] = weave_binding(bo, DRM_WEAVE_ACCESS_WRITE, off, size);
+	weave_task_host_write(&b->task[i], b->bind[i], data);
+	return &b->task[i];
+}
+
+/* Enqueues the batch on @stream (no in-syncs) and empties it. */
+static inline int weave_test_submit(int fd, uint32_t stream,
+				    struct weave_test_batch *b)
+{
+	int ret = weave_enqueue(fd, stream, b->task, b->n, NULL, 0, NULL);
+
+	weave_test_batch_init(b);
+	return ret;
+}
+
+/* The same, failing the test on error. */
+static inline void weave_test_enqueue(struct __test_metadata *_metadata,
+				      int fd, uint32_t stream,
+				      struct weave_test_batch *b)
+{
+	ASSERT_EQ(0, weave_test_submit(fd, stream, b));
+}
+
+/* A syncobj, failing the test if libdrm cannot make one. */
+static inline uint32_t weave_test_syncobj(struct __test_metadata *_metadata,
+					  int fd)
+{
+	uint32_t handle = 0;
+
+	ASSERT_EQ(0, drmSyncobjCreate(fd, 0, &handle));
+	return handle;
+}
+
+/* Sets a per-file parameter, failing the test on error. */
+static inline void weave_test_param(struct __test_metadata *_metadata, int fd,
+				    uint32_t param, uint64_t value)
+{
+	ASSERT_EQ(0, weave_set_param(fd, param, value));
+}
+
+/*
+ * A checked chain of five tasks on a buffer of four @page-sized parts:
+ * fill part 0 with @pa, fill part 1 with @pb, add them into part 2, copy
+ * part 2 to part 3, and write the crc32c of part 3 at @res_off of @res.
+ */
+static inline void weave_test_chain(struct weave_test_batch *b, uint32_t bo,
+				    uint64_t page, uint32_t pa, uint32_t pb,
+				    uint32_t res, uint64_t res_off)
+{
+	weave_test_fill_task(b, bo, 0, page, pa);
+	weave_test_fill_task(b, bo, page, page, pb);
+	weave_test_add_task(b, bo, 0, bo, page, bo, 2 * page, page);
+	weave_test_copy_task(b, bo, 2 * page, bo, 3 * page, page);
+	weave_test_crc_task(b, bo, 3 * page, page, res, res_off);
+}
+
+/* The crc32c weave_test_chain() must produce, computed in user space. */
+static inline uint32_t weave_test_chain_crc(uint64_t page, uint32_t pa,
+					    uint32_t pb)
+{
+	uint32_t *buf = malloc(page);
+	uint32_t crc;
+	size_t i;
+
+	if (!buf)
+		abort();
+	for (i = 0; i < page / 4; i++)
+		buf[i] = pa + pb;
+	crc = weave_test_crc32c(buf, page);
+	free(buf);
+	return crc;
+}
+
+/* The two patterns of chain @i, so that every chain differs. */
+static inline uint32_t weave_test_chain_a(unsigned int i)
+{
+	return 0x01010101u * (i + 1);
+}
+
+static inline uint32_t weave_test_chain_b(unsigned int i)
+{
+	return 0x9e3779b9u ^ (i << 8);
 }
 
 #endif /* _WEAVE_TEST_H_ */

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: data correctness of the scheduler: task chains across many
+ * streams, cross-stream ordering without user synchronisation, host-write
+ * staging, folding, thresholds, both strategies and flush all.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+/* Streams the chain tests run at once. */
+#define CHAINS		16
+
+FIXTURE(data) {
+	int fd;
+	struct drm_weave_device_info info;
+	uint64_t page;
+};
+
+FIXTURE_SETUP(data)
+{
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->page = self->info.page_size;
+}
+
+FIXTURE_TEARDOWN(data)
+{
+	close(self->fd);
+}
+
+/*
+ * Runs @n chains, one per stream, each on its own buffer, all writing their
+ * crc into one shared result buffer; flushes them all and checks every crc
+ * and every copied part against user-space arithmetic.
+ */
+static void run_chains(struct __test_metadata *_metadata, int fd,
+		       uint64_t page, unsigned int n)
+{
+	uint32_t stream[CHAINS], bo[CHAINS], res, *map, *words;
+	struct weave_test_batch b;
+	unsigned int i;
+	size_t w;
+
+	ASSERT_LE(n, (unsigned int)CHAINS);
+	res = weave_test_bo(_metadata, fd, page, 0);
+	for (i = 0; i < n; i++) {
+		stream[i] = weave_test_stream(_metadata, fd,
+					      DRM_WEAVE_PRIORITY_NORMAL);
+		bo[i] = weave_test_bo(_metadata, fd, 4 * page, 0);
+	}
+	for (i = 0; i < n; i++) {
+		weave_test_batch_init(&b);
+		weave_test_chain(&b, bo[i], page, weave_test_chain_a(i),
+				 weave_test_chain_b(i), res, 4 * i);
+		weave_test_enqueue(_metadata, fd, stream[i], &b);
+	}
+	ASSERT_EQ(0, weave_flush_all(fd, NULL));
+	for (i = 0; i < n; i++)
+		weave_test_wait(_metadata, fd, stream[i]);
+
+	map = weave_test_map(_metadata, fd, res, page);
+	for (i = 0; i < n; i++) {
+		struct drm_weave_stream_query q =
+			weave_test_squery(_metadata, fd, stream[i]);
+
+		EXPECT_EQ(5u, q.enqueued);
+		EXPECT_EQ(5u, q.executed);
+		EXPECT_EQ(5u, q.completed);
+		ASSERT_EQ(weave_test_chain_crc(page, weave_test_chain_a(i),
+					       weave_test_chain_b(i)), map[i]) {
+			TH_LOG("chain %u", i);
+		}
+		words = weave_test_map(_metadata, fd, bo[i], 4 * page);
+		for (w = 0; w < page / 4; w++) {
+			uint32_t want = weave_test_chain_a(i) +
+					weave_test_chain_b(i);
+
+			ASSERT_EQ(want, words[3 * page / 4 + w]) {
+				TH_LOG("chain %u word %zu", i, w);
+			}
+		}
+		weave_test_unmap(_metadata, words, 4 * page);
+	}
+	weave_test_unmap(_metadata, map, page);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, weave_stream_destroy(fd, stream[i]));
+}
+
+TEST_F(data, chains_16_streams)
+{
+	run_chains(_metadata, self->fd, self->page, CHAINS);
+}
+
+TEST_F(data, chains_interleave)
+{
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_INTERLEAVE);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 3);
+	run_chains(_metadata, self->fd, self->page, 8);
+}
+
+TEST_F(data, chains_sequential)
+{
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_SEQUENTIAL);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 3);
+	run_chains(_metadata, self->fd, self->page, 8);
+}
+
+/*
+ * The producer fills a buffer behind a delay; the consumer, on another
+ * slot, copies it.  Only the consumer is flushed and waited for, yet it
+ * sees the producer's data: its enqueue executed the producer's slot first
+ * and its job ran after the producer's.
+ */
+TEST_F(data, producer_consumer_no_user_sync)
+{
+	uint32_t prod, cons, x, y, *map;
+	struct drm_weave_stream_query qp, qc;
+	struct weave_test_batch b;
+	size_t w;
+
+	if (self->info.max_streams < 2)
+		SKIP(return, "one slot: producer and consumer would share it");
+	prod = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	cons = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	qp = weave_test_squery(_metadata, self->fd, prod);
+	qc = weave_test_squery(_metadata, self->fd, cons);
+	ASSERT_NE(qp.slot, qc.slot);
+	x = weave_test_bo(_metadata, self->fd, self->page, 0);
+	y = weave_test_bo(_metadata, self->fd, self->page, 0);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 50000);
+	weave_test_fill_task(&b, x, 0, self->page, 0xc0ffee00u);
+	weave_test_enqueue(_metadata, self->fd, prod, &b);
+
+	weave_test_copy_task(&b, x, 0, y, 0, self->page);
+	weave_test_enqueue(_metadata, self->fd, cons, &b);
+	qp = weave_test_squery(_metadata, self->fd, prod);
+	EXPECT_EQ(2u, qp.executed);
+
+	weave_test_finish(_metadata, self->fd, cons);
+	map = weave_test_map(_metadata, self->fd, y, self->page);
+	for (w = 0; w < self->page / 4; w++)
+		ASSERT_EQ(0xc0ffee00u, map[w]) TH_LOG("word %zu", w);
+	weave_test_unmap(_metadata, map, self->page);
+	weave_test_wait(_metadata, self->fd, prod);
+}
+
+/* The user's bytes are staged at enqueue: overwriting them is harmless. */
+TEST_F(data, host_write_is_staged)
+{
+	size_t size = 2 * self->page;
+	uint32_t stream, bo;
+	struct weave_test_batch b;
+	void *data, *map;
+
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, 2 * size, 0);
+	data = malloc(size);
+	ASSERT_NE(NULL, data);
+
+	weave_test_batch_init(&b);
+	weave_test_fill(data, size, 0x11);
+	weave_test_write_task(&b, bo, 0, size, data);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_fill(data, size, 0x22);
+	weave_test_write_task(&b, bo, size, size, data);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	memset(data, 0xff, size);
+
+	weave_test_finish(_metadata, self->fd, stream);
+	map = weave_test_map(_metadata, self->fd, bo, 2 * size);
+	EXPECT_EQ(size, weave_test_check(map, size, 0x11));
+	EXPECT_EQ(size, weave_test_check((char *)map + size, size, 0x22));
+	weave_test_unmap(_metadata, map, 2 * size);
+	free(data);
+}
+
+/*
+ * Streams h and h + max_streams share a slot: one FIFO and one threshold.
+ * With a threshold of 4, two tasks on each execute the slot, and the
+ * second stream's copy sees the first stream's fill.
+ */
+TEST_F(data, folding_shares_slot_fifo)
+{
+	uint32_t first, folded = 0, h, x, y, *map;
+	struct drm_weave_stream_query q1, q2;
+	struct weave_test_batch b;
+	unsigned int i;
+	size_t w;
+
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 4);
+	first = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	for (i = 1; i < self->info.max_client_streams; i++) {
+		h = weave_test_stream(_metadata, self->fd,
+				      DRM_WEAVE_PRIORITY_NORMAL);
+		if (h == first + self->info.max_streams) {
+			folded = h;
+			break;
+		}
+	}
+	if (!folded)
+		SKIP(return, "no stream handle %u within max_client_streams",
+		     first + self->info.max_streams);
+	q1 = weave_test_squery(_metadata, self->fd, first);
+	q2 = weave_test_squery(_metadata, self->fd, folded);
+	ASSERT_EQ(first % self->info.max_streams, q1.slot);
+	ASSERT_EQ(q1.slot, q2.slot);
+
+	x = weave_test_bo(_metadata, self->fd, self->page, 0);
+	y = weave_test_bo(_metadata, self->fd, self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 20000);
+	weave_test_fill_task(&b, x, 0, self->page, 0xf01dab1eu);
+	weave_test_enqueue(_metadata, self->fd, first, &b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, folded, &b);
+	q1 = weave_test_squery(_metadata, self->fd, first);
+	q2 = weave_test_squery(_metadata, self->fd, folded);
+	EXPECT_EQ(0u, q1.executed);
+	EXPECT_EQ(0u, q2.executed);
+	EXPECT_EQ(1u, q2.enqueued);
+
+	/* The fourth task in the shared FIFO executes the slot. */
+	weave_test_copy_task(&b, x, 0, y, 0, self->page);
+	weave_test_enqueue(_metadata, self->fd, folded, &b);
+	q1 = weave_test_squery(_metadata, self->fd, first);
+	q2 = weave_test_squery(_metadata, self->fd, folded);
+	EXPECT_EQ(2u, q1.executed);
+	EXPECT_EQ(2u, q2.executed);
+
+	weave_test_wait(_metadata, self->fd, folded);
+	weave_test_wait(_metadata, self->fd, first);
+	map = weave_test_map(_metadata, self->fd, y, self->page);
+	for (w = 0; w < self->page / 4; w++)
+		ASSERT_EQ(0xf01dab1eu, map[w]) TH_LOG("word %zu", w);
+	weave_test_unmap(_metadata, map, self->page);
+}
+
+/* max_tasks - 1 tasks stay queued; the max_tasks-th executes them all. */
+TEST_F(data, threshold)
+{
+	const unsigned int max = 5;
+	struct drm_weave_stream_query q;
+	struct weave_test_batch b;
+	uint32_t stream;
+	unsigned int i;
+
+	ASSERT_LE(max, self->info.max_tasks);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, max);
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	for (i = 1; i < max; i++) {
+		uint64_t seqno = 0;
+
+		weave_test_noop(&b);
+		ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, 1, NULL, 0,
+					   &seqno));
+		EXPECT_EQ(i, seqno);
+		weave_test_batch_init(&b);
+	}
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(max - 1, q.enqueued);
+	EXPECT_EQ(0u, q.executed);
+	EXPECT_EQ(0u, q.completed);
+
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(max, q.executed);
+	weave_test_wait(_metadata, self->fd, stream);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(max, q.completed);
+
+	/* Below the threshold again: only a flush executes. */
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(max, q.executed);
+	weave_test_finish(_metadata, self->fd, stream);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(max + 1, q.executed);
+	EXPECT_EQ(max + 1, q.completed);
+}
+
+/* A threshold of one executes every task at once. */
+TEST_F(data, threshold_one)
+{
+	struct drm_weave_stream_query q;
+	struct weave_test_batch b;
+	uint32_t stream;
+
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(1u, q.executed);
+	weave_test_wait(_metadata, self->fd, stream);
+}
+
+/*
+ * Flush all executes every stream's queue and its out-fence covers all of
+ * them; before it, nothing below the threshold has executed.
+ */
+TEST_F(data, flush_all_out_fence)
+{
+	uint32_t stream[8], bo[8], syncobj, *map;
+	struct drm_weave_stream_query q;
+	struct drm_weave_sync out;
+	struct weave_test_batch b;
+	unsigned int i;
+
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 self->info.max_tasks < 16 ? self->info.max_tasks : 16);
+	weave_test_batch_init(&b);
+	for (i = 0; i < 8; i++) {
+		stream[i] = weave_test_stream(_metadata, self->fd,
+					      DRM_WEAVE_PRIORITY_NORMAL);
+		bo[i] = weave_test_bo(_metadata, self->fd, self->page, 0);
+		weave_test_delay(&b, 2000);
+		weave_test_fill_task(&b, bo[i], 0, self->page, 0xa0 + i);
+		weave_test_enqueue(_metadata, self->fd, stream[i], &b);
+	}
+	if (self->info.max_tasks > 2) {
+		for (i = 0; i < 8; i++) {
+			q = weave_test_squery(_metadata, self->fd, stream[i]);
+			EXPECT_EQ(0u, q.executed);
+		}
+	}
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+	out = weave_sync(syncobj, 0);
+	ASSERT_EQ(0, weave_flush_all(self->fd, &out));
+	ASSERT_EQ(0, drmSyncobjWait(self->fd, &syncobj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+				    DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL));
+	for (i = 0; i < 8; i++) {
+		q = weave_test_squery(_metadata, self->fd, stream[i]);
+		EXPECT_EQ(2u, q.executed);
+		EXPECT_EQ(2u, q.completed);
+		map = weave_test_map(_metadata, self->fd, bo[i], self->page);
+		EXPECT_EQ(0xa0 + i, map[0]);
+		EXPECT_EQ(0xa0 + i, map[self->page / 4 - 1]);
+		weave_test_unmap(_metadata, map, self->page);
+	}
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+/* Streams of two files never mix, even on the same buffer via PRIME. */
+TEST_F(data, two_files_share_buffer)
+{
+	uint32_t s1, s2, x1, x2, y, *map;
+	struct weave_test_batch b;
+	int fd2, dmabuf;
+
+	fd2 = weave_test_open(_metadata);
+	s1 = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	s2 = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
+	x1 = weave_test_bo(_metadata, self->fd, self->page, 0);
+	ASSERT_EQ(0, weave_bo_export(self->fd, x1, DRM_CLOEXEC, &dmabuf));
+	ASSERT_EQ(0, weave_bo_import(fd2, dmabuf, &x2));
+	close(dmabuf);
+	y = weave_test_bo(_metadata, fd2, self->page, 0);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 20000);
+	weave_test_fill_task(&b, x1, 0, self->page, 0x5eed);
+	weave_test_enqueue(_metadata, self->fd, s1, &b);
+	weave_test_finish(_metadata, self->fd, s1);
+
+	weave_test_copy_task(&b, x2, 0, y, 0, self->page);
+	weave_test_enqueue(_metadata, fd2, s2, &b);
+	weave_test_finish(_metadata, fd2, s2);
+	map = weave_test_map(_metadata, fd2, y, self->page);
+	EXPECT_EQ(0x5eedu, map[0]);
+	EXPECT_EQ(0x5eedu, map[self->page / 4 - 1]);
+	weave_test_unmap(_metadata, map, self->page);
+	close(fd2);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: one negative test per validation check of the scheduler ioctls,
+ * each with the exact errno the uAPI documents.  Every test starts from a
+ * valid argument, breaks one thing, and checks nothing was queued.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+FIXTURE(err) {
+	int fd;
+	struct drm_weave_device_info info;
+	uint64_t page;
+	uint32_t stream;
+	uint32_t bo;
+	uint32_t bo2;
+	uint32_t pattern[64];
+	struct drm_weave_binding bind[3];
+	struct drm_weave_task task[2];
+	struct drm_weave_enqueue args;
+};
+
+/* A valid enqueue of one fill of bo's first page, in self->args. */
+FIXTURE_SETUP(err)
+{
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->page = self->info.page_size;
+	self->stream = weave_test_stream(_metadata, self->fd,
+					 DRM_WEAVE_PRIORITY_NORMAL);
+	self->bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	self->bo2 = weave_test_bo(_metadata, self->fd, self->page, 0);
+	self->pattern[0] = 0x77;
+	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_WRITE, 0,
+				      self->page);
+	weave_task_launch(&self->task[0], DRM_WEAVE_KERNEL_FILL, self->bind, 1,
+			  self->pattern, 4);
+	memset(&self->args, 0, sizeof(self->args));
+	self->args.stream = self->stream;
+	self->args.tasks.ptr = (uintptr_t)self->task;
+	self->args.tasks.stride = sizeof(self->task[0]);
+	self->args.tasks.count = 1;
+}
+
+FIXTURE_TEARDOWN(err)
+{
+	close(self->fd);
+}
+
+/* Issues self->args; on failure, checks nothing was queued. */
+typedef FIXTURE_DATA(err) err_t;
+
+static int enqueue(struct __test_metadata *_metadata, err_t *self)
+{
+	int ret = weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_ENQUEUE,
+				   &self->args);
+
+	if (ret)
+		EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+						self->stream).enqueued);
+	return ret;
+}
+
+/* The baseline: the unbroken argument is accepted. */
+TEST_F(err, valid_enqueue)
+{
+	ASSERT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(1u, self->args.seqno);
+}
+
+/* --- STREAM_CREATE / DESTROY / QUERY ---------------------------------- */
+
+TEST_F(err, stream_create_flags)
+{
+	struct drm_weave_stream_create c = { .flags = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd,
+					    DRM_IOCTL_WEAVE_STREAM_CREATE, &c));
+}
+
+TEST_F(err, stream_create_pad)
+{
+	struct drm_weave_stream_create c = { .pad = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd,
+					    DRM_IOCTL_WEAVE_STREAM_CREATE, &c));
+}
+
+TEST_F(err, stream_destroy_pad)
+{
+	struct drm_weave_stream_destroy d = { .handle = self->stream, .pad = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd,
+					    DRM_IOCTL_WEAVE_STREAM_DESTROY, &d));
+}
+
+TEST_F(err, stream_destroy_bad_handle)
+{
+	EXPECT_EQ(-ENOENT, weave_stream_destroy(self->fd, WEAVE_TEST_BAD_HANDLE));
+	EXPECT_EQ(-ENOENT, weave_stream_destroy(self->fd, 0));
+}
+
+TEST_F(err, stream_query_pad)
+{
+	struct drm_weave_stream_query q = { .handle = self->stream, .pad = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd,
+					    DRM_IOCTL_WEAVE_STREAM_QUERY, &q));
+}
+
+TEST_F(err, stream_query_bad_handle)
+{
+	struct drm_weave_stream_query q;
+
+	EXPECT_EQ(-ENOENT, weave_stream_query(self->fd, WEAVE_TEST_BAD_HANDLE,
+					      &q));
+}
+
+/* Streams are per file: another file's handle is unknown here. */
+TEST_F(err, stream_of_other_file)
+{
+	int fd2 = weave_test_open(_metadata);
+	struct drm_weave_stream_query q;
+	uint32_t other = weave_test_stream(_metadata, fd2,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+
+	if (other != self->stream)
+		EXPECT_EQ(-ENOENT, weave_stream_query(self->fd, other, &q));
+	EXPECT_EQ(-ENOENT, weave_stream_query(fd2, self->stream + 1, &q));
+	close(fd2);
+}
+
+/* --- ENQUEUE: the argument itself -------------------------------------- */
+
+TEST_F(err, enqueue_flags)
+{
+	self->args.flags = 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_zero_tasks)
+{
+	self->args.tasks.count = 0;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_bad_stream)
+{
+	self->args.stream = WEAVE_TEST_BAD_HANDLE;
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_tasks_stride_too_small)
+{
+	self->args.tasks.stride = sizeof(self->task[0]) - 8;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_tasks_stride_extra_not_zero)
+{
+	uint64_t raw[sizeof(struct drm_weave_task) / 8 + 1];
+
+	memcpy(raw, &self->task[0], sizeof(self->task[0]));
+	raw[sizeof(struct drm_weave_task) / 8] = 1;
+	self->args.tasks.ptr = (uintptr_t)raw;
+	self->args.tasks.stride = sizeof(raw);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_tasks_stride_extra_zero_ok)
+{
+	uint64_t raw[sizeof(struct drm_weave_task) / 8 + 1];
+
+	memcpy(raw, &self->task[0], sizeof(self->task[0]));
+	raw[sizeof(struct drm_weave_task) / 8] = 0;
+	self->args.tasks.ptr = (uintptr_t)raw;
+	self->args.tasks.stride = sizeof(raw);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_tasks_bad_ptr)
+{
+	self->args.tasks.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+/* --- ENQUEUE: tasks ------------------------------------------------------ */
+
+TEST_F(err, task_unknown_type)
+{
+	self->task[0].type = 2;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_unknown_kernel)
+{
+	self->task[0].kernel = DRM_WEAVE_KERNEL_FAIL + 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_host_write_with_kernel)
+{
+	weave_task_host_write(&self->task[0], self->bind, self->pattern);
+	self->bind[0].size = sizeof(self->pattern);
+	self->task[0].kernel = DRM_WEAVE_KERNEL_FILL;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_wrong_binding_count)
+{
+	self->bind[1] = self->bind[0];
+	self->bind[1].handle = self->bo2;
+	self->task[0].bindings.count = 2;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_noop_with_binding)
+{
+	self->task[0].kernel = DRM_WEAVE_KERNEL_NOOP;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_bindings_stride_too_small)
+{
+	self->task[0].bindings.stride = sizeof(self->bind[0]) - 8;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_bindings_bad_ptr)
+{
+	self->task[0].bindings.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_access_zero)
+{
+	self->bind[0].access = 0;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_access_unknown)
+{
+	self->bind[0].access |= 0x4;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_size_zero)
+{
+	self->bind[0].size = 0;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_past_end)
+{
+	self->bind[0].offset = 4;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_offset_past_end)
+{
+	self->bind[0].offset = self->page;
+	self->bind[0].size = 4;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_offset_size_overflow)
+{
+	self->bind[0].offset = UINT64_MAX - 3;
+	self->bind[0].size = 8;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_bad_bo)
+{
+	self->bind[0].handle = WEAVE_TEST_BAD_HANDLE;
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, binding_closed_bo)
+{
+	weave_test_close_bo(_metadata, self->fd, self->bo);
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, fill_size_not_multiple_of_4)
+{
+	self->bind[0].size = 6;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, copy_sizes_differ)
+{
+	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 0, 64);
+	self->bind[1] = weave_binding(self->bo2, DRM_WEAVE_ACCESS_WRITE, 0, 128);
+	weave_task_launch(&self->task[0], DRM_WEAVE_KERNEL_COPY, self->bind, 2,
+			  NULL, 0);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, crc_result_not_4_bytes)
+{
+	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 0, 64);
+	self->bind[1] = weave_binding(self->bo2, DRM_WEAVE_ACCESS_WRITE, 0, 8);
+	weave_task_launch(&self->task[0], DRM_WEAVE_KERNEL_CRC32C, self->bind,
+			  2, NULL, 0);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, add_sizes_differ)
+{
+	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 0, 64);
+	self->bind[1] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 64, 64);
+	self->bind[2] = weave_binding(self->bo2, DRM_WEAVE_ACCESS_WRITE, 0, 32);
+	weave_task_launch(&self->task[0], DRM_WEAVE_KERNEL_ADD_U32, self->bind,
+			  3, NULL, 0);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, uniforms_too_long)
+{
+	uint8_t *big = calloc(1, self->info.max_uniform_bytes + 4);
+
+	ASSERT_NE(NULL, big);
+	self->task[0].uniforms = (uintptr_t)big;
+	self->task[0].uniforms_size = self->info.max_uniform_bytes + 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	free(big);
+}
+
+TEST_F(err, uniforms_bad_ptr)
+{
+	self->task[0].uniforms = (uintptr_t)WEAVE_TEST_BAD_PTR;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+TEST_F(err, host_write_bad_data)
+{
+	weave_task_host_write(&self->task[0], self->bind, WEAVE_TEST_BAD_PTR);
+	self->bind[0].size = 64;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+TEST_F(err, host_write_two_bindings)
+{
+	weave_task_host_write(&self->task[0], self->bind, self->pattern);
+	self->bind[0].size = 64;
+	self->bind[1] = self->bind[0];
+	self->task[0].bindings.count = 2;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+/* All or nothing: a bad last task queues none of the good ones. */
+TEST_F(err, batch_with_bad_last_task)
+{
+	struct drm_weave_task *t = calloc(8, sizeof(*t));
+	uint32_t *map;
+	int i;
+
+	ASSERT_NE(NULL, t);
+	for (i = 0; i < 8; i++)
+		t[i] = self->task[0];
+	t[7].kernel = 0xff;
+	self->args.tasks.ptr = (uintptr_t)t;
+	self->args.tasks.count = 8;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	EXPECT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	weave_test_wait(_metadata, self->fd, self->stream);
+	map = weave_test_map(_metadata, self->fd, self->bo, self->page);
+	EXPECT_EQ(0u, map[0]);
+	weave_test_unmap(_metadata, map, self->page);
+
+	/* With the last task fixed, all eight go in. */
+	t[7].kernel = DRM_WEAVE_KERNEL_FILL;
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(8u, self->args.seqno);
+	free(t);
+}
+
+/* --- ENQUEUE: in-syncs --------------------------------------------------- */
+
+TEST_F(err, in_sync_bad_syncobj)
+{
+	struct drm_weave_sync s = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
+
+	self->args.in_syncs.ptr = (uintptr_t)&s;
+	self->args.in_syncs.stride = sizeof(s);
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_no_fence)
+{
+	struct drm_weave_sync s = weave_sync(weave_test_syncobj(_metadata,
+								 self->fd), 0);
+
+	self->args.in_syncs.ptr = (uintptr_t)&s;
+	self->args.in_syncs.stride = sizeof(s);
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_unsignalled_point)
+{
+	uint32_t tl = weave_test_syncobj(_metadata, self->fd);
+	uint64_t point = 1;
+	struct drm_weave_sync s = weave_sync(tl, 5);
+
+	ASSERT_EQ(0, drmSyncobjTimelineSignal(self->fd, &tl, &point, 1));
+	self->args.in_syncs.ptr = (uintptr_t)&s;
+	self->args.in_syncs.stride = sizeof(s);
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_flags)
+{
+	uint32_t obj = weave_test_syncobj(_metadata, self->fd);
+	struct drm_weave_sync s = weave_sync(obj, 0);
+
+	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
+	s.flags = 1;
+	self->args.in_syncs.ptr = (uintptr_t)&s;
+	self->args.in_syncs.stride = sizeof(s);
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_stride_too_small)
+{
+	uint32_t obj = weave_test_syncobj(_metadata, self->fd);
+	struct drm_weave_sync s = weave_sync(obj, 0);
+
+	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
+	self->args.in_syncs.ptr = (uintptr_t)&s;
+	self->args.in_syncs.stride = 4;
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_bad_ptr)
+{
+	self->args.in_syncs.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;
+	self->args.in_syncs.stride = sizeof(struct drm_weave_sync);
+	self->args.in_syncs.count = 1;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+/* --- FLUSH --------------------------------------------------------------- */
+
+TEST_F(err, flush_unknown_flags)
+{
+	struct drm_weave_flush f = { .stream = self->stream, .flags = 2 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_FLUSH, &f));
+}
+
+TEST_F(err, flush_all_with_stream)
+{
+	struct drm_weave_flush f = {
+		.stream = self->stream,
+		.flags = DRM_WEAVE_FLUSH_ALL,
+	};
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_FLUSH, &f));
+}
+
+TEST_F(err, flush_out_sync_flags)
+{
+	struct drm_weave_flush f = { .stream = self->stream };
+
+	f.out_sync = weave_sync(weave_test_syncobj(_metadata, self->fd), 0);
+	f.out_sync.flags = 1;
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_FLUSH, &f));
+}
+
+TEST_F(err, flush_bad_stream)
+{
+	EXPECT_EQ(-ENOENT, weave_flush(self->fd, WEAVE_TEST_BAD_HANDLE, NULL));
+}
+
+TEST_F(err, flush_bad_out_syncobj)
+{
+	struct drm_weave_sync out = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
+
+	ASSERT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(-ENOENT, weave_flush(self->fd, self->stream, &out));
+	EXPECT_EQ(-ENOENT, weave_flush_all(self->fd, &out));
+	weave_test_finish(_metadata, self->fd, self->stream);
+}
+
+/* --- WAIT ---------------------------------------------------------------- */
+
+TEST_F(err, wait_flags)
+{
+	struct drm_weave_wait w = { .handle = self->stream, .flags = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_WAIT, &w));
+}
+
+TEST_F(err, wait_bad_stream)
+{
+	EXPECT_EQ(-ENOENT, weave_wait(self->fd, WEAVE_TEST_BAD_HANDLE, 0));
+}
+
+/* --- SET_PARAM ------------------------------------------------------------ */
+
+TEST_F(err, set_param_unknown)
+{
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, 2, 0));
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, 0xffffffffu, 0));
+}
+
+TEST_F(err, set_param_pad)
+{
+	struct drm_weave_set_param p = {
+		.param = DRM_WEAVE_PARAM_STRATEGY,
+		.pad = 1,
+	};
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_SET_PARAM,
+					    &p));
+}
+
+TEST_F(err, set_param_bad_strategy)
+{
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, DRM_WEAVE_PARAM_STRATEGY,
+					   2));
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, DRM_WEAVE_PARAM_STRATEGY,
+					   1ull << 32));
+}
+
+TEST_F(err, set_param_max_tasks_range)
+{
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+					   0));
+	EXPECT_EQ(-EINVAL, weave_set_param(self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+					   self->info.max_tasks + 1ull));
+	EXPECT_EQ(0, weave_set_param(self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+				     self->info.max_tasks));
+	EXPECT_EQ(0, weave_set_param(self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1));
+}
+
+TEST_F(err, set_param_max_tasks_after_enqueue)
+{
+	ASSERT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(-EBUSY, weave_set_param(self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+					  1));
+	/* The strategy may still change. */
+	EXPECT_EQ(0, weave_set_param(self->fd, DRM_WEAVE_PARAM_STRATEGY,
+				     DRM_WEAVE_STRATEGY_SEQUENTIAL));
+	weave_test_finish(_metadata, self->fd, self->stream);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: per-client limits: logical streams, tasks per enqueue, pending
+ * tasks and staged host-write bytes, with their documented errnos.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+FIXTURE(limits) {
+	int fd;
+	struct drm_weave_device_info info;
+	uint64_t page;
+};
+
+FIXTURE_SETUP(limits)
+{
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->page = self->info.page_size;
+}
+
+FIXTURE_TEARDOWN(limits)
+{
+	close(self->fd);
+}
+
+TEST_F(limits, max_client_streams)
+{
+	uint32_t handle, first = 0;
+	unsigned int n;
+	int ret;
+
+	if (self->info.max_client_streams > 65536)
+		SKIP(return, "max_client_streams %u is too many to create",
+		     self->info.max_client_streams);
+	for (n = 0; n < self->info.max_client_streams; n++) {
+		ASSERT_EQ(0, weave_stream_create(self->fd,
+						 DRM_WEAVE_PRIORITY_NORMAL,
+						 &handle)) TH_LOG("stream %u", n);
+		if (!first)
+			first = handle;
+	}
+	ret = weave_stream_create(self->fd, DRM_WEAVE_PRIORITY_NORMAL, &handle);
+	ASSERT_EQ(-ENOSPC, ret);
+	/* Destroying one makes room for one. */
+	ASSERT_EQ(0, weave_stream_destroy(self->fd, first));
+	ASSERT_EQ(0, weave_stream_create(self->fd, DRM_WEAVE_PRIORITY_NORMAL,
+					 &handle));
+	ASSERT_EQ(-ENOSPC, weave_stream_create(self->fd,
+					       DRM_WEAVE_PRIORITY_NORMAL,
+					       &handle));
+	/* The limit is per client. */
+	{
+		int fd2 = weave_test_open(_metadata);
+
+		EXPECT_EQ(0, weave_stream_create(fd2, DRM_WEAVE_PRIORITY_NORMAL,
+						 &handle));
+		close(fd2);
+	}
+}
+
+static struct drm_weave_task *noops(uint32_t n)
+{
+	struct drm_weave_task *t = calloc(n, sizeof(*t));
+	uint32_t i;
+
+	if (!t)
+		abort();
+	for (i = 0; i < n; i++)
+		weave_task_launch(&t[i], DRM_WEAVE_KERNEL_NOOP, NULL, 0, NULL, 0);
+	return t;
+}
+
+TEST_F(limits, max_tasks_per_enqueue)
+{
+	uint32_t n = self->info.max_tasks_per_enqueue, stream;
+	struct drm_weave_task *t;
+	uint64_t seqno = 0;
+
+	ASSERT_LT(0u, n);
+	t = noops(n + 1);
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	EXPECT_EQ(-EINVAL, weave_enqueue(self->fd, stream, t, n + 1, NULL, 0,
+					 NULL));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, stream).enqueued);
+	EXPECT_EQ(0, weave_enqueue(self->fd, stream, t, n, NULL, 0, &seqno));
+	EXPECT_EQ(n, seqno);
+	weave_test_finish(_metadata, self->fd, stream);
+	free(t);
+}
+
+/*
+ * Tasks queued behind a long delay stay pending: exactly max_pending_tasks
+ * fit, one more gets -EBUSY, and it fits again once the work completed.
+ */
+TEST_F_TIMEOUT(limits, max_pending_tasks, 120)
+{
+	uint64_t max = self->info.max_pending_tasks, total;
+	uint32_t per = self->info.max_tasks_per_enqueue, stream, n;
+	struct weave_test_batch b;
+	struct drm_weave_task *t;
+
+	if (max > 200000)
+		SKIP(return, "max_pending_tasks %llu is too many to queue",
+		     (unsigned long long)max);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 self->info.max_tasks);
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, self->info.job_timeout_ms * 1000u / 2);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
+	t = noops(per);
+	for (total = 1; total < max; total += n) {
+		n = max - total < per ? max - total : per;
+		ASSERT_EQ(0, weave_enqueue(self->fd, stream, t, n, NULL, 0,
+					   NULL)) TH_LOG("at %llu",
+							 (unsigned long long)total);
+	}
+	EXPECT_EQ(-EBUSY, weave_enqueue(self->fd, stream, t, 1, NULL, 0, NULL));
+	EXPECT_EQ(max, weave_test_squery(_metadata, self->fd, stream).enqueued);
+	weave_test_finish(_metadata, self->fd, stream);
+	EXPECT_EQ(0, weave_enqueue(self->fd, stream, t, 1, NULL, 0, NULL));
+	weave_test_finish(_metadata, self->fd, stream);
+	free(t);
+}
+
+/* A host write larger than max_staged_bytes can never fit: -E2BIG. */
+TEST_F(limits, host_write_over_max_staged_bytes)
+{
+	uint64_t size = self->info.max_staged_bytes + self->page;
+	struct weave_test_batch b;
+	uint32_t stream, bo;
+	void *data;
+
+	size -= size % self->page;
+	if (size > self->info.max_bo_size || size > (256ull << 20))
+		SKIP(return, "no buffer larger than max_staged_bytes");
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, size, 0);
+	data = calloc(1, size);
+	ASSERT_NE(NULL, data);
+	weave_test_batch_init(&b);
+	weave_test_write_task(&b, bo, 0, size, data);
+	EXPECT_EQ(-E2BIG, weave_test_submit(self->fd, stream, &b));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, stream).enqueued);
+	free(data);
+}
+
+/* Unexecuted host writes fill max_staged_bytes; then -EBUSY until flushed. */
+TEST_F_TIMEOUT(limits, max_staged_bytes, 120)
+{
+	uint64_t max = self->info.max_staged_bytes, chunk, n, i;
+	uint32_t stream, bo, parts;
+	struct weave_test_batch b;
+	void *data;
+
+	parts = self->info.max_tasks > 8 ? 8 : self->info.max_tasks - 1;
+	if (!parts)
+		SKIP(return, "a threshold of one executes every write");
+	chunk = (max + parts - 1) / parts;
+	chunk += self->page - 1;
+	chunk -= chunk % self->page;
+	if (chunk > self->info.max_bo_size || max > (256ull << 20))
+		SKIP(return, "max_staged_bytes too large to fill");
+	n = max / chunk;
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 self->info.max_tasks);
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, chunk, 0);
+	data = calloc(1, chunk);
+	ASSERT_NE(NULL, data);
+	weave_test_batch_init(&b);
+	for (i = 0; i < n; i++) {
+		weave_test_write_task(&b, bo, 0, chunk, data);
+		ASSERT_EQ(0, weave_test_submit(self->fd, stream, &b));
+	}
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, stream).executed);
+	weave_test_write_task(&b, bo, 0, chunk, data);
+	EXPECT_EQ(-EBUSY, weave_test_submit(self->fd, stream, &b));
+	weave_test_finish(_metadata, self->fd, stream);
+	weave_test_write_task(&b, bo, 0, chunk, data);
+	EXPECT_EQ(0, weave_test_submit(self->fd, stream, &b));
+	weave_test_finish(_metadata, self->fd, stream);
+	free(data);
+}
+
+TEST_HARNESS_MAIN
