@@ -23,7 +23,7 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
 .PHONY: all setup module lib selftests examples unit check demo bench lint clean
-all: module lib selftests examples unit
+all: module lib selftests examples unit $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -107,7 +107,13 @@ examples: $(EXAMPLES:%=$(BUILD)/examples/%)
 $(BUILD)/examples/%: examples/%.c $(LIBSO)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
-		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib'
+		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib' $(DRM_LIBS)
+
+# --- benchmark, run in the VM by `make bench` ------------------------------
+$(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
+		$(LIBA) $(DRM_LIBS)
 
 # --- user-space unit tests of the core, under ASan and UBSan ------------------
 UNIT_SRCS := $(wildcard tests/unit/*.c)

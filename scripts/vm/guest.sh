@@ -38,8 +38,11 @@ check)
 	echo "WEAVE-RESULT: 0"
 	;;
 demo)
-	"$build/examples/weave-demo"
-	echo "WEAVE-RESULT: $?"
+	rc=0
+	for ex in weave-demo weave-pipeline; do
+		"$build/examples/$ex" || rc=$?
+	done
+	echo "WEAVE-RESULT: $rc"
 	;;
 bench)
 	"$build/bench/weave-bench"

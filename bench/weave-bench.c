@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+/*
+ * weave-bench: noop-task throughput of the scheduler, against baselines
+ * measured in the same run.
+ *
+ * Every configuration opens a fresh file, sets its strategy and threshold
+ * (max_tasks), creates its streams, then enqueues a fixed number of noop
+ * tasks round-robin over the streams in batches, and ends with a flush of
+ * every stream and a wait on each, so completion is included.  Baselines:
+ * the conventional driver path (one task per ioctl and one job per task:
+ * batch 1, max_tasks 1, sequential) and an empty ioctl (a size-0 QUERY).
+ *
+ * Prints one line per configuration, then the targets as
+ * "ratio NAME VALUE" lines.  Exits 1 if a configuration fails.
+ *
+ * Usage: weave-bench [TASKS]    (tasks per configuration, default 8192)
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "weave.h"
+
+#define EMPTY_IOCTLS	50000
+
+static const uint32_t batches[] = { 1, 8, 64 };
+static const uint32_t stream_counts[] = { 1, 8, 64, 1024 };
+static const uint32_t strategies[] = {
+	DRM_WEAVE_STRATEGY_INTERLEAVE, DRM_WEAVE_STRATEGY_SEQUENTIAL,
+};
+static const uint32_t thresholds[] = { 1, 8, 64 };
+
+#define NB	(sizeof(batches) / sizeof(batches[0]))
+#define NS	(sizeof(stream_counts) / sizeof(stream_counts[0]))
+#define NG	(sizeof(strategies) / sizeof(strategies[0]))
+#define NT	(sizeof(thresholds) / sizeof(thresholds[0]))
+
+/* Nanoseconds per task of each configuration; 0 if it was skipped. */
+static double cost[NB][NS][NG][NT];
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int drain(int fd, const uint32_t *streams, uint32_t n)
+{
+	uint32_t i;
+	int ret;
+
+	ret = weave_flush_all(fd, NULL);
+	for (i = 0; !ret && i < n; i++)
+		ret = weave_wait(fd, streams[i], INT64_MAX);
+	return ret;
+}
+
+/* Runs one configuration; returns ns per task, 0 if skipped, <0 on error. */
+static double run(const struct drm_weave_device_info *info, uint32_t tasks,
+		  uint32_t batch, uint32_t nstreams, uint32_t strategy,
+		  uint32_t threshold, int *err)
+{
+	struct drm_weave_task noop[64];
+	uint32_t *streams, i, done;
+	double start, elapsed = -1;
+	int fd, ret;
+
+	*err = 0;
+	if (nstreams > info->max_client_streams || threshold > info->max_tasks ||
+	    batch > info->max_tasks_per_enqueue)
+		return 0;
+	fd = weave_device_open(0);
+	if (fd < 0) {
+		*err = fd;
+		return -1;
+	}
+	streams = calloc(nstreams, sizeof(*streams));
+	ret = streams ? 0 : -ENOMEM;
+	if (!ret)
+		ret = weave_set_param(fd, DRM_WEAVE_PARAM_STRATEGY, strategy);
+	if (!ret)
+		ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS, threshold);
+	for (i = 0; !ret && i < nstreams; i++)
+		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
+					  &streams[i]);
+	for (i = 0; i < batch; i++)
+		weave_task_launch(&noop[i], DRM_WEAVE_KERNEL_NOOP, NULL, 0,
+				  NULL, 0);
+
+	start = now_ns();
+	for (done = 0, i = 0; !ret && done < tasks; i++) {
+		ret = weave_enqueue(fd, streams[i % nstreams], noop, batch,
+				    NULL, 0, NULL);
+		if (ret == -EBUSY) {
+			/* max_pending_tasks: let the queue drain. */
+			ret = drain(fd, streams, nstreams);
+			i--;
+			continue;
+		}
+		done += batch;
+	}
+	if (!ret)
+		ret = drain(fd, streams, nstreams);
+	if (!ret)
+		elapsed = (now_ns() - start) / done;
+
+	free(streams);
+	weave_device_close(fd);
+	*err = ret;
+	return ret ? -1 : elapsed;
+}
+
+static double empty_ioctl_ns(int fd)
+{
+	struct drm_weave_query q;
+	double start;
+	int i;
+
+	start = now_ns();
+	for (i = 0; i < EMPTY_IOCTLS; i++) {
+		memset(&q, 0, sizeof(q));
+		q.type = DRM_WEAVE_QUERY_DEVICE_INFO;
+		if (drmIoctl(fd, DRM_IOCTL_WEAVE_QUERY, &q))
+			return -1;
+	}
+	return (now_ns() - start) / EMPTY_IOCTLS;
+}
+
+static double ratio(double a, double b)
+{
+	return a > 0 && b > 0 ? a / b : 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint32_t tasks = argc > 1 ? strtoul(argv[1], NULL, 0) : 8192;
+	struct drm_weave_device_info info;
+	unsigned int b, s, g, t, k;
+	double empty, conv, batched, c1, c1024;
+	int fd, err, failed = 0;
+
+	fd = weave_device_open(0);
+	if (fd < 0) {
+		fprintf(stderr, "weave-bench: no weave device: %s\n",
+			strerror(-fd));
+		return 1;
+	}
+	err = weave_query_device_info(fd, &info);
+	if (err) {
+		fprintf(stderr, "weave-bench: query: %s\n", strerror(-err));
+		return 1;
+	}
+	empty = empty_ioctl_ns(fd);
+	weave_device_close(fd);
+	printf("weave-bench: %u noop tasks per configuration; max_streams %u, max_tasks %u, queues %u\n",
+	       tasks, info.max_streams, info.max_tasks, info.num_queues);
+	printf("empty_ioctl ns %.0f\n", empty);
+
+	for (k = 0; k < NB * NS * NG * NT; k++) {
+		double ns;
+
+		t = k % NT;
+		g = k / NT % NG;
+		s = k / (NT * NG) % NS;
+		b = k / (NT * NG * NS);
+		ns = run(&info, tasks, batches[b], stream_counts[s],
+				strategies[g], thresholds[t], &err);
+
+		printf("config batch %u streams %u strategy %s max_tasks %u ",
+		       batches[b], stream_counts[s],
+		       strategies[g] == DRM_WEAVE_STRATEGY_INTERLEAVE ?
+		       "interleave" : "sequential", thresholds[t]);
+		if (ns < 0) {
+			printf("error %s\n", strerror(-err));
+			failed = 1;
+		} else if (ns == 0) {
+			printf("skipped (over a device limit)\n");
+		} else {
+			printf("ns_per_task %.0f tasks_per_s %.0f\n", ns,
+			       1e9 / ns);
+		}
+		cost[b][s][g][t] = ns > 0 ? ns : 0;
+		fflush(stdout);
+	}
+
+	/* batch 1, 1 stream, sequential, max_tasks 1: one job per ioctl. */
+	conv = cost[0][0][1][0];
+	/* batch 64, 8 streams, interleave, max_tasks 64. */
+	batched = cost[2][1][0][2];
+	c1 = cost[2][0][0][2];
+	c1024 = cost[2][3][0][2];
+	printf("kernel_bytes_per_pending_task n/a (not exposed by the uAPI)\n");
+	printf("ratio batched_vs_conventional %.2f\n", ratio(conv, batched));
+	printf("ratio task_vs_empty_ioctl %.3f\n", ratio(c1, empty));
+	printf("ratio streams_1024_vs_1 %.2f\n", ratio(c1024, c1));
+	return failed;
+}
