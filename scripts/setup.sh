@@ -82,8 +82,8 @@ for k in $k61 $k612; do
 	[ -f "$dir/.done" ] && continue
 	rm -rf "$dir" "$cache/deb"
 	mkdir -p "$dir" "$cache/deb"
-	(cd "$cache/deb" && apt-get download -qq "linux-image-$k" ||
-		apt-get download -qq "linux-image-$k-unsigned")
+	(cd "$cache/deb" && apt-get -o APT::Sandbox::User=root download -qq "linux-image-$k" ||
+		apt-get -o APT::Sandbox::User=root download -qq "linux-image-$k-unsigned")
 	dpkg-deb -x "$cache"/deb/linux-image-*.deb "$dir"
 	rm -rf "$cache/deb"
 	# Modules may ship compressed; keep plain copies for insmod.

@@ -12,8 +12,16 @@ root=$1 mode=$2 kver=$3
 build=$root/build
 vm=$build/vm/$kver
 
-mount -t tmpfs tmpfs /tmp
+# Writable /run and /tmp.  The weave tree itself may live under /tmp (a CI
+# clone, say): keep it reachable at its own path through a bind mount.
 mount -t tmpfs tmpfs /run
+mkdir /run/weave-root
+mount --bind "$root" /run/weave-root
+mount -t tmpfs tmpfs /tmp
+if [ ! -d "$root/scripts" ]; then
+	mkdir -p "$root"
+	mount --bind /run/weave-root "$root"
+fi
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 
 echo "WEAVE-VM: $(uname -r), mode $mode"
