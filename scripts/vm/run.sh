@@ -60,7 +60,7 @@ timeout "$timeout" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 2 -m 2G \
 	-display none -monitor none -no-reboot \
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=4 weave_root=$root weave_mode=$mode weave_kver=$kver" \
+	-append "console=ttyS0 panic=-1 loglevel=7 weave_root=$root weave_mode=$mode weave_kver=$kver" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-serial "file:$out/console.log" -serial stdio \
 	< /dev/null
