@@ -77,11 +77,14 @@ $(BUILD)/lib/weave.pc: libshim/weave.pc.in Makefile
 
 # --- kselftest suites, laid out as a kselftest install ------------------------
 SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
+# Suites the lane runs after reloading weave.ko with num_devices=2.
+MULTI_SUITES := devices
 KSFT_OUT := $(BUILD)/selftests
 SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
 TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
 
-selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/settings \
+selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/tests-multi \
+	$(KSFT_OUT)/weave/settings \
 	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
 
 $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
@@ -90,7 +93,11 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 
 $(KSFT_OUT)/weave/tests: Makefile
 	@mkdir -p $(@D)
-	echo $(SUITES:%=./%) > $@
+	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES),$(SUITES))) > $@
+
+$(KSFT_OUT)/weave/tests-multi: Makefile
+	@mkdir -p $(@D)
+	echo $(MULTI_SUITES:%=./%) > $@
 
 $(KSFT_OUT)/weave/settings: selftests/weave/settings
 	@mkdir -p $(@D)

@@ -34,6 +34,30 @@ if ! insmod "$build/kmod/$kver/weave.ko"; then
 fi
 echo "WEAVE-VM: weave.ko loaded"
 
+# Module parameters out of range must fail the load; then reload weave.ko
+# with two devices for the multi-device suite.  Prints TAP.
+module_params() {
+	n=0
+	echo "TAP version 13"
+	echo "1..5"
+	rmmod weave
+	for p in num_devices=0 num_devices=9 max_bo_size=4097 max_streams=0; do
+		n=$((n + 1))
+		if insmod "$build/kmod/$kver/weave.ko" "$p" 2>/dev/null; then
+			echo "not ok $n insmod weave.ko $p is refused"
+			rmmod weave
+		else
+			echo "ok $n insmod weave.ko $p is refused"
+		fi
+	done
+	n=$((n + 1))
+	if insmod "$build/kmod/$kver/weave.ko" num_devices=2; then
+		echo "ok $n insmod weave.ko num_devices=2"
+	else
+		echo "not ok $n insmod weave.ko num_devices=2"
+	fi
+}
+
 case $mode in
 check)
 	export BASE_DIR=$build/selftests
@@ -42,6 +66,10 @@ check)
 	. "$BASE_DIR/kselftest/runner.sh"
 	cd "$BASE_DIR/weave" || exit 1
 	run_many $(cat "$BASE_DIR/weave/tests")
+	cd /
+	module_params
+	cd "$BASE_DIR/weave" || exit 1
+	run_many $(cat "$BASE_DIR/weave/tests-multi")
 	cd /
 	echo "WEAVE-RESULT: 0"
 	;;
