@@ -17,6 +17,7 @@
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
+struct drm_weave_client_usage;
 struct weave_device;
 struct weave_ectx;
 
@@ -65,12 +66,16 @@ struct weave_client {
 	struct weave_task *tasks_buf;
 	/** @tasks_cap: Entries of @tasks_buf. */
 	u32 tasks_cap;
+	/** @nstreams: Entries of @streams. */
+	u32 nstreams;
 	/** @enqueued: Whether the client has enqueued anything yet. */
 	bool enqueued;
 };
 
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
+void weave_client_usage(struct weave_client *c,
+			struct drm_weave_client_usage *usage);
 
 int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);

@@ -72,7 +72,11 @@
  * then uses drm_sched_stop() and drm_sched_start() on its own queue.
  *
  * Device-wide state needs no lock: the usage counters are atomics and the
- * limits and engine are fixed from creation to removal.
+ * limits and engine are fixed from creation to removal.  A client's usage
+ * counters that jobs update after they leave the client's mutex (pending
+ * tasks, staged bytes, job task-array bytes and live jobs, in &weave_ectx)
+ * are atomics too; %DRM_WEAVE_QUERY_CLIENT_USAGE reads them, with the
+ * mutex-protected rest (streams, rings, queued tasks), under the mutex.
  */
 
 /**
@@ -159,10 +163,11 @@ struct weave_query {
 	u32 size;
 
 	/**
-	 * @fill: Fill in the reply struct.  @reply is zeroed beforehand and
-	 * is @size bytes long.
+	 * @fill: Fill in the reply struct for the caller's @file.  @reply is
+	 * zeroed beforehand and is @size bytes long.
 	 */
-	void (*fill)(struct weave_device *wdev, void *reply);
+	void (*fill)(struct weave_device *wdev, struct drm_file *file,
+		     void *reply);
 };
 
 /* The largest reply struct any query may have, in bytes. */
@@ -180,7 +185,8 @@ struct weave_query {
 		.fill = (_fill),					\
 	}
 
-static void weave_query_device_info(struct weave_device *wdev, void *reply)
+static void weave_query_device_info(struct weave_device *wdev,
+				    struct drm_file *file, void *reply)
 {
 	struct drm_weave_device_info *info = reply;
 
@@ -202,12 +208,19 @@ static void weave_query_device_info(struct weave_device *wdev, void *reply)
 	info->default_strategy = wdev->limits.strategy;
 }
 
-static void weave_query_memory_usage(struct weave_device *wdev, void *reply)
+static void weave_query_memory_usage(struct weave_device *wdev,
+				     struct drm_file *file, void *reply)
 {
 	struct drm_weave_memory_usage *usage = reply;
 
 	usage->live_bos = atomic64_read(&wdev->live_bos);
 	usage->live_bytes = atomic64_read(&wdev->live_bytes);
+}
+
+static void weave_query_client_usage(struct weave_device *wdev,
+				     struct drm_file *file, void *reply)
+{
+	weave_client_usage(file->driver_priv, reply);
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */
@@ -216,6 +229,8 @@ static const struct weave_query weave_queries[] = {
 		WEAVE_QUERY(drm_weave_device_info, weave_query_device_info),
 	[DRM_WEAVE_QUERY_MEMORY_USAGE] =
 		WEAVE_QUERY(drm_weave_memory_usage, weave_query_memory_usage),
+	[DRM_WEAVE_QUERY_CLIENT_USAGE] =
+		WEAVE_QUERY(drm_weave_client_usage, weave_query_client_usage),
 };
 
 /*
@@ -264,7 +279,7 @@ static int weave_query_ioctl(struct drm_device *drm, void *data,
 	if (!access_ok(ptr, args->size))
 		return -EFAULT;
 
-	query->fill(to_weave_device(drm), reply);
+	query->fill(to_weave_device(drm), file, reply);
 
 	len = min(args->size, query->size);
 	if (copy_to_user(ptr, reply, len))

@@ -671,6 +671,18 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 
 static void weave_ectx_release(struct kref *ref);
 
+/* Count @n more entries of job task arrays in &weave_ectx.job_bytes. */
+static void weave_job_bytes_add(struct weave_ectx *ctx, u32 n)
+{
+	atomic64_add((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
+}
+
+/* Count @n entries of job task arrays fewer. */
+static void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n)
+{
+	atomic64_sub((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
+}
+
 /* Free what the job holds; the scheduler job is already cleaned up. */
 static void weave_job_free(struct weave_job *job)
 {
@@ -689,10 +701,15 @@ static void weave_job_free(struct weave_job *job)
 	for (i = 0; i < job->ntallies; i++)
 		weave_lstream_put(job->tallies[i].ls);
 	kvfree(job->tallies);
-	/* Keep one task array for the next job: allocations are zeroed. */
+	/*
+	 * Keep one task array for the next job: allocations are zeroed.  It
+	 * stays counted in job_bytes; an array freed below leaves it.
+	 */
 	if (job->ctasks == ctx->task_hint &&
 	    !cmpxchg(&ctx->spare_tasks, NULL, job->tasks))
 		job->tasks = NULL;
+	if (job->tasks)
+		weave_job_bytes_sub(ctx, job->ctasks);
 	atomic64_sub(staged, &ctx->staged_bytes);
 	atomic64_sub(job->pending, &ctx->pending_tasks);
 	for (i = 0; i < job->nbos; i++) {
@@ -710,6 +727,7 @@ static void weave_job_free(struct weave_job *job)
 	kvfree(job->bos);
 	kvfree(job->objs);
 	kvfree(job->deps);
+	atomic64_dec(&ctx->jobs);
 	kref_put(&ctx->ref, weave_ectx_release);
 	kfree(job);
 	module_put(THIS_MODULE);
@@ -725,17 +743,24 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	if (!job)
 		return NULL;
 	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
+	/* The spare has task_hint entries and is counted already. */
 	job->tasks = xchg(&ctx->spare_tasks, NULL);
-	if (!job->tasks)
+	if (!job->tasks) {
 		job->tasks = kvmalloc_array(ctx->task_hint,
 					    sizeof(*job->tasks), GFP_KERNEL);
+		if (job->tasks)
+			weave_job_bytes_add(ctx, ctx->task_hint);
+	}
 	if (!job->hw || !job->tasks) {
+		if (job->tasks)
+			weave_job_bytes_sub(ctx, ctx->task_hint);
 		kfree(job->hw);
 		kvfree(job->tasks);
 		kfree(job);
 		return NULL;
 	}
 	job->ctasks = ctx->task_hint;
+	atomic64_inc(&ctx->jobs);
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);
 	job->ctx = ctx;
@@ -856,7 +881,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	struct weave_lstream *ls;
 	struct weave_etask *t;
 	struct weave_job *job;
-	u32 i, need;
+	u32 i, need, cap;
 	int ret;
 
 	job = bs->job;
@@ -870,8 +895,11 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	}
 
 	need = job->nbos + task->num_bindings;
+	cap = job->ctasks;
 	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
 			 sizeof(*job->tasks));
+	if (!ret && job->ctasks != cap)
+		weave_job_bytes_add(ctx, job->ctasks - cap);
 	if (!ret)
 		ret = weave_grow((void **)&job->bos, &job->cbos, need,
 				 sizeof(*job->bos));
@@ -1264,6 +1292,26 @@ void weave_ectx_abort(struct weave_ectx *ctx)
 		weave_gate_fire(gate, -ECANCELED);
 		dma_fence_put(&gate->f.base);
 	}
+}
+
+/**
+ * weave_ectx_set_task_hint() - Change the size of new jobs' task arrays.
+ * @ctx: The client's engine context.
+ * @task_hint: The client's new threshold.
+ *
+ * Drops the spare task array, which has the old size.
+ *
+ * Context: The client's mutex held, before the client's first job.
+ */
+void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
+{
+	void *spare = xchg(&ctx->spare_tasks, NULL);
+
+	if (spare) {
+		weave_job_bytes_sub(ctx, ctx->task_hint);
+		kvfree(spare);
+	}
+	ctx->task_hint = task_hint;
 }
 
 /**

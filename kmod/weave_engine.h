@@ -106,6 +106,13 @@ struct weave_ectx {
 	atomic64_t pending_tasks;
 	/** @staged_bytes: Host-write bytes staged and not yet written. */
 	atomic64_t staged_bytes;
+	/**
+	 * @job_bytes: Bytes of the task arrays of jobs not yet freed, at
+	 * their capacity, and of @spare_tasks.
+	 */
+	atomic64_t job_bytes;
+	/** @jobs: Jobs allocated and not yet freed. */
+	atomic64_t jobs;
 	/** @gate_lock: Protects @gates; taken with interrupts off. */
 	spinlock_t gate_lock;
 	/** @gates: Gates whose in-fence has not signalled yet. */
@@ -127,6 +134,7 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 				     struct xarray *streams, u32 max_streams);
 void weave_ectx_abort(struct weave_ectx *ctx);
 void weave_ectx_put(struct weave_ectx *ctx);
+void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint);
 int weave_ectx_gate(struct weave_ectx *ctx, u32 slot, struct dma_fence *in);
 struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot);
 struct dma_fence *weave_fence_export(struct dma_fence *in);

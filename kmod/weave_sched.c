@@ -332,6 +332,7 @@ static int weave_slot_init(struct weave_sched *s, u32 idx)
 		return PTR_ERR(bs);
 	}
 	slot->bstream = bs;
+	s->ring_bytes += (u64)s->max_tasks * sizeof(*slot->ring);
 	return 0;
 }
 
@@ -525,6 +526,24 @@ void weave_sched_stats(const struct weave_sched *sched, u32 stream,
 }
 
 /**
+ * weave_sched_queued() - Count the tasks queued in every slot's ring.
+ * @sched: The scheduler.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: The tasks registered and not yet executed or cancelled.
+ */
+u64 weave_sched_queued(const struct weave_sched *sched)
+{
+	u64 n = 0;
+	u32 i;
+
+	lockdep_assert_held(sched->lock);
+	for (i = 0; i < sched->max_streams; i++)
+		n += sched->slots[i].count;
+	return n;
+}
+
+/**
  * weave_sched_init() - Set up a client's scheduler.
  * @sched: The scheduler to fill in.
  * @params: Its backend, lock, callbacks and limits.
@@ -591,10 +610,14 @@ void weave_sched_fini(struct weave_sched *sched)
 			task->data = NULL;
 			weave_task_done(sched, task);
 		}
-		if (slot->bstream)
+		if (slot->bstream) {
 			sched->ops->destroy_stream(sched->backend, slot->bstream);
+			sched->ring_bytes -= (u64)sched->max_tasks *
+					     sizeof(*slot->ring);
+		}
 		kvfree(slot->ring);
 	}
+	WARN_ON_ONCE(sched->ring_bytes);
 	kfree(sched->slots);
 	kfree(sched->set);
 	sched->slots = NULL;

@@ -200,6 +200,8 @@ struct weave_sched_params {
  * @max_tasks: See &weave_sched_params.max_tasks.
  * @strategy: The current &enum weave_strategy.
  * @seqno: The last &weave_task.seqno handed out.
+ * @ring_bytes: Bytes of the slots' rings allocated, max_tasks entries each;
+ *	they live until weave_sched_fini().
  *
  * Read-only for callers; change it only through weave_sched_*().
  */
@@ -216,6 +218,7 @@ struct weave_sched {
 	u32 max_tasks;
 	enum weave_strategy strategy;
 	u64 seqno;
+	u64 ring_bytes;
 };
 
 /**
@@ -261,5 +264,6 @@ struct weave_bstream *weave_sched_bstream(const struct weave_sched *sched,
 					  u32 stream);
 void weave_sched_stats(const struct weave_sched *sched, u32 stream,
 		       struct weave_slot_stats *stats);
+u64 weave_sched_queued(const struct weave_sched *sched);
 
 #endif /* _WEAVE_SCHED_H_ */

@@ -149,6 +149,36 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 }
 
 /**
+ * weave_client_usage() - Answer %DRM_WEAVE_QUERY_CLIENT_USAGE.
+ * @c: The client.
+ * @usage: Filled in; see &struct drm_weave_client_usage.
+ *
+ * Takes the client's mutex, under which the streams, the rings and the
+ * queued tasks hold still.  The engine's counters are atomics that jobs
+ * update without it; the engine context they live in outlives every job,
+ * and the client holds a reference to it until close.
+ *
+ * Context: Process context; takes &weave_client.lock.
+ */
+void weave_client_usage(struct weave_client *c,
+			struct drm_weave_client_usage *usage)
+{
+	struct weave_ectx *ctx = c->ectx;
+
+	mutex_lock(&c->lock);
+	usage->pending_tasks = atomic64_read(&ctx->pending_tasks);
+	usage->queued_tasks = weave_sched_queued(&c->sched);
+	usage->staged_bytes = atomic64_read(&ctx->staged_bytes);
+	usage->streams = c->nstreams;
+	usage->ring_bytes = c->sched.ring_bytes;
+	usage->job_bytes = atomic64_read(&ctx->job_bytes);
+	usage->jobs = atomic64_read(&ctx->jobs);
+	mutex_unlock(&c->lock);
+	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
+			      usage->staged_bytes;
+}
+
+/**
  * weave_stream_create_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_CREATE.
  * @drm: The DRM device.
  * @data: A &struct drm_weave_stream_create.
@@ -183,8 +213,10 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	ret = xa_alloc(&c->streams, &id, ls,
 		       XA_LIMIT(1, wdev->limits.max_client_streams),
 		       GFP_KERNEL);
-	if (!ret)
+	if (!ret) {
 		ls->handle = id;
+		c->nstreams++;
+	}
 	mutex_unlock(&c->lock);
 	if (ret) {
 		kfree(ls);
@@ -223,6 +255,7 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	/* A latched error belongs to the tasks, which did run. */
 	weave_sched_stream_destroy(&c->sched, args->handle);
 	xa_erase(&c->streams, args->handle);
+	c->nstreams--;
 	mutex_unlock(&c->lock);
 	weave_lstream_put(ls);
 	return 0;
@@ -351,8 +384,7 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			break;
 		weave_sched_fini(&c->sched);
 		c->sched = sched;
-		c->ectx->task_hint = params.max_tasks;
-		kvfree(xchg(&c->ectx->spare_tasks, NULL));
+		weave_ectx_set_task_hint(c->ectx, params.max_tasks);
 		break;
 	default:
 		ret = -EINVAL;

@@ -38,3 +38,11 @@ WEAVE_PUBLIC int weave_query_memory_usage(int fd,
 
 	return weave_query(fd, DRM_WEAVE_QUERY_MEMORY_USAGE, usage, &size);
 }
+
+WEAVE_PUBLIC int weave_query_client_usage(int fd,
+					  struct drm_weave_client_usage *usage)
+{
+	uint32_t size = sizeof(*usage);
+
+	return weave_query(fd, DRM_WEAVE_QUERY_CLIENT_USAGE, usage, &size);
+}

@@ -116,6 +116,20 @@ int weave_query_device_info(int fd, struct drm_weave_device_info *info);
 int weave_query_memory_usage(int fd, struct drm_weave_memory_usage *usage);
 
 /**
+ * weave_query_client_usage() - Query %DRM_WEAVE_QUERY_CLIENT_USAGE.
+ * @fd: A weave device file.
+ * @usage: Filled with what the kernel holds for @fd's streams and tasks:
+ *         pending, queued and staged work, live streams and the kernel
+ *         memory behind them.  Fields the running kernel does not know read
+ *         as zero.
+ *
+ * The counts are those of @fd alone, not of other files of the device.
+ *
+ * Return: 0 on success, or a negative errno as for weave_query().
+ */
+int weave_query_client_usage(int fd, struct drm_weave_client_usage *usage);
+
+/**
  * DOC: buffers
  *
  * Buffers are GEM objects named by a handle that is only meaningful in the

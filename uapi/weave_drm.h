@@ -97,6 +97,12 @@ enum drm_weave_query_type {
 	 * &struct drm_weave_memory_usage.
 	 */
 	DRM_WEAVE_QUERY_MEMORY_USAGE = 1,
+
+	/**
+	 * @DRM_WEAVE_QUERY_CLIENT_USAGE: The scheduling state of the calling
+	 * file (client), as &struct drm_weave_client_usage.
+	 */
+	DRM_WEAVE_QUERY_CLIENT_USAGE = 2,
 };
 
 /**
@@ -205,6 +211,77 @@ struct drm_weave_memory_usage {
 
 	/** @live_bytes: The sum of their sizes, in bytes. */
 	__u64 live_bytes;
+};
+
+/**
+ * struct drm_weave_client_usage - Reply to %DRM_WEAVE_QUERY_CLIENT_USAGE.
+ *
+ * What the kernel holds for the calling file's streams and tasks; other
+ * files of the same device are not counted.  Buffer objects are not counted
+ * here either (see &struct drm_weave_memory_usage), nor is the fixed
+ * per-file bookkeeping (slot tables, stream and buffer-tracking records).
+ * The fields are one snapshot taken under the client's lock, but jobs
+ * complete and are freed concurrently, so two queries may differ even if
+ * the caller did nothing in between.
+ *
+ * @kernel_bytes is always @ring_bytes + @job_bytes + @staged_bytes.  Slot
+ * rings are made on a slot's first task and kept until the file is closed
+ * (destroying a stream does not free them), so once the client is idle --
+ * everything it enqueued flushed and waited for, and @jobs back at zero,
+ * which follows completion shortly, as jobs are freed asynchronously --
+ * @kernel_bytes is @ring_bytes plus @job_bytes, which is then either zero or
+ * the one task array the kernel keeps for the next job, of max_tasks entries
+ * (the client's threshold, %DRM_WEAVE_PARAM_MAX_TASKS).  A fresh file reads
+ * all zeroes.
+ *
+ * Fields are only ever added at the end.
+ */
+struct drm_weave_client_usage {
+	/**
+	 * @pending_tasks: Tasks enqueued and not yet completed, whether still
+	 * queued in a slot's ring or encoded into a job; what
+	 * max_pending_tasks (see &struct drm_weave_device_info) limits.
+	 */
+	__u64 pending_tasks;
+
+	/**
+	 * @queued_tasks: Of @pending_tasks, those still in the slots' rings:
+	 * not yet executed (handed to a job).
+	 */
+	__u64 queued_tasks;
+
+	/**
+	 * @staged_bytes: Host-write bytes copied into the kernel and not yet
+	 * written to their buffer (nor dropped); what max_staged_bytes
+	 * limits.
+	 */
+	__u64 staged_bytes;
+
+	/** @streams: Live logical streams of the client. */
+	__u64 streams;
+
+	/**
+	 * @kernel_bytes: Bytes the kernel holds for the client's scheduling
+	 * state: @ring_bytes + @job_bytes + @staged_bytes.
+	 */
+	__u64 kernel_bytes;
+
+	/**
+	 * @ring_bytes: Bytes of the slots' task rings.  Each slot that ever
+	 * had a task has one ring of max_tasks entries, allocated whole, so
+	 * this does not depend on how many tasks are queued.
+	 */
+	__u64 ring_bytes;
+
+	/**
+	 * @job_bytes: Bytes of the task arrays of encoded jobs not yet freed,
+	 * at their allocated capacity, plus the one array kept for reuse by
+	 * the next job, if any.
+	 */
+	__u64 job_bytes;
+
+	/** @jobs: Jobs of the client encoded and not yet freed. */
+	__u64 jobs;
 };
 
 /**

@@ -169,13 +169,161 @@ TEST_F(query, memory_usage_counts_a_buffer)
 	weave_test_assert_usage(_metadata, self->fd, &base, 0, 0);
 }
 
+TEST_F(query, client_usage_size)
+{
+	ASSERT_EQ(sizeof(struct drm_weave_client_usage),
+		  kernel_size(_metadata, self->fd,
+			      DRM_WEAVE_QUERY_CLIENT_USAGE));
+}
+
+/* A fresh file holds nothing. */
+TEST_F(query, client_usage_fresh_is_zero)
+{
+	struct drm_weave_client_usage usage;
+
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(sizeof(usage), weave_test_check_bytes(&usage, sizeof(usage),
+							0));
+}
+
+/* Streams (one buffer each) and tasks per stream of the usage tests. */
+#define USAGE_STREAMS	3
+#define USAGE_WRITES	4
+#define USAGE_BYTES	256
+
+/*
+ * Queued work is counted exactly, and everything but the rings (and at most
+ * one cached task array) goes away once it has completed.
+ */
+TEST_F(query, client_usage_counts_queued_work)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint64_t page = info.page_size, slots = 0, tasks, rings;
+	unsigned char data[USAGE_BYTES];
+	struct drm_weave_client_usage usage;
+	uint32_t stream[USAGE_STREAMS], bo[USAGE_STREAMS];
+	struct weave_test_batch b;
+	uint32_t i, j, k, threshold = info.max_tasks;
+	void *map;
+
+	/* Every slot must stay below the threshold: nothing executes. */
+	k = (threshold - 1) / (2 * USAGE_STREAMS);
+	if (k > USAGE_WRITES)
+		k = USAGE_WRITES;
+	if (!k)
+		SKIP(return, "max_tasks %u is too small", threshold);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 threshold);
+
+	for (i = 0; i < USAGE_STREAMS; i++) {
+		stream[i] = weave_test_stream(_metadata, self->fd,
+					      DRM_WEAVE_PRIORITY_NORMAL);
+		bo[i] = weave_test_bo(_metadata, self->fd, page, 0);
+		for (j = 0; j < i; j++)
+			if (stream[j] % info.max_streams ==
+			    stream[i] % info.max_streams)
+				break;
+		slots += j == i;
+	}
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
+	ASSERT_EQ(0u, usage.kernel_bytes);
+
+	/* Per stream: k host writes to its own buffer, then k noops. */
+	memset(data, 0xa5, sizeof(data));
+	for (i = 0; i < USAGE_STREAMS; i++) {
+		weave_test_batch_init(&b);
+		for (j = 0; j < k; j++)
+			weave_test_write_task(&b, bo[i], j * USAGE_BYTES,
+					      USAGE_BYTES, data);
+		for (j = 0; j < k; j++)
+			weave_test_noop(&b);
+		weave_test_enqueue(_metadata, self->fd, stream[i], &b);
+	}
+	tasks = USAGE_STREAMS * 2 * k;
+
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(tasks, usage.pending_tasks);
+	ASSERT_EQ(tasks, usage.queued_tasks);
+	ASSERT_EQ((uint64_t)USAGE_STREAMS * k * USAGE_BYTES, usage.staged_bytes);
+	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
+	ASSERT_EQ(0u, usage.jobs);
+	ASSERT_EQ(0u, usage.job_bytes);
+	/* One ring of max_tasks entries per slot used. */
+	ASSERT_LT(0u, usage.ring_bytes);
+	ASSERT_EQ(0u, usage.ring_bytes % (slots * threshold));
+	ASSERT_LT(usage.staged_bytes, usage.kernel_bytes);
+	rings = usage.ring_bytes;
+	TH_LOG("%llu tasks on %llu slots: kernel_bytes %llu, ring_bytes %llu",
+	       (unsigned long long)tasks, (unsigned long long)slots,
+	       (unsigned long long)usage.kernel_bytes,
+	       (unsigned long long)rings);
+
+	ASSERT_EQ(0, weave_flush_all(self->fd, NULL));
+	for (i = 0; i < USAGE_STREAMS; i++)
+		weave_test_wait(_metadata, self->fd, stream[i]);
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(0u, usage.pending_tasks);
+	ASSERT_EQ(0u, usage.queued_tasks);
+	ASSERT_EQ(0u, usage.staged_bytes);
+	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
+
+	/* Idle: the rings, and at most one task array of max_tasks entries. */
+	usage = weave_test_client_idle(_metadata, self->fd);
+	ASSERT_EQ(0u, usage.pending_tasks);
+	ASSERT_EQ(rings, usage.ring_bytes);
+	ASSERT_EQ(0u, usage.job_bytes % threshold);
+	ASSERT_EQ(rings + usage.job_bytes, usage.kernel_bytes);
+
+	/* The writes landed. */
+	for (i = 0; i < USAGE_STREAMS; i++) {
+		map = weave_test_map(_metadata, self->fd, bo[i], page);
+		ASSERT_EQ(k * USAGE_BYTES,
+			  weave_test_check_bytes(map, k * USAGE_BYTES, 0xa5));
+		weave_test_unmap(_metadata, map, page);
+	}
+
+	/* Rings stay until close, even without streams. */
+	for (i = 0; i < USAGE_STREAMS; i++)
+		ASSERT_EQ(0, weave_stream_destroy(self->fd, stream[i]));
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(0u, usage.streams);
+	ASSERT_EQ(rings, usage.ring_bytes);
+}
+
+/* Another file of the device sees none of it. */
+TEST_F(query, client_usage_is_per_file)
+{
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+	uint32_t stream;
+	int other;
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+
+	other = weave_test_open(_metadata);
+	usage = weave_test_client_usage(_metadata, other);
+	close(other);
+	ASSERT_EQ(sizeof(usage), weave_test_check_bytes(&usage, sizeof(usage),
+							0));
+	usage = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(1u, usage.streams);
+	ASSERT_LT(0u, usage.ring_bytes);
+	weave_test_finish(_metadata, self->fd, stream);
+}
+
 TEST_F(query, unknown_type)
 {
 	struct drm_weave_device_info info;
 	uint32_t size = sizeof(info);
 
 	ASSERT_EQ(-EINVAL, weave_query(self->fd,
-				       DRM_WEAVE_QUERY_MEMORY_USAGE + 1,
+				       DRM_WEAVE_QUERY_CLIENT_USAGE + 1,
 				       &info, &size));
 }
 

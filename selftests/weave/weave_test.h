@@ -76,6 +76,18 @@ weave_test_usage(struct __test_metadata *_metadata, int fd)
 	return usage;
 }
 
+static inline struct drm_weave_client_usage
+weave_test_client_usage(struct __test_metadata *_metadata, int fd)
+{
+	struct drm_weave_client_usage usage;
+
+	memset(&usage, 0xff, sizeof(usage));
+	ASSERT_EQ(0, weave_query_client_usage(fd, &usage));
+	ASSERT_EQ(usage.ring_bytes + usage.job_bytes + usage.staged_bytes,
+		  usage.kernel_bytes);
+	return usage;
+}
+
 /* Checks the device's usage is @base plus @bos buffers of @bytes in all. */
 static inline void weave_test_assert_usage(struct __test_metadata *_metadata,
 					   int fd,
@@ -225,6 +237,30 @@ static inline void weave_test_wait(struct __test_metadata *_metadata, int fd,
 				   uint32_t stream)
 {
 	ASSERT_EQ(0, weave_wait(fd, stream, weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+}
+
+/*
+ * Waits until every job of the file has been freed, which follows their
+ * completion asynchronously, and returns the file's usage then.  Fails
+ * after WEAVE_TEST_WAIT_NS.
+ */
+static inline struct drm_weave_client_usage
+weave_test_client_idle(struct __test_metadata *_metadata, int fd)
+{
+	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
+	struct drm_weave_client_usage usage;
+
+	for (;;) {
+		usage = weave_test_client_usage(_metadata, fd);
+		if (!usage.jobs)
+			break;
+		ASSERT_GT(deadline, weave_test_now()) {
+			TH_LOG("%llu jobs still alive",
+			       (unsigned long long)usage.jobs);
+		}
+		usleep(1000);
+	}
+	return usage;
 }
 
 /* Flushes and waits for @stream. */
