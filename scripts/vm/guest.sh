@@ -5,12 +5,11 @@
 # its dependencies, runs the kselftest suites (check), the example (demo) or
 # the benchmark (bench), then unloads weave.ko.
 #
-# Usage: guest.sh ROOT MODE KVER
+# Usage: guest.sh ROOT MODE KVER VMDIR
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
-root=$1 mode=$2 kver=$3
+root=$1 mode=$2 kver=$3 vm=$4
 build=$root/build
-vm=$build/vm/$kver
 
 # Writable /run and /tmp.  The weave tree itself may live under /tmp (a CI
 # clone, say): keep it reachable at its own path through a bind mount.

@@ -6,7 +6,8 @@
 #
 # Usage: scripts/vm/run.sh CACHE_DIR KVER MODE
 #   MODE is check, demo or bench.  Run from the top of the weave tree.
-# Output: build/vm/KVER/{console.log,guest.log}; exit status 0 only if the
+# Output: build/vm/KVER/{console.log,guest.log}, or $WEAVE_VM_DIR if set (so
+# that two runs can share a tree); exit status 0 only if the
 # guest finished, weave.ko unloaded and the console is clean.
 set -eu
 
@@ -15,7 +16,7 @@ kver=$2
 mode=$3
 root=$(pwd)
 kdir=$cache/kernels/$kver
-out=$root/build/vm/$kver
+out=${WEAVE_VM_DIR:-$root/build/vm/$kver}
 timeout=${WEAVE_VM_TIMEOUT:-900}
 
 [ -f "$kdir/.done" ] || { echo "vm: kernel $kver is not unpacked" >&2; exit 1; }
@@ -60,7 +61,7 @@ timeout "$timeout" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 2 -m 2G \
 	-display none -monitor none -no-reboot \
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=7 weave_root=$root weave_mode=$mode weave_kver=$kver" \
+	-append "console=ttyS0 panic=-1 loglevel=7 weave_root=$root weave_mode=$mode weave_kver=$kver weave_vm=$out" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-serial "file:$out/console.log" -serial stdio \
 	< /dev/null
