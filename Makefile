@@ -22,7 +22,7 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
-.PHONY: all setup module lib selftests examples unit check demo bench lint clean
+.PHONY: all setup module lib selftests examples unit check demo bench profile lint clean
 all: module lib selftests examples unit $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
@@ -148,6 +148,10 @@ demo: setup
 
 bench: all
 	scripts/vm/run.sh $(CACHE) $(K61) bench
+
+# The benchmark under perf in the VM: where the kernel's time goes.
+profile: all
+	scripts/vm/run.sh $(CACHE) $(K61) profile
 
 clean:
 	rm -rf $(BUILD)

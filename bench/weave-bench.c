@@ -209,7 +209,7 @@ static double ratio(double a, double b)
 
 int main(int argc, char **argv)
 {
-	uint32_t tasks = argc > 1 ? strtoul(argv[1], NULL, 0) : 8192;
+	uint32_t tasks = argc > 1 ? strtoul(argv[1], NULL, 0) : 65536;
 	struct drm_weave_device_info info;
 	unsigned int b, s, g, t, k;
 	double empty, conv, batched, c1, c1024;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Runs inside the test VM, in a chroot of the host's root: loads weave.ko and
-# its dependencies, runs the kselftest suites (check), the example (demo) or
-# the benchmark (bench), then unloads weave.ko.
+# its dependencies, runs the kselftest suites (check), the examples (demo),
+# the benchmark (bench) or the benchmark under perf (profile), then unloads
+# weave.ko.
 #
 # Usage: guest.sh ROOT MODE KVER VMDIR
 set -u
@@ -82,6 +83,16 @@ demo)
 bench)
 	"$build/bench/weave-bench"
 	echo "WEAVE-RESULT: $?"
+	;;
+profile)
+	# The benchmark under perf (cpu-clock: TCG has no PMU), kernel and
+	# module symbols from /proc/kallsyms.
+	perf record -q -e cpu-clock -F 2000 -a -g -o /tmp/perf.data \
+		"$build/bench/weave-bench" 2048 > /dev/null
+	rc=$?
+	perf report -i /tmp/perf.data --stdio --no-children --sort sym \
+		-g none --percent-limit 0.5 2>/dev/null | grep -v '^$'
+	echo "WEAVE-RESULT: $rc"
 	;;
 esac
 
