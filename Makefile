@@ -157,9 +157,12 @@ clean:
 	rm -rf $(BUILD)
 
 # --- documentation ------------------------------------------------------------
+# Documentation/weave.rst with its kernel-doc directives expanded, so that it
+# reads whole without Sphinx.
 .PHONY: doc
-doc: $(BUILD)/doc/weave_drm.rst
+doc: $(BUILD)/doc/weave.rst
 
-$(BUILD)/doc/weave_drm.rst: uapi/weave_drm.h | $(CACHE)/kernels.mk
+$(BUILD)/doc/weave.rst: Documentation/weave.rst uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
+		scripts/render-doc.py | $(CACHE)/kernels.mk
 	@mkdir -p $(@D)
-	perl $(CACHE)/ksrc/scripts/kernel-doc -sphinx-version 3.0 -rst $< > $@
+	scripts/render-doc.py $(CACHE)/ksrc/scripts/kernel-doc $< $@

@@ -39,6 +39,11 @@ for f in kmod/*.[ch] uapi/*.h; do
 	[ -s "$tmp" ]; result "kernel-doc $f" $((! $?)) "$tmp"
 done
 
+mkdir -p build/doc
+scripts/render-doc.py "$ks/kernel-doc" Documentation/weave.rst \
+	build/doc/weave.rst > "$tmp" 2>&1
+result "Documentation/weave.rst renders with every kernel-doc section" $? "$tmp"
+
 gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 	-x c uapi/weave_drm.h > "$tmp" 2>&1
 result "uapi/weave_drm.h compiles standalone in user space" $? "$tmp"
