@@ -72,6 +72,7 @@ struct weave_client {
 	bool enqueued;
 };
 
+void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
 void weave_client_usage(struct weave_client *c,

@@ -45,12 +45,15 @@
  *   its priorities by name, %WEAVE_COMPAT_SCHED_PRIORITY_LOW being LOW where
  *   it exists and MIN before.
  * - The shmem helpers pin pages under the object's reservation lock since
- *   6.8 (drm_gem_shmem_pin_locked(), the caller holds the lock); before,
- *   drm_gem_shmem_pin() takes the helper's pages_lock and must not be
- *   called with it held, which weave never does.  weave pins with the
- *   reservation lock held on both: weave_compat_shmem_pin_locked().
- *   drm_gem_shmem_unpin() takes whatever lock it needs on both, so weave
- *   unpins without the reservation lock.
+ *   6.8: drm_gem_shmem_pin() takes it with dma_resv_lock_interruptible();
+ *   before, it takes the helper's pages_lock with
+ *   mutex_lock_interruptible().  So on both a pending signal fails a pin
+ *   with -EINTR, and neither may be called with the lock it takes held.
+ *   weave pins each buffer it creates once, at creation, with no lock held,
+ *   and makes -EINTR a restart: weave_compat_shmem_pin().
+ *   drm_gem_shmem_unpin() takes whatever lock it needs on both, without
+ *   failing, so weave unpins in &drm_gem_object_funcs.free, before the
+ *   helper frees the object (6.12 warns about a pinned object there).
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD
@@ -149,19 +152,18 @@ static inline void weave_compat_sched_start(struct drm_gpu_scheduler *sched)
 }
 
 /**
- * weave_compat_shmem_pin_locked() - Pin a shmem object's pages.
- * @shmem: The object; the caller holds its reservation lock.
+ * weave_compat_shmem_pin() - Pin a shmem object's pages, interruptibly.
+ * @shmem: The object; the caller holds none of its locks.
  *
- * Return: 0 or a negative errno.
+ * Return: 0; -ERESTARTSYS if a signal interrupted the pin (6.1's
+ * pages_lock and 6.12's reservation lock are both taken interruptibly and
+ * return -EINTR); -ENOMEM.
  */
-static inline int
-weave_compat_shmem_pin_locked(struct drm_gem_shmem_object *shmem)
+static inline int weave_compat_shmem_pin(struct drm_gem_shmem_object *shmem)
 {
-#ifdef WEAVE_HAVE_SHMEM_PIN_LOCKED
-	return drm_gem_shmem_pin_locked(shmem);
-#else
-	return drm_gem_shmem_pin(shmem);
-#endif
+	int ret = drm_gem_shmem_pin(shmem);
+
+	return ret == -EINTR ? -ERESTARTSYS : ret;
 }
 
 #endif /* _WEAVE_COMPAT_H_ */

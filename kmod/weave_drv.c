@@ -55,10 +55,11 @@
  *    client's jobs to leave them; those jobs never need the mutex.
  * 2. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
  *    of a job's buffers, all taken together, not interruptibly, when a
- *    backend stream is flushed; pinning pages happens under them (on 6.1
- *    the shmem helper's pages_lock nests inside).  Freeing a job or a
- *    buffer, and unpinning, take the reservation lock without the client
- *    mutex (scheduler thread or workqueue).
+ *    backend stream is flushed; nothing is pinned under them: buffers are
+ *    pinned once, at creation, with no weave lock held (the shmem helper
+ *    takes the reservation lock on 6.12, its pages_lock on 6.1).  Freeing
+ *    a buffer unpins it, taking the same lock without the client mutex
+ *    (scheduler thread or workqueue).
  * 3. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
@@ -67,7 +68,8 @@
  * 5. Fence locks: a gate's or hardware fence's own spinlock, innermost.
  *
  * The soft engine's workers take no lock of weave's: they run a job's
- * tasks on pages pinned at flush and signal its hardware fence.  The
+ * tasks on pages pinned since the buffers' creation and signal its
+ * hardware fence.  The
  * timeout handler (system workqueue) only sets atomics and fence errors,
  * then uses drm_sched_stop() and drm_sched_start() on its own queue.
  *

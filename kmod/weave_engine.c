@@ -44,23 +44,35 @@
  * signals the fence.  Hardware fences have one fence context per queue.
  *
  * A backend stream is one slot's: three scheduler entities (one per
- * priority) on queue slot % num_queues, plus the job being encoded.
- * enqueue appends a task to that job, allocating it on first use; flush
- * arms the job on the entity of the highest priority among the logical
- * streams of its tasks, and pushes it.
+ * priority) on queue slot % num_queues.  The client has at most one job
+ * not yet pushed, &weave_ectx.job: enqueue appends a task to it,
+ * allocating it (for the backend stream it is given) on first use; flush
+ * arms it on the entity of the highest priority among the logical streams
+ * of its tasks, and pushes it.
  *
  * Ordering.  (a) Jobs that share buffers, also across queues and clients:
  * at flush the job's buffers are locked together (ww mutexes), the job
  * waits for their reservation fences (implicit sync, reads after writes,
- * writes after everything) and adds its own finished fence as a read or
- * write fence.  (b) Each slot's FIFO, across backend streams (interleave
- * puts a slot's tasks on another slot's backend stream): a job depends on
+ * writes after everything) and adds, as a read or write fence, a weave
+ * fence that stands in for its finished fence (see Unload).  (b) Each
+ * slot's FIFO, across backend streams (interleave puts a slot's tasks on
+ * another slot's backend stream): a job depends on
  * &weave_eslot.last of every slot it holds tasks of, and becomes that
  * slot's last.  (c) In-fences of %DRM_IOCTL_WEAVE_ENQUEUE become gates:
  * weave fences that signal when the in-fence does, or at once with
  * -ECANCELED when the client closes, so that a close never waits on
  * someone else's fence.  The next job with a task of the slot depends on
- * them.
+ * them.  A slot keeps one pending gate per fence context (the later
+ * fence wins), and at most %WEAVE_MAX_SLOT_GATES of them.
+ *
+ * Submission never loses a task.  Every allocation a job needs is made
+ * when its tasks are appended; a task that cannot be appended (out of
+ * memory) fails visibly: its stream is marked failed with -ENOMEM and the
+ * task counts as executed and completed.  Buffers are pinned from their
+ * creation, so flush pins nothing.  Flush can still fail for lack of
+ * memory (scheduler job, dependency or reservation slots); the job then
+ * stays in &weave_ectx.job, unchanged, and every later task of the client
+ * is appended to it, so no order is broken, until a later flush pushes it.
  *
  * Errors.  A FAIL task sets its errno on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
@@ -76,8 +88,10 @@
  * scheduler's own fences name their timeline through the queue, which
  * unload frees; a job that ran keeps its hardware fence (so the module)
  * alive through them, but a job killed before it ran does not.  So user
- * space never gets a scheduler fence: out-syncs get a weave fence that
- * stands in for it (weave_fence_export()).
+ * space never gets a scheduler fence: out-syncs and the reservation
+ * objects of a job's buffers (which dma-buf importers and
+ * DMA_BUF_IOCTL_EXPORT_SYNC_FILE read) get a weave fence that stands in
+ * for it (weave_fence_export()), made before the job is armed.
  *
  * The crc32c kernel uses a table of its own (Castagnoli polynomial,
  * reflected) rather than libcrc32c, so that loading weave does not depend
@@ -140,8 +154,6 @@ struct weave_bstream {
 	struct drm_gpu_scheduler *sched_list[1];
 	/** @entity: One entity per &enum drm_weave_priority. */
 	struct drm_sched_entity entity[WEAVE_NUM_PRIOS];
-	/** @job: The job being encoded, or NULL. */
-	struct weave_job *job;
 };
 
 /* A fence of the engine: a hardware fence or a gate. */
@@ -202,16 +214,21 @@ struct weave_job {
 	struct drm_sched_job base;
 	/** @ctx: The client's engine context; a reference. */
 	struct weave_ectx *ctx;
+	/** @bs: The backend stream whose entities it is pushed to. */
+	struct weave_bstream *bs;
 	/** @queue: The queue it runs on. */
 	struct weave_queue *queue;
 	/** @hw: The hardware fence, initialised by the first run_job. */
 	struct weave_fence *hw;
+	/**
+	 * @proxy: The fence that stands in for the finished fence in the
+	 * buffers' reservation objects; made with the job, attached at flush.
+	 */
+	struct weave_proxy *proxy;
 	/** @work: The worker's item on &weave_queue.wq. */
 	struct work_struct work;
 	/** @started: run_job was called; under the scheduler's serialisation. */
 	bool started;
-	/** @inited: drm_sched_job_init() succeeded. */
-	bool inited;
 	/** @abort: Zero, or the negative errno that cuts the job short. */
 	int abort;
 	/** @prio: The highest &enum drm_weave_priority of its streams. */
@@ -239,10 +256,8 @@ struct weave_job {
 	u32 nbos;
 	/** @cbos: Allocated entries of @bos. */
 	u32 cbos;
-	/** @objs: The objects of @bos, for the reservation helpers. */
+	/** @objs: The objects of @bos, for the reservation helpers; @cbos. */
 	struct drm_gem_object **objs;
-	/** @npinned: Leading entries of @bos that are pinned. */
-	u32 npinned;
 	/** @deps: Fences to add as dependencies at flush; references. */
 	struct dma_fence **deps;
 	/** @ndeps: Used entries of @deps. */
@@ -397,35 +412,77 @@ static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
 }
 
 /**
- * weave_fence_export() - Wrap a fence for user space.
- * @in: The fence; this takes the caller's reference, also on error.
+ * weave_proxy_create() - Make a weave fence that will stand in for another.
  *
- * The returned weave fence signals, with @in's error, when @in does.  It
- * hides @in (it is no container) and holds a module reference until it is
- * released, so no fence handed to a syncobj or sync_file can reach the
- * scheduler's fences, whose timeline name points into weave's queues, after
- * weave is unloaded.
+ * The fence is initialised (with a context of its own and a module
+ * reference) but stands in for nothing until weave_proxy_attach(); until
+ * then it may be put without ever signalling.
  *
- * Return: A reference to the new fence, or ERR_PTR(-ENOMEM).
+ * Return: The fence with one reference, or NULL if out of memory.
  */
-struct dma_fence *weave_fence_export(struct dma_fence *in)
+struct weave_proxy *weave_proxy_create(void)
 {
 	struct weave_proxy *proxy;
 
 	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL);
-	if (!proxy) {
-		dma_fence_put(in);
-		return ERR_PTR(-ENOMEM);
-	}
+	if (!proxy)
+		return NULL;
 	spin_lock_init(&proxy->f.lock);
 	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
 		       dma_fence_context_alloc(1), 1);
 	__module_get(THIS_MODULE);
+	return proxy;
+}
+
+/**
+ * weave_proxy_attach() - Make a proxy stand in for a fence.
+ * @proxy: From weave_proxy_create(), not attached yet; this takes the
+ *	caller's reference.
+ * @in: The fence; this takes the caller's reference.
+ *
+ * Return: The proxy's fence, which signals with @in's error when @in does.
+ */
+struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
+				     struct dma_fence *in)
+{
 	proxy->in = in;
 	dma_fence_get(&proxy->f.base);	/* for the callback */
 	if (dma_fence_add_callback(in, &proxy->cb, weave_proxy_cb))
 		weave_proxy_cb(in, &proxy->cb);
 	return &proxy->f.base;
+}
+
+/**
+ * weave_proxy_put() - Drop a proxy that was never attached.
+ * @proxy: The proxy, or NULL.
+ */
+void weave_proxy_put(struct weave_proxy *proxy)
+{
+	if (proxy)
+		dma_fence_put(&proxy->f.base);
+}
+
+/**
+ * weave_fence_export() - Wrap a fence for user space.
+ * @in: The fence; this takes the caller's reference, also on error.
+ *
+ * The returned weave fence signals, with @in's error, when @in does.  It
+ * hides @in (it is no container) and holds a module reference until it is
+ * released, so no fence handed to a syncobj, sync_file or reservation
+ * object can reach the scheduler's fences, whose timeline name points into
+ * weave's queues, after weave is unloaded.
+ *
+ * Return: A reference to the new fence, or ERR_PTR(-ENOMEM).
+ */
+struct dma_fence *weave_fence_export(struct dma_fence *in)
+{
+	struct weave_proxy *proxy = weave_proxy_create();
+
+	if (!proxy) {
+		dma_fence_put(in);
+		return ERR_PTR(-ENOMEM);
+	}
+	return weave_proxy_attach(proxy, in);
 }
 
 static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
@@ -447,51 +504,200 @@ static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
 	return 0;
 }
 
+static struct weave_gate *to_weave_gate(struct dma_fence *f)
+{
+	return container_of(f, struct weave_gate, f.base);
+}
+
+/*
+ * Take a gate that left its slot out of the client's list: it gates no
+ * job, so it is signalled (-ECANCELED) now rather than kept until its
+ * in-fence signals.  Drops the slot's reference.
+ */
+static void weave_gate_retire(struct weave_ectx *ctx, struct weave_gate *gate)
+{
+	bool listed;
+
+	spin_lock_irq(&ctx->gate_lock);
+	listed = !list_empty(&gate->link);
+	list_del_init(&gate->link);
+	spin_unlock_irq(&ctx->gate_lock);
+	if (listed) {
+		/* The list's reference is ours now. */
+		dma_fence_remove_callback(gate->in, &gate->cb);
+		weave_gate_fire(gate, -ECANCELED);
+		dma_fence_put(&gate->f.base);
+	}
+	dma_fence_put(&gate->f.base);
+}
+
+/* The pending gate of slot @es on @f's fence context, or NULL. */
+static struct weave_gate *weave_eslot_gate_of(struct weave_eslot *es,
+					      struct dma_fence *f, u32 *index)
+{
+	struct weave_gate *gate;
+	u32 i;
+
+	for (i = 0; i < es->ngates; i++) {
+		gate = to_weave_gate(es->gates[i]);
+		if (gate->in->context == f->context) {
+			*index = i;
+			return gate;
+		}
+	}
+	return NULL;
+}
+
 /**
- * weave_ectx_gate() - Gate a slot's next job on an in-fence.
+ * weave_ectx_gate_room() - How many more gates a slot takes.
  * @ctx: The client's engine context.
  * @slot: The slot.
- * @in: The fence; this takes the caller's reference, also on error.
  *
  * Context: The client's mutex held.
- * Return: 0 or -ENOMEM.
+ * Return: %WEAVE_MAX_SLOT_GATES minus the slot's pending gates.
  */
-int weave_ectx_gate(struct weave_ectx *ctx, u32 slot, struct dma_fence *in)
+u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot)
+{
+	return WEAVE_MAX_SLOT_GATES - ctx->slots[slot].ngates;
+}
+
+/**
+ * weave_ectx_gates_prepare() - Make the gates of in-fences, not linked yet.
+ * @ctx: The client's engine context.
+ * @slot: The slot they will gate.
+ * @fences: @n fences; this takes the caller's references, also on error,
+ *	and replaces each kept one by its gate.
+ * @n: In: entries of @fences.  Out: gates made, at the start of @fences.
+ *
+ * Keeps one fence per fence context, the later one, and drops a fence a
+ * pending gate of the slot already covers (same context, not earlier).
+ * Allocates a gate per remaining fence and room for them in the slot, so
+ * that weave_ectx_gates_commit() cannot fail.  On error nothing changed.
+ *
+ * Context: The client's mutex held.
+ * Return: 0; -ENOSPC if the slot would hold more than
+ * %WEAVE_MAX_SLOT_GATES gates; -ENOMEM.
+ */
+int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **fences, u32 *n)
 {
 	struct weave_eslot *es = &ctx->slots[slot];
 	struct weave_gate *gate;
+	struct dma_fence *f;
+	u32 i, j, k = 0, idx, fresh = 0;
 	int ret;
 
-	ret = weave_grow((void **)&es->gates, &es->cgates, es->ngates + 1,
-			 sizeof(*es->gates));
-	if (ret)
-		goto err_put;
-	gate = kzalloc(sizeof(*gate), GFP_KERNEL);
-	if (!gate) {
-		ret = -ENOMEM;
-		goto err_put;
+	for (i = 0; i < *n; i++) {
+		f = fences[i];
+		for (j = 0; j < k; j++) {
+			if (fences[j]->context != f->context)
+				continue;
+			if (dma_fence_is_later(f, fences[j]))
+				swap(fences[j], f);
+			dma_fence_put(f);
+			f = NULL;
+			break;
+		}
+		if (!f)
+			continue;
+		gate = weave_eslot_gate_of(es, f, &idx);
+		if (gate && dma_fence_is_later_or_same(gate->in, f)) {
+			dma_fence_put(f);
+			continue;
+		}
+		fresh += !gate;
+		fences[k++] = f;
 	}
-	spin_lock_init(&gate->f.lock);
-	dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
-		       dma_fence_context_alloc(1), 1);
-	__module_get(THIS_MODULE);
-	gate->in = in;
-	gate->ctx = ctx;
-	INIT_LIST_HEAD(&gate->link);
+	*n = k;
 
-	/* The initial reference is the slot's; one more for the list. */
-	es->gates[es->ngates++] = &gate->f.base;
-	dma_fence_get(&gate->f.base);
-	spin_lock_irq(&ctx->gate_lock);
-	list_add_tail(&gate->link, &ctx->gates);
-	spin_unlock_irq(&ctx->gate_lock);
-	if (dma_fence_add_callback(in, &gate->cb, weave_gate_cb))
-		weave_gate_fire(gate, in->error);
+	ret = es->ngates + fresh > WEAVE_MAX_SLOT_GATES ? -ENOSPC : 0;
+	if (!ret)
+		ret = weave_grow((void **)&es->gates, &es->cgates,
+				 es->ngates + fresh, sizeof(*es->gates));
+	for (i = 0; i < k; i++) {
+		gate = ret ? NULL : kzalloc(sizeof(*gate), GFP_KERNEL);
+		if (!gate) {
+			/* Gates made so far put their in-fence when released. */
+			for (j = 0; j < k; j++)
+				dma_fence_put(fences[j]);
+			*n = 0;
+			return ret ?: -ENOMEM;
+		}
+		spin_lock_init(&gate->f.lock);
+		dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
+			       dma_fence_context_alloc(1), 1);
+		__module_get(THIS_MODULE);
+		gate->in = fences[i];
+		gate->ctx = ctx;
+		INIT_LIST_HEAD(&gate->link);
+		fences[i] = &gate->f.base;
+	}
 	return 0;
+}
 
-err_put:
-	dma_fence_put(in);
-	return ret;
+/**
+ * weave_ectx_gates_commit() - Gate a slot's next job on prepared gates.
+ * @ctx: The client's engine context.
+ * @slot: The slot given to weave_ectx_gates_prepare().
+ * @gates: Its gates; this takes the references.
+ * @n: Entries of @gates.
+ *
+ * A gate replaces the slot's pending gate of the same in-fence context,
+ * which is earlier; the others are added.  Cannot fail.
+ *
+ * Context: The client's mutex held, no change to the slot's gates since
+ * the prepare.
+ */
+void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **gates, u32 n)
+{
+	struct weave_eslot *es = &ctx->slots[slot];
+	struct weave_gate *gate, *old;
+	u32 i, idx;
+
+	for (i = 0; i < n; i++) {
+		gate = to_weave_gate(gates[i]);
+		old = weave_eslot_gate_of(es, gate->in, &idx);
+		/* The initial reference is the slot's; one more for the list. */
+		if (old) {
+			es->gates[idx] = &gate->f.base;
+			weave_gate_retire(ctx, old);
+		} else {
+			es->gates[es->ngates++] = &gate->f.base;
+			ctx->ngates++;
+		}
+		dma_fence_get(&gate->f.base);
+		spin_lock_irq(&ctx->gate_lock);
+		list_add_tail(&gate->link, &ctx->gates);
+		spin_unlock_irq(&ctx->gate_lock);
+		if (dma_fence_add_callback(gate->in, &gate->cb, weave_gate_cb))
+			weave_gate_fire(gate, gate->in->error);
+	}
+}
+
+/**
+ * weave_ectx_held() - Whether the client has tasks its flush could not push.
+ * @ctx: The client's engine context.
+ *
+ * Context: The client's mutex held, outside of the scheduler core.
+ * Return: True if a job is pending: a flush failed and the next one will
+ * push it.
+ */
+bool weave_ectx_held(struct weave_ectx *ctx)
+{
+	return ctx->job;
+}
+
+/**
+ * weave_ectx_gate_bytes() - Memory of the gates pending on the slots.
+ * @ctx: The client's engine context.
+ *
+ * Context: The client's mutex held.
+ * Return: Bytes of the gates not yet handed to a job.
+ */
+u64 weave_ectx_gate_bytes(struct weave_ectx *ctx)
+{
+	return ctx->ngates * sizeof(struct weave_gate);
 }
 
 /**
@@ -616,6 +822,34 @@ static int weave_run_task(struct weave_job *job, struct weave_etask *t)
 	return 0;
 }
 
+/* Free staged host-write bytes and take them off the client's count. */
+static void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len)
+{
+	if (!data)
+		return;
+	atomic64_sub(len, &ctx->staged_bytes);
+	kvfree(data);
+}
+
+/*
+ * Free the staging of every task of @job and take its tasks off the
+ * client's pending count; idempotent.
+ */
+static void weave_job_release_tasks(struct weave_job *job)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_etask *t;
+	u32 i;
+
+	for (i = 0; i < job->ntasks; i++) {
+		t = &job->tasks[i];
+		weave_staging_free(ctx, t->data, t->len);
+		t->data = NULL;
+	}
+	atomic64_sub(job->pending, &ctx->pending_tasks);
+	job->pending = 0;
+}
+
 static void weave_job_work(struct work_struct *work)
 {
 	struct weave_job *job = container_of(work, struct weave_job, work);
@@ -623,24 +857,16 @@ static void weave_job_work(struct work_struct *work)
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
 	bool skip = err;	/* failed before it ran, e.g. its entity died */
-	struct weave_etask *t;
-	u64 staged = 0;
 	u32 i;
 	int ret;
 
 	/* A failed task does not stop the job: later tasks still run. */
 	for (i = 0; i < job->ntasks; i++) {
-		t = &job->tasks[i];
-		if (!skip && !weave_job_aborted(job)) {
-			ret = weave_run_task(job, t);
-			if (ret && !err)
-				err = ret;
-		}
-		if (t->data) {
-			staged += t->len;
-			kvfree(t->data);
-			t->data = NULL;
-		}
+		if (skip || weave_job_aborted(job))
+			break;
+		ret = weave_run_task(job, &job->tasks[i]);
+		if (ret && !err)
+			err = ret;
 	}
 	for (i = 0; i < job->ntallies; i++)
 		atomic64_add(job->tallies[i].count,
@@ -650,9 +876,7 @@ static void weave_job_work(struct work_struct *work)
 	else if (!err && atomic_read(&ctx->aborted))
 		err = -ECANCELED;
 
-	atomic64_sub(staged, &ctx->staged_bytes);
-	atomic64_sub(job->pending, &ctx->pending_tasks);
-	job->pending = 0;
+	weave_job_release_tasks(job);
 
 	if (err) {
 		weave_fence_error(&job->base.s_fence->finished, err);
@@ -683,21 +907,16 @@ static void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n)
 	atomic64_sub((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
 }
 
-/* Free what the job holds; the scheduler job is already cleaned up. */
+/*
+ * Free what the job holds.  A pushed job's scheduler job is cleaned up
+ * already; one never pushed has none.
+ */
 static void weave_job_free(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
-	struct weave_etask *t;
-	u64 staged = 0;
 	u32 i;
 
-	for (i = 0; i < job->ntasks; i++) {
-		t = &job->tasks[i];
-		if (t->data) {
-			staged += t->len;
-			kvfree(t->data);
-		}
-	}
+	weave_job_release_tasks(job);
 	for (i = 0; i < job->ntallies; i++)
 		weave_lstream_put(job->tallies[i].ls);
 	kvfree(job->tallies);
@@ -710,19 +929,15 @@ static void weave_job_free(struct weave_job *job)
 		job->tasks = NULL;
 	if (job->tasks)
 		weave_job_bytes_sub(ctx, job->ctasks);
-	atomic64_sub(staged, &ctx->staged_bytes);
-	atomic64_sub(job->pending, &ctx->pending_tasks);
-	for (i = 0; i < job->nbos; i++) {
-		if (i < job->npinned)
-			drm_gem_shmem_unpin(to_drm_gem_shmem_obj(job->bos[i].obj));
+	for (i = 0; i < job->nbos; i++)
 		drm_gem_object_put(job->bos[i].obj);
-	}
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i]);
 	if (job->started)
 		dma_fence_put(&job->hw->base);
 	else
 		kfree(job->hw);
+	weave_proxy_put(job->proxy);
 	kvfree(job->tasks);
 	kvfree(job->bos);
 	kvfree(job->objs);
@@ -743,6 +958,7 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	if (!job)
 		return NULL;
 	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
+	job->proxy = weave_proxy_create();
 	/* The spare has task_hint entries and is counted already. */
 	job->tasks = xchg(&ctx->spare_tasks, NULL);
 	if (!job->tasks) {
@@ -751,10 +967,11 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 		if (job->tasks)
 			weave_job_bytes_add(ctx, ctx->task_hint);
 	}
-	if (!job->hw || !job->tasks) {
+	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
 			weave_job_bytes_sub(ctx, ctx->task_hint);
 		kfree(job->hw);
+		weave_proxy_put(job->proxy);
 		kvfree(job->tasks);
 		kfree(job);
 		return NULL;
@@ -764,17 +981,10 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);
 	job->ctx = ctx;
+	job->bs = bs;
 	job->queue = bs->queue;
 	INIT_WORK(&job->work, weave_job_work);
 	return job;
-}
-
-/* Drop a job that was never pushed. */
-static void weave_job_cancel(struct weave_job *job)
-{
-	if (job->inited)
-		drm_sched_job_cleanup(&job->base);
-	weave_job_free(job);
 }
 
 static struct dma_fence *weave_sched_run_job(struct drm_sched_job *sched_job)
@@ -844,30 +1054,52 @@ static const struct drm_sched_backend_ops weave_sched_ops = {
 	.free_job = weave_sched_free_job,
 };
 
-static int weave_job_add_dep(struct weave_job *job, struct dma_fence *f)
-{
-	int ret;
-
-	ret = weave_grow((void **)&job->deps, &job->cdeps, job->ndeps + 1,
-			 sizeof(*job->deps));
-	if (ret) {
-		dma_fence_put(f);
-		return ret;
-	}
-	job->deps[job->ndeps++] = f;
-	return 0;
-}
-
 /* ---- backend ops --------------------------------------------------------- */
 
-static void weave_task_discard(struct weave_ectx *ctx,
-			       const struct weave_task *task)
+/*
+ * A task that cannot be appended to a job fails visibly: its stream is
+ * marked failed with @err and the task counts as executed and completed,
+ * so the stream's counters still add up.
+ */
+static void weave_task_fail(struct weave_ectx *ctx,
+			    const struct weave_task *task, int err)
 {
-	if (task->data) {
-		atomic64_sub(task->len, &ctx->staged_bytes);
-		kvfree(task->data);
-	}
+	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);
+
+	weave_staging_free(ctx, task->data, task->len);
 	atomic64_dec(&ctx->pending_tasks);
+	atomic_cmpxchg(&ls->error, 0, err);
+	atomic64_inc(&ls->executed);
+	atomic64_inc(&ls->completed);
+}
+
+/* Make room in @job for @task and the @ndeps dependencies it brings. */
+static int weave_job_reserve(struct weave_job *job,
+			     const struct weave_task *task, u32 ndeps)
+{
+	struct weave_ectx *ctx = job->ctx;
+	u32 need = job->nbos + task->num_bindings;
+	u32 cap = job->ctasks, cobjs = job->cbos;
+	int ret;
+
+	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
+			 sizeof(*job->tasks));
+	if (job->ctasks != cap)
+		weave_job_bytes_add(ctx, job->ctasks - cap);
+	/* @objs has the capacity of @bos: grow it first. */
+	if (!ret)
+		ret = weave_grow((void **)&job->objs, &cobjs, need,
+				 sizeof(*job->objs));
+	if (!ret)
+		ret = weave_grow((void **)&job->bos, &job->cbos, cobjs,
+				 sizeof(*job->bos));
+	if (!ret)
+		ret = weave_grow((void **)&job->tallies, &job->ctallies,
+				 job->ntallies + 1, sizeof(*job->tallies));
+	if (!ret)
+		ret = weave_grow((void **)&job->deps, &job->cdeps,
+				 job->ndeps + ndeps, sizeof(*job->deps));
+	return ret;
 }
 
 static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
@@ -881,67 +1113,54 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	struct weave_lstream *ls;
 	struct weave_etask *t;
 	struct weave_job *job;
-	u32 i, need, cap;
+	bool first;
+	u32 i;
 	int ret;
 
-	job = bs->job;
+	/* A job whose flush failed takes every later task: see DOC. */
+	job = ctx->job;
 	if (!job) {
 		job = weave_job_alloc(bs);
 		if (!job) {
-			weave_task_discard(ctx, task);
+			weave_task_fail(ctx, task, -ENOMEM);
 			return -ENOMEM;
 		}
-		bs->job = job;
+		ctx->job = job;
 	}
 
-	need = job->nbos + task->num_bindings;
-	cap = job->ctasks;
-	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
-			 sizeof(*job->tasks));
-	if (!ret && job->ctasks != cap)
-		weave_job_bytes_add(ctx, job->ctasks - cap);
-	if (!ret)
-		ret = weave_grow((void **)&job->bos, &job->cbos, need,
-				 sizeof(*job->bos));
-	if (!ret)
-		ret = weave_grow((void **)&job->tallies, &job->ctallies,
-				 job->ntallies + 1, sizeof(*job->tallies));
+	first = !test_bit(origin, job->slots);
+	ret = weave_job_reserve(job, task,
+				es->ngates + (first && es->last ? 1 : 0));
 	if (ret) {
-		weave_task_discard(ctx, task);
+		if (!job->ntasks) {
+			ctx->job = NULL;
+			weave_job_free(job);
+		}
+		weave_task_fail(ctx, task, ret);
 		return ret;
 	}
 
-	if (!test_bit(origin, job->slots)) {
+	/* Nothing below fails. */
+	if (first) {
 		__set_bit(origin, job->slots);
-		if (es->last) {
-			ret = weave_job_add_dep(job, dma_fence_get(es->last));
-			if (ret)
-				goto err_discard;
-		}
+		if (es->last)
+			job->deps[job->ndeps++] = dma_fence_get(es->last);
 	}
-	while (es->ngates) {
-		ret = weave_job_add_dep(job, es->gates[es->ngates - 1]);
-		es->ngates--;
-		if (ret)
-			goto err_discard;
-	}
+	ctx->ngates -= es->ngates;
+	while (es->ngates)
+		job->deps[job->ndeps++] = es->gates[--es->ngates];
 
 	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
 	if (!tally || tally->ls->handle != task->stream) {
+		/* Destroying a stream executes its slot first: it is there. */
 		ls = xa_load(ctx->streams, task->stream);
-		if (ls) {
-			/* The array was grown above. */
-			tally = &job->tallies[job->ntallies++];
-			kref_get(&ls->ref);
-			tally->ls = ls;
-			tally->count = 0;
-			job->prio = max(job->prio, ls->priority);
-		} else {
-			tally = NULL;	/* cannot happen: destroy executes first */
-		}
+		tally = &job->tallies[job->ntallies++];
+		kref_get(&ls->ref);
+		tally->ls = ls;
+		tally->count = 0;
+		job->prio = max(job->prio, ls->priority);
 	}
-	if (tally)
-		tally->count++;
+	tally->count++;
 	t = &job->tasks[job->ntasks++];
 	t->kind = task->kind;
 	t->kernel = task->kernel_id;
@@ -969,10 +1188,6 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	t->len = task->len;
 	job->pending++;
 	return 0;
-
-err_discard:
-	weave_task_discard(ctx, task);
-	return ret;
 }
 
 static int weave_jbo_cmp(const void *a, const void *b)
@@ -986,14 +1201,14 @@ static int weave_jbo_cmp(const void *a, const void *b)
 
 /*
  * Sort the job's buffers, merge duplicates and their access, and list the
- * objects for the reservation helpers.
+ * objects for the reservation helpers in @objs, which has room.
  */
-static int weave_job_uniq_bos(struct weave_job *job)
+static void weave_job_uniq_bos(struct weave_job *job)
 {
 	u32 i, n = 0;
 
 	if (!job->nbos)
-		return 0;
+		return;
 	sort(job->bos, job->nbos, sizeof(*job->bos), weave_jbo_cmp, NULL);
 	for (i = 0; i < job->nbos; i++) {
 		if (n && job->bos[n - 1].obj == job->bos[i].obj) {
@@ -1004,12 +1219,8 @@ static int weave_job_uniq_bos(struct weave_job *job)
 		job->bos[n++] = job->bos[i];
 	}
 	job->nbos = n;
-	job->objs = kvmalloc_array(n, sizeof(*job->objs), GFP_KERNEL);
-	if (!job->objs)
-		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		job->objs[i] = job->bos[i].obj;
-	return 0;
 }
 
 /*
@@ -1052,45 +1263,42 @@ retry:
 	return 0;
 }
 
+/*
+ * Push the client's pending job, whichever backend stream it was made for.
+ * Every allocation but the scheduler's own (its job, dependency and
+ * reservation slots) was made at enqueue.  If one of those fails, the job
+ * is left as it was, in &weave_ectx.job, and a later flush pushes it.
+ */
 static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 			      struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
-	struct weave_job *job = bs->job;
+	struct weave_job *job = ctx->job;
 	struct ww_acquire_ctx acquire;
-	struct dma_fence *finished;
+	struct dma_fence *finished, *out;
 	u32 i, s;
 	int ret;
 
 	if (!job)
 		return 0;
-	bs->job = NULL;
-	for (i = 0; i < job->ntallies; i++)
-		atomic64_add(job->tallies[i].count,
-			     &job->tallies[i].ls->executed);
-
-	ret = weave_job_uniq_bos(job);
+	weave_job_uniq_bos(job);
+	ret = weave_compat_sched_job_init(&job->base,
+					  &job->bs->entity[job->prio], ctx);
 	if (ret)
-		goto err_cancel;
-	ret = weave_compat_sched_job_init(&job->base, &bs->entity[job->prio],
-					  ctx);
-	if (ret)
-		goto err_cancel;
-	job->inited = true;
+		return ret;
 
+	/* The job keeps its own references until it is pushed. */
 	for (i = 0; i < job->ndeps; i++) {
-		/* Takes the reference, also on error; the rest are freed. */
-		ret = drm_sched_job_add_dependency(&job->base, job->deps[i]);
-		job->deps[i] = NULL;
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(job->deps[i]));
 		if (ret)
-			goto err_cancel;
+			goto err_cleanup;
 	}
-	job->ndeps = 0;
 
 	if (job->nbos) {
 		ret = weave_lock_bos(job->objs, job->nbos, &acquire);
 		if (ret)
-			goto err_cancel;
+			goto err_cleanup;
 		for (i = 0; i < job->nbos; i++) {
 			struct drm_gem_object *obj = job->objs[i];
 			bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
@@ -1099,26 +1307,33 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 								      obj, write);
 			if (!ret)
 				ret = dma_resv_reserve_fences(obj->resv, 1);
-			if (!ret)
-				ret = weave_compat_shmem_pin_locked(to_drm_gem_shmem_obj(obj));
 			if (ret) {
 				drm_gem_unlock_reservations(job->objs, job->nbos,
 							    &acquire);
-				goto err_cancel;
+				goto err_cleanup;
 			}
-			job->npinned++;
 		}
 	}
 
+	/* Committed: nothing below fails. */
+	ctx->job = NULL;
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
+	out = weave_proxy_attach(job->proxy, dma_fence_get(finished));
+	job->proxy = NULL;
 	for (i = 0; i < job->nbos; i++)
-		dma_resv_add_fence(job->objs[i]->resv, finished,
+		dma_resv_add_fence(job->objs[i]->resv, out,
 				   job->bos[i].access & WEAVE_ACCESS_WRITE ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	if (job->nbos)
 		drm_gem_unlock_reservations(job->objs, job->nbos, &acquire);
+	dma_fence_put(out);
 
+	while (job->ndeps)
+		dma_fence_put(job->deps[--job->ndeps]);
+	for (i = 0; i < job->ntallies; i++)
+		atomic64_add(job->tallies[i].count,
+			     &job->tallies[i].ls->executed);
 	for_each_set_bit(s, job->slots, ctx->max_streams) {
 		dma_fence_put(ctx->slots[s].last);
 		ctx->slots[s].last = dma_fence_get(finished);
@@ -1126,8 +1341,9 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	drm_sched_entity_push_job(&job->base);
 	return 0;
 
-err_cancel:
-	weave_job_cancel(job);
+err_cleanup:
+	/* Drops the scheduler's job and its dependencies, not the job's. */
+	drm_sched_job_cleanup(&job->base);
 	return ret;
 }
 
@@ -1165,8 +1381,6 @@ static void weave_engine_destroy_stream(void *backend,
 {
 	u32 p;
 
-	if (bs->job)
-		weave_job_cancel(bs->job);
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
 		drm_sched_entity_destroy(&bs->entity[p]);
 	kfree(bs);
@@ -1261,12 +1475,13 @@ static void weave_ectx_release(struct kref *ref)
  * weave_ectx_abort() - Cut a closing client's work short.
  * @ctx: The client's engine context.
  *
- * Running jobs of the client stop before their next task and jobs not yet
- * run skip their tasks, all with -ECANCELED; every gate whose in-fence has
+ * A job not yet pushed (one whose flush failed) is dropped.  Running jobs
+ * of the client stop before their next task and jobs not yet run skip
+ * their tasks, all with -ECANCELED; every gate whose in-fence has
  * not signalled signals now with -ECANCELED.  Afterwards no job of the
  * client waits on anything but other jobs.
  *
- * Context: Process context.
+ * Context: The client's mutex held.
  */
 void weave_ectx_abort(struct weave_ectx *ctx)
 {
@@ -1275,6 +1490,10 @@ void weave_ectx_abort(struct weave_ectx *ctx)
 	u32 i;
 
 	atomic_set(&ctx->aborted, 1);
+	if (ctx->job) {
+		weave_job_free(ctx->job);
+		ctx->job = NULL;
+	}
 	for (i = 0; i < engine->num_queues; i++)
 		wake_up_all(&engine->queues[i].abort_wq);
 

@@ -20,9 +20,16 @@
 struct dma_fence;
 struct weave_device;
 struct weave_engine;
+struct weave_job;
+struct weave_proxy;
 
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
 #define WEAVE_MAX_QUEUES		16
+/**
+ * WEAVE_MAX_SLOT_GATES - The most in-fence gates pending on one slot; a
+ * slot that would hold more is executed first.
+ */
+#define WEAVE_MAX_SLOT_GATES		128
 /** WEAVE_MAX_DELAY_US - The longest delay kernel, in microseconds. */
 #define WEAVE_MAX_DELAY_US		60000000u
 
@@ -63,7 +70,10 @@ struct weave_eslot {
 	 * the slot's FIFO order across backend streams.
 	 */
 	struct dma_fence *last;
-	/** @gates: In-fence gates the next job with a task of the slot waits on. */
+	/**
+	 * @gates: In-fence gates the next job with a task of the slot waits
+	 * on, at most one per in-fence context and %WEAVE_MAX_SLOT_GATES.
+	 */
 	struct dma_fence **gates;
 	/** @ngates: Used entries of @gates. */
 	u32 ngates;
@@ -100,6 +110,14 @@ struct weave_ectx {
 	void *spare_tasks;
 	/** @slots: @max_streams slot states, under the client's mutex. */
 	struct weave_eslot *slots;
+	/**
+	 * @job: The job being encoded, or one whose flush failed and that
+	 * takes every later task until a flush pushes it; or NULL.  Under the
+	 * client's mutex.
+	 */
+	struct weave_job *job;
+	/** @ngates: Gates pending on all slots, under the client's mutex. */
+	u64 ngates;
 	/** @aborted: Set at close: running jobs stop, new ones skip. */
 	atomic_t aborted;
 	/** @pending_tasks: Enqueued tasks not yet completed. */
@@ -135,8 +153,18 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 void weave_ectx_abort(struct weave_ectx *ctx);
 void weave_ectx_put(struct weave_ectx *ctx);
 void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint);
-int weave_ectx_gate(struct weave_ectx *ctx, u32 slot, struct dma_fence *in);
+u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);
+int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **fences, u32 *n);
+void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **gates, u32 n);
+u64 weave_ectx_gate_bytes(struct weave_ectx *ctx);
+bool weave_ectx_held(struct weave_ectx *ctx);
 struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot);
+struct weave_proxy *weave_proxy_create(void);
+struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
+				     struct dma_fence *in);
+void weave_proxy_put(struct weave_proxy *proxy);
 struct dma_fence *weave_fence_export(struct dma_fence *in);
 
 void weave_lstream_put(struct weave_lstream *ls);

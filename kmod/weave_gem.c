@@ -17,6 +17,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_vma_manager.h>
 
+#include "weave_compat.h"
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_gem.h"
@@ -26,8 +27,13 @@
  *
  * A weave buffer object is a &struct drm_gem_shmem_object wrapped in a
  * &struct weave_bo.  The shmem helpers do the work: backing pages come from
- * shmem, are zero when first touched, and are pinned while the buffer is
- * mapped to user space or exported.  weave adds two things around them:
+ * shmem and are zero.  weave adds three things around them:
+ *
+ * - Residency.  A buffer created by weave has its pages allocated and
+ *   pinned at creation (weave_compat_shmem_pin()) until it is freed, so
+ *   the soft engine never pins at submission, where a signal or a lock
+ *   could fail it: a job only holds a GEM reference.  Such buffers are not
+ *   swappable.  An imported buffer is not pinned: jobs refuse it.
  *
  * - The creation flags.  %DRM_WEAVE_BO_NO_MMAP refuses every user mapping:
  *   the fake offset, and mmap() through the GEM object functions, which is
@@ -54,6 +60,8 @@ static void weave_gem_free(struct drm_gem_object *obj)
 {
 	struct weave_device *wdev = to_weave_device(obj->dev);
 
+	if (to_weave_bo(obj)->pinned)
+		drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
 	atomic64_sub(obj->size, &wdev->live_bytes);
 	atomic64_dec(&wdev->live_bos);
 	drm_gem_shmem_object_free(obj);
@@ -175,6 +183,14 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 		return PTR_ERR(shmem);
 	weave_gem_account(&shmem->base);
 	to_weave_bo(&shmem->base)->flags = args->flags;
+
+	/* Resident from now on; see "DOC: buffer objects". */
+	ret = weave_compat_shmem_pin(shmem);
+	if (ret) {
+		drm_gem_object_put(&shmem->base);
+		return ret;
+	}
+	to_weave_bo(&shmem->base)->pinned = true;
 
 	/* On failure, dropping the creation reference frees the object. */
 	ret = drm_gem_handle_create(file, &shmem->base, &handle);

@@ -35,6 +35,12 @@ struct weave_bo {
 	 * for an imported buffer.  Never changes after creation.
 	 */
 	u32 flags;
+
+	/**
+	 * @pinned: Its pages are pinned from creation until it is freed; set
+	 * for every buffer weave creates, never for an imported one.
+	 */
+	bool pinned;
 };
 
 /**

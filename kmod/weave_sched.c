@@ -78,8 +78,10 @@
  *
  * Once accepted, a task always leaves the ring through enqueue or, at
  * teardown, cancellation.  An execution never stops half way: a failed
- * enqueue or flush is that task's or that submission's failure, which the
- * backend records in its failure store, and the core goes on with the rest.
+ * enqueue or flush is reported by the backend, which decides what becomes
+ * of that task or submission (the soft engine fails a task visibly and
+ * keeps a submission for the next flush), and the core goes on with the
+ * rest.
  * The core also latches the first error code on a slot: a failed enqueue
  * on the slot the task came from, a failed flush on the slot whose backend
  * stream it was, and a failed flush of an interleaved execution stream on
@@ -337,6 +339,24 @@ static int weave_slot_init(struct weave_sched *s, u32 idx)
 }
 
 /**
+ * weave_sched_reserve() - Make a logical stream's slot ready for tasks.
+ * @sched: The scheduler.
+ * @stream: The logical stream handle.
+ *
+ * Creates the slot's ring and backend stream if it has none yet, the only
+ * step of weave_sched_register() that can fail for a well-formed task, so
+ * that a caller can commit to registering before it registers.
+ *
+ * Context: &weave_sched.lock held.
+ * Return: 0, or the error of allocating the slot; nothing changed then.
+ */
+int weave_sched_reserve(struct weave_sched *sched, u32 stream)
+{
+	lockdep_assert_held(sched->lock);
+	return weave_slot_init(sched, weave_sched_slot(sched, stream));
+}
+
+/**
  * weave_sched_register() - Queue a task on a logical stream.
  * @sched: The scheduler.
  * @stream: The logical stream handle.
@@ -354,7 +374,8 @@ static int weave_slot_init(struct weave_sched *s, u32 idx)
  * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
  * bindings, too many uniform bytes, bad access flags, a host write that is
  * not one written binding of @task->len bytes); or the error of allocating
- * the slot.  On error nothing changed.
+ * the slot, which cannot happen after weave_sched_reserve() of @stream.  On
+ * error nothing changed.
  */
 int weave_sched_register(struct weave_sched *sched, u32 stream,
 			 struct weave_task *task)

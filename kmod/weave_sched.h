@@ -137,7 +137,8 @@ struct weave_task {
  *	ownership") whatever it returns.  An error means this task failed;
  *	the core records it and goes on (see "DOC: Errors").
  * @flush: Submit everything enqueued on @bs, ordered before anything any
- *	backend stream submits later.  Errors as for @enqueue.
+ *	backend stream submits later.  On error the backend may keep the
+ *	work and submit it on a later flush.
  * @create_stream: The factory: make the backend stream of slot @slot.
  *	Returns it or an ERR_PTR(), never NULL.
  * @destroy_stream: Free @bs; nothing is enqueued on it but not flushed.
@@ -253,6 +254,7 @@ int weave_sched_init(struct weave_sched *sched,
 void weave_sched_fini(struct weave_sched *sched);
 int weave_sched_set_strategy(struct weave_sched *sched,
 			     enum weave_strategy strategy);
+int weave_sched_reserve(struct weave_sched *sched, u32 stream);
 int weave_sched_register(struct weave_sched *sched, u32 stream,
 			 struct weave_task *task);
 void weave_sched_execute(struct weave_sched *sched, const u32 *streams,

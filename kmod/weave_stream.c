@@ -31,16 +31,27 @@
  * tracking record per buffer its queued tasks bind.
  *
  * Closing the file (also when the process is killed) cancels and reaps:
- * the engine context is aborted first (running jobs stop between tasks,
- * gates on foreign in-fences signal with -ECANCELED), then the core
+ * the engine context is aborted first (a job whose flush failed is
+ * dropped, running jobs stop between tasks, gates on foreign in-fences
+ * signal with -ECANCELED), then the core
  * cancels every queued task and destroys the backend streams, which kills
  * or drains their scheduler entities.  Jobs already pushed finish on their
  * own and hold references to what they use: the engine context, their
  * buffers, the logical streams of their tasks, and the module.
  */
 
-static void weave_btrack_free(struct weave_client *c, struct weave_btrack *bt)
+/**
+ * weave_btrack_release() - Free a tracking record nothing uses any more.
+ * @c: The client.
+ * @bt: The record; freed if neither a task being registered (busy) nor a
+ *	queued task (queued) binds its buffer, else left alone.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt)
 {
+	if (bt->busy || bt->track.queued)
+		return;
 	xa_erase(&c->tracks, (unsigned long)bt->obj);
 	drm_gem_object_put(bt->obj);
 	kfree(bt);
@@ -51,11 +62,7 @@ static void weave_track_idle(struct weave_sched *sched,
 {
 	struct weave_client *c = container_of(sched, struct weave_client,
 					      sched);
-	struct weave_btrack *bt = container_of(track, struct weave_btrack,
-					       track);
-
-	if (!bt->busy)
-		weave_btrack_free(c, bt);
+	weave_btrack_release(c, container_of(track, struct weave_btrack, track));
 }
 
 /* Fill in the core's parameters for a client with threshold @max_tasks. */
@@ -127,15 +134,14 @@ err_free:
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct weave_client *c = file->driver_priv;
-	struct weave_btrack *bt;
 	struct weave_lstream *ls;
 	unsigned long idx;
 
 	mutex_lock(&c->lock);
 	weave_ectx_abort(c->ectx);
+	/* Cancelling the queued tasks frees every tracking record. */
 	weave_sched_fini(&c->sched);
-	xa_for_each(&c->tracks, idx, bt)
-		weave_btrack_free(c, bt);
+	WARN_ON_ONCE(!xa_empty(&c->tracks));
 	xa_destroy(&c->tracks);
 	xa_for_each(&c->streams, idx, ls)
 		weave_lstream_put(ls);
@@ -173,9 +179,10 @@ void weave_client_usage(struct weave_client *c,
 	usage->ring_bytes = c->sched.ring_bytes;
 	usage->job_bytes = atomic64_read(&ctx->job_bytes);
 	usage->jobs = atomic64_read(&ctx->jobs);
+	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
 	mutex_unlock(&c->lock);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
-			      usage->staged_bytes;
+			      usage->staged_bytes + usage->gate_bytes;
 }
 
 /**

@@ -36,10 +36,14 @@
  * %DRM_IOCTL_WEAVE_ENQUEUE is all or nothing.  Under the client's mutex it
  * first copies and checks every task and in-sync, resolves every handle
  * (a binding's buffer gets the client's tracking record, which holds a
- * reference to it) and stages host-write bytes; only then does it gate the
- * slot on the in-fences and register the tasks with the scheduler core.
- * Every step before that point undoes itself on error.  The work is
- * bounded by max_tasks_per_enqueue, max_bindings and max_in_syncs.
+ * reference to it), stages host-write bytes, makes the stream's slot
+ * (weave_sched_reserve()) and the in-fences' gates; only then does it link
+ * the gates to the slot and register the tasks with the scheduler core,
+ * neither of which can fail.  Every step before that point undoes itself
+ * on error.  A slot whose pending gates would pass %WEAVE_MAX_SLOT_GATES
+ * is executed first, which hands them to a job.  The work is bounded by
+ * max_tasks_per_enqueue, max_bindings, max_in_syncs and
+ * %DRM_WEAVE_MAX_STRIDE.
  */
 
 /* Copy element @i of a &struct drm_weave_array of @ksize-byte structs. */
@@ -77,24 +81,18 @@ static struct weave_btrack *weave_btrack_get(struct weave_client *c,
 	return bt;
 }
 
-static void weave_btrack_unbusy(struct weave_client *c,
-				struct weave_btrack *bt)
-{
-	if (--bt->busy || bt->track.queued)
-		return;
-	xa_erase(&c->tracks, (unsigned long)bt->obj);
-	drm_gem_object_put(bt->obj);
-	kfree(bt);
-}
-
 /* Undo weave_task_prepare(): the tracks it took and the staged bytes. */
 static void weave_task_release(struct weave_client *c, struct weave_task *t)
 {
+	struct weave_btrack *bt;
 	u32 i;
 
-	for (i = 0; i < t->num_bindings; i++)
-		weave_btrack_unbusy(c, container_of(t->bindings[i].track,
-						    struct weave_btrack, track));
+	for (i = 0; i < t->num_bindings; i++) {
+		bt = container_of(t->bindings[i].track, struct weave_btrack,
+				  track);
+		bt->busy--;
+		weave_btrack_release(c, bt);
+	}
 	t->num_bindings = 0;
 	kvfree(t->data);
 	t->data = NULL;
@@ -179,7 +177,8 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		return ret;
 
 	if (ut.bindings.count > WEAVE_MAX_BINDINGS ||
-	    (ut.bindings.count && ut.bindings.stride < sizeof(ub)) ||
+	    (ut.bindings.count && (ut.bindings.stride < sizeof(ub) ||
+				   ut.bindings.stride > DRM_WEAVE_MAX_STRIDE)) ||
 	    ut.uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
 		return -EINVAL;
 	switch (ut.type) {
@@ -317,8 +316,10 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 
 	if (args->flags || !count || count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
 	    args->tasks.stride < sizeof(struct drm_weave_task) ||
+	    args->tasks.stride > DRM_WEAVE_MAX_STRIDE ||
 	    nsyncs > WEAVE_MAX_IN_SYNCS ||
-	    (nsyncs && args->in_syncs.stride < sizeof(us)))
+	    (nsyncs && (args->in_syncs.stride < sizeof(us) ||
+			args->in_syncs.stride > DRM_WEAVE_MAX_STRIDE)))
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
@@ -372,22 +373,28 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 		}
 	}
 
-	/* Committed: nothing below fails but for lack of memory. */
+	/* The slot and the gates: the last steps that can fail. */
+	ret = weave_sched_reserve(&c->sched, args->stream);
+	if (ret)
+		goto out_release;
 	slot = weave_sched_slot(&c->sched, args->stream);
-	for (i = 0; i < nf; i++) {
-		ret = weave_ectx_gate(c->ectx, slot, fences[i]);
-		fences[i] = NULL;
-		if (ret)
-			goto out_release;
+	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf)
+		weave_sched_execute(&c->sched, &args->stream, 1);
+	ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
+	if (ret) {
+		nf = 0;		/* it put the fences */
+		goto out_release;
 	}
-	nf = 0;
 
+	/* Committed: nothing below fails. */
+	weave_ectx_gates_commit(c->ectx, slot, fences, nf);
+	nf = 0;
 	atomic64_add(count, &c->ectx->pending_tasks);
 	atomic64_add(staged, &c->ectx->staged_bytes);
 	for (i = 0; i < count; i++) {
 		ret = weave_sched_register(&c->sched, args->stream, &tasks[i]);
-		if (ret) {
-			/* Only the first task can fail: it makes the slot. */
+		if (WARN_ON_ONCE(ret)) {
+			/* Checked and reserved: the core accepts every task. */
 			atomic64_sub(count - i, &c->ectx->pending_tasks);
 			for (; i < count; i++) {
 				if (tasks[i].data)
@@ -466,10 +473,11 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	struct weave_client *c = file->driver_priv;
 	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *syncobj = NULL;
+	struct weave_proxy *proxy = NULL;
 	struct dma_fence *fence = NULL;
 	struct weave_lstream *ls;
 	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
-	int ret;
+	int ret = 0;
 
 	if (args->flags & ~DRM_WEAVE_FLUSH_ALL || (all && args->stream) ||
 	    args->out_sync.flags)
@@ -486,18 +494,21 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 				goto out;
 			}
 		}
+		proxy = weave_proxy_create();
+		if (!proxy) {
+			ret = -ENOMEM;
+			goto out;
+		}
 	}
 
+	/*
+	 * Errors latched by earlier executions are not returned: a task that
+	 * could not be encoded marks its stream failed (-ECANCELED below), and
+	 * a job whose flush failed is pushed now or reported as held.
+	 */
 	mutex_lock(&c->lock);
 	if (all) {
-		ret = weave_sched_flush_all(&c->sched);
-		if (!ret && syncobj) {
-			fence = weave_client_all_fence(c);
-			if (IS_ERR(fence)) {
-				ret = PTR_ERR(fence);
-				fence = NULL;
-			}
-		}
+		weave_sched_flush_all(&c->sched);
 	} else {
 		ls = xa_load(&c->streams, args->stream);
 		if (!ls)
@@ -505,11 +516,21 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 		else if (atomic_read(&ls->error))
 			ret = -ECANCELED;
 		else
-			ret = weave_sched_flush(&c->sched, args->stream);
-		if (!ret && syncobj)
+			weave_sched_flush(&c->sched, args->stream);
+	}
+	if (!ret && weave_ectx_held(c->ectx))
+		ret = -ENOMEM;
+	if (!ret && syncobj) {
+		if (all)
+			fence = weave_client_all_fence(c);
+		else
 			fence = weave_ectx_slot_fence(c->ectx,
 						      weave_sched_slot(&c->sched,
 								       args->stream));
+		if (IS_ERR(fence)) {
+			ret = PTR_ERR(fence);
+			fence = NULL;
+		}
 	}
 	mutex_unlock(&c->lock);
 	if (ret || !syncobj)
@@ -518,11 +539,8 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	if (!fence) {
 		fence = dma_fence_get_stub();
 	} else {
-		fence = weave_fence_export(fence);
-		if (IS_ERR(fence)) {
-			ret = PTR_ERR(fence);
-			goto out;
-		}
+		fence = weave_proxy_attach(proxy, fence);
+		proxy = NULL;
 	}
 	if (chain) {
 		drm_syncobj_add_point(syncobj, chain, fence,
@@ -533,6 +551,7 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	}
 	dma_fence_put(fence);
 out:
+	weave_proxy_put(proxy);
 	dma_fence_chain_free(chain);
 	if (syncobj)
 		drm_syncobj_put(syncobj);

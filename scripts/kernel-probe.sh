@@ -103,12 +103,6 @@ probe WEAVE_HAVE_SCHED_START_ERRNO include/drm/gpu_scheduler.h \
 probe WEAVE_HAVE_SCHED_PRIORITY_LOW include/drm/gpu_scheduler.h \
 	'DRM_SCHED_PRIORITY_LOW,'
 
-# The shmem helpers pin under the reservation lock (6.8+): the caller of
-# drm_gem_shmem_pin_locked() holds it; before, drm_gem_shmem_pin() took
-# the helper's own pages_lock.
-probe WEAVE_HAVE_SHMEM_PIN_LOCKED include/drm/drm_gem_shmem_helper.h \
-	'^int drm_gem_shmem_pin_locked\('
-
 cat <<EOF
 
 #endif /* _WEAVE_PROBE_H_ */

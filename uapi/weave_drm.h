@@ -39,7 +39,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		0
+#define DRM_WEAVE_UAPI_MINOR		1
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -224,7 +224,8 @@ struct drm_weave_memory_usage {
  * complete and are freed concurrently, so two queries may differ even if
  * the caller did nothing in between.
  *
- * @kernel_bytes is always @ring_bytes + @job_bytes + @staged_bytes.  Slot
+ * @kernel_bytes is always @ring_bytes + @job_bytes + @staged_bytes +
+ * @gate_bytes.  Slot
  * rings are made on a slot's first task and kept until the file is closed
  * (destroying a stream does not free them), so once the client is idle --
  * everything it enqueued flushed and waited for, and @jobs back at zero,
@@ -262,7 +263,7 @@ struct drm_weave_client_usage {
 
 	/**
 	 * @kernel_bytes: Bytes the kernel holds for the client's scheduling
-	 * state: @ring_bytes + @job_bytes + @staged_bytes.
+	 * state: @ring_bytes + @job_bytes + @staged_bytes + @gate_bytes.
 	 */
 	__u64 kernel_bytes;
 
@@ -282,6 +283,14 @@ struct drm_weave_client_usage {
 
 	/** @jobs: Jobs of the client encoded and not yet freed. */
 	__u64 jobs;
+
+	/**
+	 * @gate_bytes: Bytes of the in-sync gates waiting on the client's
+	 * slots for their next job (uAPI 1.1).  A slot keeps one per fence
+	 * context, so listing the same syncobj again does not add one, and at
+	 * most 128: a slot that would hold more is executed first.
+	 */
+	__u64 gate_bytes;
 };
 
 /**
@@ -299,6 +308,8 @@ struct drm_weave_client_usage {
  * struct drm_weave_bo_create - Argument of %DRM_IOCTL_WEAVE_BO_CREATE.
  *
  * Creates a buffer object backed by shmem.  Its contents read as zeroes.
+ * The buffer is resident: all of its pages are allocated and pinned when
+ * it is created and stay until it is freed; they are never swapped out.
  *
  * Errors:
  *
@@ -307,6 +318,9 @@ struct drm_weave_client_usage {
  * - -E2BIG: @size, rounded up to the page size, is over the device's
  *   max_bo_size (see &struct drm_weave_device_info).
  * - -ENOMEM: The kernel is out of memory.
+ * - -EINTR: A signal interrupted the allocation (the C library restarts
+ *   the call if the handler was installed with SA_RESTART).  Nothing was
+ *   created.
  */
 struct drm_weave_bo_create {
 	/**
@@ -368,12 +382,21 @@ struct drm_weave_bo_mmap_offset {
  */
 
 /**
+ * DRM_WEAVE_MAX_STRIDE - The largest &drm_weave_array.stride, in bytes.
+ *
+ * Bounds the bytes the kernel reads (and checks for zero) per element, so
+ * an array's cost follows its count.  Added in uAPI 1.1; 1.0 had no bound.
+ */
+#define DRM_WEAVE_MAX_STRIDE		256
+
+/**
  * struct drm_weave_array - A user array of structs.
  *
  * The kernel reads @count elements of @stride bytes each from @ptr.  A
  * @stride larger than the kernel's struct is accepted if the extra bytes
  * are zero; a smaller one is accepted if it covers the struct's first
- * version.  This lets the element structs grow.
+ * version.  This lets the element structs grow.  @stride is at most
+ * %DRM_WEAVE_MAX_STRIDE; a larger one is refused with -EINVAL.
  */
 struct drm_weave_array {
 	/** @ptr: User pointer to the first element. */
@@ -556,7 +579,16 @@ struct drm_weave_sync {
  *
  * The in-syncs gate the tasks: they do not start before every listed
  * syncobj point has signalled.  (Other tasks encoded into the same job may
- * wait with them.)  A point that has no fence yet fails the call.
+ * wait with them.)  A point that has no fence yet fails the call.  Fences
+ * of one timeline (fence context) count once, the latest one; a slot that
+ * would have more than 128 distinct in-fences pending is executed before
+ * the new tasks are queued.
+ *
+ * Queuing a slot's max_tasks-th task executes the slot within this call.
+ * Such an execution never fails the call nor loses a task: a task the
+ * kernel has no memory to encode fails its stream instead (see
+ * &struct drm_weave_stream_query, error -ENOMEM), and work it cannot
+ * submit stays in the kernel until the next %DRM_IOCTL_WEAVE_FLUSH.
  *
  * Errors:
  *
@@ -567,8 +599,8 @@ struct drm_weave_sync {
  *   binding of size zero, a range outside its buffer, sizes its kernel
  *   rejects (see &enum drm_weave_kernel), uniforms over max_uniform_bytes,
  *   fewer than 4 uniform bytes for a kernel that reads uniform bytes 0..3,
- *   a delay or errno out of range, or a buffer imported from another
- *   device.
+ *   a delay or errno out of range, a buffer imported from another device,
+ *   or a stride over %DRM_WEAVE_MAX_STRIDE.
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
  * - -E2BIG: A host write is larger than max_staged_bytes.
@@ -577,6 +609,7 @@ struct drm_weave_sync {
  *   drmIoctl() restarts on it, and would spin.)
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
  * - -EFAULT: A user pointer cannot be read.
+ * - -ENOMEM: The kernel is out of memory; nothing was queued.
  */
 struct drm_weave_enqueue {
 	/** @stream: The stream handle. */
@@ -609,8 +642,18 @@ struct drm_weave_enqueue {
  * - -EINVAL: unknown @flags, @stream not zero with %DRM_WEAVE_FLUSH_ALL,
  *   or @out_sync.flags not zero.
  * - -ENOENT: @stream or the out-sync syncobj does not exist.
- * - -ECANCELED: The stream has failed.
- * - -ENOMEM: The kernel is out of memory; queued tasks stay queued.
+ * - -ECANCELED: The stream has failed (nothing was flushed).
+ * - -ENOMEM: The kernel is out of memory.  Either before anything was
+ *   submitted, or while submitting: the client's unsubmitted tasks were
+ *   not submitted and stay in the kernel, in order and ahead of anything
+ *   enqueued later; the next FLUSH (of any stream) or threshold execution
+ *   submits them.  Or, with %DRM_WEAVE_FLUSH_ALL and an out-sync, while
+ *   combining the streams' fences after everything was submitted.  In
+ *   every case the out-sync is left unchanged; call again to get it.
+ *
+ * A FLUSH is never interrupted by a signal, and earlier threshold
+ * executions do not make it fail: whenever it returns 0 its work was
+ * submitted and the out-sync, if any, was set.
  */
 struct drm_weave_flush {
 	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
@@ -684,8 +727,10 @@ enum drm_weave_stream_state {
 	DRM_WEAVE_STREAM_ACTIVE = 0,
 	/**
 	 * @DRM_WEAVE_STREAM_FAILED: A job of the stream hung and was cut
-	 * short; the stream refuses new work with -ECANCELED until it is
-	 * destroyed.
+	 * short (error -ETIMEDOUT), or the kernel had no memory to encode one
+	 * of its tasks, which then counts as executed and completed without
+	 * running (-ENOMEM); the stream refuses new work with -ECANCELED
+	 * until it is destroyed.
 	 */
 	DRM_WEAVE_STREAM_FAILED = 1,
 };

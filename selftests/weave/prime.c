@@ -5,8 +5,13 @@
  */
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
 
 #include "weave_test.h"
 
@@ -317,6 +322,53 @@ TEST_F(prime, import_grants_offset)
 	ASSERT_EQ(0, weave_bo_mmap_offset(self->a, ha, &offset_a));
 	ASSERT_EQ(0, weave_bo_mmap_offset(self->b, hb, &offset_b));
 	ASSERT_EQ(offset_a, offset_b);
+}
+
+/*
+ * The fences weave adds to a buffer's reservation object are weave's own,
+ * never the GPU scheduler's, whose timeline names point into weave.ko: a
+ * sync_file exported from the dma-buf of a buffer with pending work holds
+ * only fences of driver "weave".
+ */
+TEST_F(prime, export_sync_file_holds_weave_fences)
+{
+	struct dma_buf_export_sync_file req = {
+		.flags = DMA_BUF_SYNC_READ | DMA_BUF_SYNC_WRITE,
+		.fd = -1,
+	};
+	struct sync_fence_info *fences;
+	struct sync_file_info info;
+	struct weave_test_batch b;
+	uint32_t stream, bo, i;
+	int dmabuf;
+
+	stream = weave_test_stream(_metadata, self->a, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->a, self->size, 0);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 300000);
+	weave_test_fill_task(&b, bo, 0, self->size, 0x5e);
+	weave_test_enqueue(_metadata, self->a, stream, &b);
+	ASSERT_EQ(0, weave_flush(self->a, stream, NULL));
+
+	dmabuf = export(_metadata, self->a, bo);
+	ASSERT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &req));
+	ASSERT_LE(0, req.fd);
+
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, ioctl(req.fd, SYNC_IOC_FILE_INFO, &info));
+	ASSERT_LT(0u, info.num_fences);
+	EXPECT_EQ(0, info.status);	/* the delay is still running */
+	fences = calloc(info.num_fences, sizeof(*fences));
+	ASSERT_NE(NULL, fences);
+	info.sync_fence_info = (uintptr_t)fences;
+	ASSERT_EQ(0, ioctl(req.fd, SYNC_IOC_FILE_INFO, &info));
+	for (i = 0; i < info.num_fences; i++)
+		EXPECT_STREQ("weave", fences[i].driver_name);
+	free(fences);
+
+	weave_test_wait(_metadata, self->a, stream);
+	close(req.fd);
+	close(dmabuf);
 }
 
 TEST_HARNESS_MAIN

@@ -4,8 +4,10 @@
  * streams, cross-stream ordering without user synchronisation, host-write
  * staging, folding, thresholds, both strategies and flush all.
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "weave_test.h"
@@ -382,6 +384,89 @@ TEST_F(data, two_files_share_buffer)
 	EXPECT_EQ(0x5eedu, map[self->page / 4 - 1]);
 	weave_test_unmap(_metadata, map, self->page);
 	close(fd2);
+}
+
+/* Rounds, buffer pages and batches per round of signals_lose_no_task. */
+#define SIG_ROUNDS	8
+#define SIG_PAGES	4
+#define SIG_BATCHES	3
+
+static volatile sig_atomic_t sig_ticks;
+
+static void sig_tick(int sig)
+{
+	(void)sig;
+	sig_ticks++;
+}
+
+static uint32_t sig_pattern(uint32_t round, uint32_t task)
+{
+	return 0x51000000u | round << 16 | task;
+}
+
+/*
+ * A signal pending during ENQUEUE (whose threshold executions submit jobs)
+ * or FLUSH loses no task: with a timer signal every 100 us (SA_RESTART), a
+ * burst of buffer creations and of more than max_tasks tasks per stream
+ * all completes, with the right data.
+ */
+TEST_F(data, signals_lose_no_task)
+{
+	struct sigaction sa = { .sa_handler = sig_tick, .sa_flags = SA_RESTART };
+	struct itimerspec on = { { 0, 100000 }, { 0, 100000 } };
+	struct sigevent sev = {
+		.sigev_notify = SIGEV_SIGNAL,
+		.sigev_signo = SIGUSR1,
+	};
+	timer_t timer;
+	uint64_t size = SIG_PAGES * self->page;
+	uint32_t stream, bo[SIG_ROUNDS], r, k, j, n, *map;
+	struct drm_weave_stream_query q;
+	struct weave_test_batch b;
+	uint64_t tasks = 0;
+
+	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, timer_create(CLOCK_MONOTONIC, &sev, &timer));
+	sig_ticks = 0;
+	ASSERT_EQ(0, timer_settime(timer, 0, &on, NULL));
+	for (r = 0; r < SIG_ROUNDS; r++) {
+		bo[r] = weave_test_bo(_metadata, self->fd, size, 0);
+		for (k = 0, n = 0; k < SIG_BATCHES; k++) {
+			weave_test_batch_init(&b);
+			for (j = 0; j < WEAVE_TEST_BATCH; j++, n++)
+				weave_test_fill_task(&b, bo[r],
+						     (n % SIG_PAGES) * self->page,
+						     self->page, sig_pattern(r, n));
+			weave_test_enqueue(_metadata, self->fd, stream, &b);
+			tasks += WEAVE_TEST_BATCH;
+		}
+		ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
+	}
+	ASSERT_EQ(0, timer_delete(timer));
+	signal(SIGUSR1, SIG_DFL);
+	TH_LOG("%d signals during the burst", (int)sig_ticks);
+	ASSERT_LT(0, (int)sig_ticks);
+	ASSERT_LT((uint64_t)self->info.max_tasks, tasks);
+
+	weave_test_finish(_metadata, self->fd, stream);
+	q = weave_test_squery(_metadata, self->fd, stream);
+	EXPECT_EQ(0, q.error);
+	EXPECT_EQ(tasks, q.enqueued);
+	EXPECT_EQ(tasks, q.executed);
+	EXPECT_EQ(tasks, q.completed);
+	n = SIG_BATCHES * WEAVE_TEST_BATCH;
+	for (r = 0; r < SIG_ROUNDS; r++) {
+		map = weave_test_map(_metadata, self->fd, bo[r], size);
+		for (j = 0; j < SIG_PAGES; j++) {
+			/* The last fill of page j was task n - SIG_PAGES + j. */
+			EXPECT_EQ(sig_pattern(r, n - SIG_PAGES + j),
+				  map[j * self->page / 4]);
+			EXPECT_EQ(sig_pattern(r, n - SIG_PAGES + j),
+				  map[(j + 1) * self->page / 4 - 1]);
+		}
+		weave_test_unmap(_metadata, map, size);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -181,6 +181,53 @@ TEST_F(err, enqueue_tasks_stride_extra_zero_ok)
 	EXPECT_EQ(0, enqueue(_metadata, self));
 }
 
+/* Strides are bounded, so one element never costs more than a few bytes. */
+TEST_F(err, enqueue_tasks_stride_at_limit_ok)
+{
+	uint8_t raw[DRM_WEAVE_MAX_STRIDE] = { 0 };
+
+	memcpy(raw, &self->task[0], sizeof(self->task[0]));
+	self->args.tasks.ptr = (uintptr_t)raw;
+	self->args.tasks.stride = sizeof(raw);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+}
+
+TEST_F(err, enqueue_tasks_stride_over_limit)
+{
+	uint8_t raw[DRM_WEAVE_MAX_STRIDE + 8] = { 0 };
+
+	memcpy(raw, &self->task[0], sizeof(self->task[0]));
+	self->args.tasks.ptr = (uintptr_t)raw;
+	self->args.tasks.stride = sizeof(raw);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	/* A huge stride is refused before any byte is read. */
+	self->args.tasks.stride = 0x80000000u;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_bindings_stride_over_limit)
+{
+	uint8_t raw[DRM_WEAVE_MAX_STRIDE + 8] = { 0 };
+
+	memcpy(raw, &self->bind[0], sizeof(self->bind[0]));
+	self->task[0].bindings.ptr = (uintptr_t)raw;
+	self->task[0].bindings.stride = sizeof(raw);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_stride_over_limit)
+{
+	uint8_t raw[DRM_WEAVE_MAX_STRIDE + 8] = { 0 };
+	struct drm_weave_sync s = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
+
+	memcpy(raw, &s, sizeof(s));
+	self->args.in_syncs.ptr = (uintptr_t)raw;
+	self->args.in_syncs.stride = sizeof(raw);
+	self->args.in_syncs.count = 1;
+	/* -EINVAL, not the bad handle's -ENOENT: the stride is checked first. */
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
 TEST_F(err, enqueue_tasks_bad_ptr)
 {
 	self->args.tasks.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;

@@ -245,4 +245,98 @@ TEST_F(sync, wait_ignores_unflushed)
 	weave_test_finish(_metadata, self->fd, self->stream);
 }
 
+/* Enqueues of gate_dedupe and gate_cap, in-syncs per enqueue. */
+#define GATE_ENQUEUES	100
+#define GATE_SYNCS	64
+
+/* Enqueues one noop on @stream gated on @n in-syncs. */
+static void gated_noop(struct __test_metadata *_metadata, int fd,
+		       uint32_t stream, const struct drm_weave_sync *in,
+		       uint32_t n)
+{
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(fd, stream, b.task, b.n, in, n, NULL));
+}
+
+/*
+ * Listing one syncobj many times, in many enqueues, keeps one gate: the
+ * client's gate memory does not grow with the in-syncs.
+ */
+TEST_F(sync, gate_dedupe)
+{
+	struct drm_weave_sync in[GATE_SYNCS], out = weave_sync(self->syncobj, 0);
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+	uint64_t one = 0;
+	uint32_t other, i;
+
+	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 300000);
+	weave_test_enqueue(_metadata, self->fd, other, &b);
+	ASSERT_EQ(0, weave_flush(self->fd, other, &out));
+
+	for (i = 0; i < GATE_SYNCS; i++)
+		in[i] = weave_sync(self->syncobj, 0);
+	for (i = 0; i < GATE_ENQUEUES; i++) {
+		gated_noop(_metadata, self->fd, self->stream, in, GATE_SYNCS);
+		usage = weave_test_client_usage(_metadata, self->fd);
+		if (!one)
+			one = usage.gate_bytes;
+		ASSERT_NE(0u, one);
+		ASSERT_GE(one, usage.gate_bytes);
+	}
+	weave_test_finish(_metadata, self->fd, self->stream);
+	EXPECT_EQ((uint64_t)GATE_ENQUEUES,
+		  weave_test_squery(_metadata, self->fd, self->stream).completed);
+	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
+}
+
+/*
+ * Distinct in-fences pile up on a slot only to a bound: a slot that would
+ * hold more than 128 gates is executed first.  Every task still waits for
+ * its in-fences and completes.
+ */
+TEST_F(sync, gate_cap)
+{
+	struct drm_weave_sync in[GATE_SYNCS], out;
+	uint32_t other, i, j, sobj[3 * GATE_SYNCS];
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+	uint64_t per = 0;
+
+	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 300000);
+	weave_test_enqueue(_metadata, self->fd, other, &b);
+	/* Each out-sync is a fence of its own context. */
+	for (i = 0; i < 3 * GATE_SYNCS; i++) {
+		sobj[i] = weave_test_syncobj(_metadata, self->fd);
+		out = weave_sync(sobj[i], 0);
+		ASSERT_EQ(0, weave_flush(self->fd, other, &out));
+	}
+
+	for (i = 0; i < GATE_ENQUEUES / 10; i++) {
+		for (j = 0; j < GATE_SYNCS; j++)
+			in[j] = weave_sync(sobj[(i % 3) * GATE_SYNCS + j], 0);
+		gated_noop(_metadata, self->fd, self->stream, in, GATE_SYNCS);
+		usage = weave_test_client_usage(_metadata, self->fd);
+		if (!per)
+			per = usage.gate_bytes / GATE_SYNCS;
+		ASSERT_NE(0u, per);
+		ASSERT_GE(128 * per, usage.gate_bytes);
+	}
+	/* Nothing ran before the in-fences signalled. */
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->stream).completed);
+	weave_test_finish(_metadata, self->fd, self->stream);
+	EXPECT_EQ((uint64_t)GATE_ENQUEUES / 10,
+		  weave_test_squery(_metadata, self->fd, self->stream).completed);
+	for (i = 0; i < 3 * GATE_SYNCS; i++)
+		drmSyncobjDestroy(self->fd, sobj[i]);
+}
+
 TEST_HARNESS_MAIN

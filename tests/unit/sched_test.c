@@ -488,6 +488,26 @@ TEST_F(sched, create_error_rejects_the_task_untouched)
 	CALLS("C2");
 }
 
+/* reserve makes the slot once, so a later register cannot fail on it. */
+TEST_F(sched, reserve_makes_the_slot_so_register_cannot_fail)
+{
+	self->m.fail_create_slot = 2;
+	self->m.fail_create_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_reserve(&self->s, 2));
+	CALLS("C2");
+	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 2));
+
+	self->m.fail_create_err = 0;
+	ASSERT_EQ(0, weave_sched_reserve(&self->s, 2 + MAX_STREAMS));
+	CALLS("C2");
+	ASSERT_EQ(0, weave_sched_reserve(&self->s, 2));
+	CALLS("");
+	self->m.fail_create_err = -ENOMEM;
+	LAUNCH(2, 1);
+	CALLS("");
+	ASSERT_EQ(1u, stats(&self->s, 2).queued);
+}
+
 TEST_F(sched, malformed_tasks_are_rejected)
 {
 	struct weave_task bad[12];
