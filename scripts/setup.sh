@@ -18,7 +18,7 @@ pkgs="build-essential pkg-config libdrm-dev qemu-system-x86 busybox-static
 # bookworm-backports: the host's own bookworm entry with another suite.
 bpo=/etc/apt/sources.list.d/weave-backports.sources
 need_update=
-if [ ! -f "$bpo" ]; then
+if [ ! -f "$bpo" ] && [ ! -f "${bpo%.sources}.list" ]; then
 	src=/etc/apt/sources.list.d/debian.sources
 	if [ -f "$src" ]; then
 		awk -v RS= -v ORS='\n\n' '
@@ -33,9 +33,20 @@ if [ ! -f "$bpo" ]; then
 				done = 1
 			}' "$src" > "$bpo.tmp"
 	else
-		awk '$1 == "deb" && $3 == "bookworm" {
-			$3 = "bookworm-backports"; print; exit }' \
-			/etc/apt/sources.list > "${bpo%.sources}.list.tmp"
+		# deb [options] URI SUITE COMPONENTS...
+		awk '$1 == "deb" {
+			i = 2
+			if ($i ~ /^\[/)
+				while ($i !~ /\]$/ && i < NF)
+					i++
+			if ($i ~ /^\[|\]$/)
+				i++
+			if ($(i + 1) == "bookworm") {
+				$(i + 1) = "bookworm-backports"
+				print
+				exit
+			}
+		}' /etc/apt/sources.list > "${bpo%.sources}.list.tmp"
 		bpo=${bpo%.sources}.list
 	fi
 	[ -s "$bpo.tmp" ] || { echo "setup: no bookworm apt source found" >&2; exit 1; }
@@ -48,8 +59,11 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
+# A first run, or a missing package, reads a fresh index: Debian moves the
+# kernels behind the meta-packages, and old versions leave the mirrors.
 stamp=$cache/apt-updated
-if [ -n "$need_update" ] || [ ! -f "$stamp" ] || [ -n "$missing" ]; then
+if [ -n "$need_update" ] || [ ! -f "$stamp" ] || [ -n "$missing" ] ||
+	[ ! -f "$cache/kernels.mk" ]; then
 	apt-get update -qq
 	touch "$stamp"
 fi

@@ -6,7 +6,8 @@ Nested TAP (kselftest's runner prefixes a suite's own TAP with "# ") is
 walked as a tree: every leaf result counts once; a parent counts only if it
 failed and none of its children did (a suite that crashed or timed out).
 A skipped test counts as failed: nothing is skipped to get green.  A plan
-("1..N") that is not met counts the missing results as failed.
+("1..N") that is not met counts the missing results as failed, and a file
+with no result at all counts as one failure.
 """
 import re
 import sys
@@ -25,6 +26,9 @@ def tally(lines):
             line, depth = line[2:], depth + 1
         m = PLAN.match(line)
         if m:
+            # A new TAP stream at this depth: settle the previous one.
+            if seen.get(depth, 0) < plan.get(depth, 0):
+                failed += plan[depth] - seen[depth]
             plan[depth], seen[depth] = int(m.group(1)), 0
             continue
         m = RESULT.match(line)
@@ -50,6 +54,8 @@ def tally(lines):
     for depth, want in plan.items():
         if seen.get(depth, 0) < want:
             failed += want - seen.get(depth, 0)
+    if not passed and not failed:
+        failed = 1  # no plan and no result: the producer died first
     return passed, failed
 
 

@@ -34,24 +34,32 @@ if ! insmod "$build/kmod/$kver/weave.ko"; then
 fi
 echo "WEAVE-VM: weave.ko loaded"
 
-# Module parameters out of range must fail the load; then reload weave.ko
-# with two devices for the multi-device suite.  Prints TAP.
+# Module parameters out of range must fail the load with EINVAL; then
+# reload weave.ko with two devices for the multi-device suite.  Prints TAP.
 module_params() {
-	n=0
+	ko=$build/kmod/$kver/weave.ko
+	n=1
 	echo "TAP version 13"
-	echo "1..5"
-	rmmod weave
+	echo "1..6"
+	if rmmod weave && [ ! -e /sys/module/weave ]; then
+		echo "ok $n rmmod weave before reloading"
+	else
+		echo "not ok $n rmmod weave before reloading"
+	fi
 	for p in num_devices=0 num_devices=9 max_bo_size=4097 max_streams=0; do
 		n=$((n + 1))
-		if insmod "$build/kmod/$kver/weave.ko" "$p" 2>/dev/null; then
+		if insmod "$ko" "$p" 2> /tmp/insmod.err; then
 			echo "not ok $n insmod weave.ko $p is refused"
 			rmmod weave
+		elif grep -q 'Invalid parameters' /tmp/insmod.err; then
+			echo "ok $n insmod weave.ko $p is refused with EINVAL"
 		else
-			echo "ok $n insmod weave.ko $p is refused"
+			echo "not ok $n insmod weave.ko $p is refused with EINVAL"
+			sed 's/^/# /' /tmp/insmod.err
 		fi
 	done
 	n=$((n + 1))
-	if insmod "$build/kmod/$kver/weave.ko" num_devices=2; then
+	if insmod "$ko" num_devices=2; then
 		echo "ok $n insmod weave.ko num_devices=2"
 	else
 		echo "not ok $n insmod weave.ko num_devices=2"

@@ -55,8 +55,9 @@ for m in $(modinfo -F depends "build/kmod/$kver/weave.ko" | tr ',' ' '); do
 done | awk '!seen[$0]++' > "$out/deps"
 
 echo "vm: booting $kver ($mode)"
-rm -f "$out/rc"
+rm -f "$out/rc" "$out/guest.log" "$out/console.log" "$out/lane.tap"
 {
+rc=0
 timeout "$timeout" qemu-system-x86_64 \
 	-accel tcg -cpu max -smp 2 -m 2G \
 	-display none -monitor none -no-reboot \
@@ -64,10 +65,11 @@ timeout "$timeout" qemu-system-x86_64 \
 	-append "console=ttyS0 panic=-1 loglevel=7 weave_root=$root weave_mode=$mode weave_kver=$kver weave_vm=$out" \
 	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 	-serial "file:$out/console.log" -serial stdio \
-	< /dev/null
-echo $? > "$out/rc"
+	< /dev/null || rc=$?
+echo $rc > "$out/rc"
 } | tr -d '\r' | tee "$out/guest.log"
-rc=$(cat "$out/rc")
+rc=$(cat "$out/rc" 2>/dev/null || echo 255)
+touch "$out/console.log"
 
 # The lane's own results, as TAP.
 set +e
