@@ -139,7 +139,7 @@ $(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
 check: all
 	scripts/check.sh $(CACHE) $(KVERS)
 
-lint: module
+lint: module lib
 	scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
 
 demo: setup

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The kernel's own static checks, as TAP: checkpatch --strict and kernel-doc
-# on every module and uAPI file, the uAPI header compiled standalone, and for
-# each kernel a full W=1 build with sparse (C=2) that must print nothing.
+# The static checks, as TAP: checkpatch --strict and kernel-doc on every
+# module and uAPI file, the rendered documentation, the uAPI and library
+# headers compiled standalone, libweave's exported ABI against its header
+# and version script, and for each kernel a full W=1 build with sparse (C=2)
+# that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
 set -u
@@ -47,6 +49,16 @@ result "Documentation/weave.rst renders with every kernel-doc section" $? "$tmp"
 gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 	-x c uapi/weave_drm.h > "$tmp" 2>&1
 result "uapi/weave_drm.h compiles standalone in user space" $? "$tmp"
+
+for lang in c c++; do
+	gcc -fsyntax-only -Wall -Wextra -Werror -Iuapi \
+		$(pkg-config --cflags libdrm) -x "$lang" libshim/weave.h > "$tmp" 2>&1
+	result "libshim/weave.h compiles standalone as $lang" $? "$tmp"
+done
+
+scripts/abi-check.py libshim/weave.h libshim/libweave.map \
+	build/lib/libweave.so > "$tmp" 2>&1
+result "libweave.so exports exactly weave.h's functions, all in libweave.map" $? "$tmp"
 
 for k in "$@"; do
 	dir=build/lint/$k
