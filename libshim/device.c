@@ -189,7 +189,12 @@ WEAVE_PUBLIC int weave_device_count(void)
 		close(ret);
 		return -EOVERFLOW;
 	}
-	return ret == -ENODEV ? (int)count : ret;
+	if (ret != -ENODEV)
+		return ret;
+	/* Like weave_device_open(0): no device found because of an error. */
+	if (!count && open_error)
+		return open_error;
+	return (int)count;
 }
 
 WEAVE_PUBLIC int weave_device_close(int fd)

@@ -56,11 +56,16 @@ int weave_device_open_path(const char *path);
 /**
  * weave_device_count() - Count the weave devices.
  *
- * Render nodes that cannot be opened are not counted.
+ * Render nodes that cannot be opened are not counted: whether they are
+ * weave devices cannot be told.
  *
- * Return: the number of weave devices (possibly 0), or a negative errno if
- * the render nodes cannot be listed for another reason than there being
- * none.
+ * Return: the number of weave devices among the render nodes that could be
+ * opened, if that is at least 1; 0 if there is none and every render node
+ * could be opened (or there are no render nodes); otherwise, as
+ * weave_device_open(0) does, the negative errno of the first render node
+ * that failed to open (for example -EACCES, when the caller may not open
+ * render nodes), or a negative errno if the render nodes cannot be listed
+ * for another reason than there being none.
  */
 int weave_device_count(void);
 
@@ -296,6 +301,15 @@ int weave_stream_query(int fd, uint32_t handle,
  *              and %INT64_MAX waits forever.  See weave_timeout_ns().
  *
  * Queued tasks that were not flushed are not waited for.
+ *
+ * Signals do not end the wait.  A caught signal interrupts the ioctl
+ * (the kernel returns -ERESTARTSYS) and its handler runs; then, if the
+ * handler was installed with %SA_RESTART, the kernel restarts the ioctl,
+ * and otherwise the ioctl fails with EINTR and drmIoctl() issues it
+ * again.  Either way the wait resumes with the same absolute @timeout_ns,
+ * so it still ends at the deadline, and weave_wait() never returns
+ * -EINTR or -ERESTARTSYS.  To bound a wait, pass a deadline; a signal
+ * that kills the process ends it too.
  *
  * Return: 0 when everything flushed so far has completed; -ETIME if the
  * deadline passed first; -ECANCELED if the work completed but the stream

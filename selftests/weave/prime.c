@@ -337,17 +337,21 @@ TEST_F(prime, export_sync_file_holds_weave_fences)
 		.fd = -1,
 	};
 	struct sync_fence_info *fences;
+	struct weave_test_gate gate;
 	struct sync_file_info info;
 	struct weave_test_batch b;
+	struct drm_weave_sync in;
 	uint32_t stream, bo, i;
 	int dmabuf;
 
+	/* The fill waits for a gate, so its fences are pending. */
+	weave_test_gate_open(_metadata, &gate, self->a, WEAVE_TEST_SEC);
+	in = weave_sync(gate.syncobj, 0);
 	stream = weave_test_stream(_metadata, self->a, DRM_WEAVE_PRIORITY_NORMAL);
 	bo = weave_test_bo(_metadata, self->a, self->size, 0);
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, 300000);
 	weave_test_fill_task(&b, bo, 0, self->size, 0x5e);
-	weave_test_enqueue(_metadata, self->a, stream, &b);
+	ASSERT_EQ(0, weave_enqueue(self->a, stream, b.task, b.n, &in, 1, NULL));
 	ASSERT_EQ(0, weave_flush(self->a, stream, NULL));
 
 	dmabuf = export(_metadata, self->a, bo);
@@ -357,7 +361,8 @@ TEST_F(prime, export_sync_file_holds_weave_fences)
 	memset(&info, 0, sizeof(info));
 	ASSERT_EQ(0, ioctl(req.fd, SYNC_IOC_FILE_INFO, &info));
 	ASSERT_LT(0u, info.num_fences);
-	EXPECT_EQ(0, info.status);	/* the delay is still running */
+	EXPECT_EQ(0, info.status);	/* the fill has not run */
+	weave_test_gate_pending(_metadata, self->a, &gate);
 	fences = calloc(info.num_fences, sizeof(*fences));
 	ASSERT_NE(NULL, fences);
 	info.sync_fence_info = (uintptr_t)fences;
@@ -366,6 +371,7 @@ TEST_F(prime, export_sync_file_holds_weave_fences)
 		EXPECT_STREQ("weave", fences[i].driver_name);
 	free(fences);
 
+	weave_test_gate_wait(_metadata, self->a, &gate);
 	weave_test_wait(_metadata, self->a, stream);
 	close(req.fd);
 	close(dmabuf);

@@ -64,6 +64,25 @@ static int enqueue(struct __test_metadata *_metadata, err_t *self)
 	return ret;
 }
 
+/* Points self->args' in-syncs at @count elements of @stride bytes at @ptr. */
+static void set_in_syncs(err_t *self, const void *ptr, uint32_t stride,
+			 uint32_t count)
+{
+	self->args.in_syncs.ptr = (uintptr_t)ptr;
+	self->args.in_syncs.stride = stride;
+	self->args.in_syncs.count = count;
+}
+
+/* A syncobj of the fixture's file that has a signalled fence. */
+static uint32_t signalled_syncobj(struct __test_metadata *_metadata,
+				  err_t *self)
+{
+	uint32_t obj = weave_test_syncobj(_metadata, self->fd);
+
+	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
+	return obj;
+}
+
 /* The baseline: the unbroken argument is accepted. */
 TEST_F(err, valid_enqueue)
 {
@@ -119,17 +138,29 @@ TEST_F(err, stream_query_bad_handle)
 					      &q));
 }
 
-/* Streams are per file: another file's handle is unknown here. */
+/*
+ * Streams are per file: another file's handle is unknown here.  Handles
+ * start at 1 in every file, so the handle used is fd2's second one, which
+ * self->fd (with one stream) never handed out.
+ */
 TEST_F(err, stream_of_other_file)
 {
 	int fd2 = weave_test_open(_metadata);
 	struct drm_weave_stream_query q;
-	uint32_t other = weave_test_stream(_metadata, fd2,
-					   DRM_WEAVE_PRIORITY_NORMAL);
+	uint32_t first, second;
 
-	if (other != self->stream)
-		EXPECT_EQ(-ENOENT, weave_stream_query(self->fd, other, &q));
-	EXPECT_EQ(-ENOENT, weave_stream_query(fd2, self->stream + 1, &q));
+	first = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
+	second = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_NE(first, second);
+	ASSERT_NE(self->stream, second);
+	EXPECT_EQ(0, weave_stream_query(fd2, second, &q));
+	EXPECT_EQ(-ENOENT, weave_stream_query(self->fd, second, &q));
+	EXPECT_EQ(-ENOENT, weave_stream_destroy(self->fd, second));
+	EXPECT_EQ(-ENOENT, weave_flush(self->fd, second, NULL));
+	self->args.stream = second;
+	EXPECT_EQ(-ENOENT, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_ENQUEUE,
+					    &self->args));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, fd2, second).enqueued);
 	close(fd2);
 }
 
@@ -221,9 +252,7 @@ TEST_F(err, in_sync_stride_over_limit)
 	struct drm_weave_sync s = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
 
 	memcpy(raw, &s, sizeof(s));
-	self->args.in_syncs.ptr = (uintptr_t)raw;
-	self->args.in_syncs.stride = sizeof(raw);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, raw, sizeof(raw), 1);
 	/* -EINVAL, not the bad handle's -ENOENT: the stride is checked first. */
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
@@ -274,6 +303,20 @@ TEST_F(err, task_bindings_stride_too_small)
 {
 	self->task[0].bindings.stride = sizeof(self->bind[0]) - 8;
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_bindings_stride_extra_not_zero)
+{
+	uint64_t raw[sizeof(struct drm_weave_binding) / 8 + 1];
+
+	memcpy(raw, &self->bind[0], sizeof(self->bind[0]));
+	raw[sizeof(struct drm_weave_binding) / 8] = 1;
+	self->task[0].bindings.ptr = (uintptr_t)raw;
+	self->task[0].bindings.stride = sizeof(raw);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	/* The same element with zero extra bytes is accepted. */
+	raw[sizeof(struct drm_weave_binding) / 8] = 0;
+	EXPECT_EQ(0, enqueue(_metadata, self));
 }
 
 TEST_F(err, task_bindings_bad_ptr)
@@ -366,6 +409,81 @@ TEST_F(err, add_sizes_differ)
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
 
+TEST_F(err, add_size_not_multiple_of_4)
+{
+	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 0, 6);
+	self->bind[1] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 64, 6);
+	self->bind[2] = weave_binding(self->bo2, DRM_WEAVE_ACCESS_WRITE, 0, 6);
+	weave_task_launch(&self->task[0], DRM_WEAVE_KERNEL_ADD_U32, self->bind,
+			  3, NULL, 0);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+/* Makes self->task[0] a launch of @kernel, no bindings, with @arg. */
+static void arg_launch(err_t *self, uint32_t kernel, uint32_t arg)
+{
+	self->pattern[0] = arg;
+	weave_task_launch(&self->task[0], kernel, NULL, 0, self->pattern, 4);
+}
+
+TEST_F(err, fill_uniforms_short)
+{
+	self->task[0].uniforms_size = 3;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, delay_uniforms_short)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, 1);
+	self->task[0].uniforms_size = 3;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, fail_uniforms_short)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_FAIL, EIO);
+	self->task[0].uniforms_size = 3;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, delay_over_limit)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, WEAVE_TEST_MAX_DELAY_US + 1);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, UINT32_MAX);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, fail_errno_zero)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_FAIL, 0);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, fail_errno_4096)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_FAIL, 4096);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+/* The bounds themselves are accepted: a 1 us delay, errno 1 and 4095. */
+TEST_F(err, delay_and_fail_bounds_ok)
+{
+	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, 1);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	arg_launch(self, DRM_WEAVE_KERNEL_FAIL, 1);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	arg_launch(self, DRM_WEAVE_KERNEL_FAIL, 4095);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	weave_test_finish(_metadata, self->fd, self->stream);
+}
+
+TEST_F(err, launch_with_data)
+{
+	self->task[0].data = (uintptr_t)self->pattern;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
 TEST_F(err, uniforms_too_long)
 {
 	uint8_t *big = calloc(1, self->info.max_uniform_bytes + 4);
@@ -432,9 +550,7 @@ TEST_F(err, in_sync_bad_syncobj)
 {
 	struct drm_weave_sync s = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
 
-	self->args.in_syncs.ptr = (uintptr_t)&s;
-	self->args.in_syncs.stride = sizeof(s);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, &s, sizeof(s), 1);
 	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
 }
 
@@ -443,9 +559,7 @@ TEST_F(err, in_sync_no_fence)
 	struct drm_weave_sync s = weave_sync(weave_test_syncobj(_metadata,
 								 self->fd), 0);
 
-	self->args.in_syncs.ptr = (uintptr_t)&s;
-	self->args.in_syncs.stride = sizeof(s);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, &s, sizeof(s), 1);
 	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
 }
 
@@ -456,42 +570,57 @@ TEST_F(err, in_sync_unsignalled_point)
 	struct drm_weave_sync s = weave_sync(tl, 5);
 
 	ASSERT_EQ(0, drmSyncobjTimelineSignal(self->fd, &tl, &point, 1));
-	self->args.in_syncs.ptr = (uintptr_t)&s;
-	self->args.in_syncs.stride = sizeof(s);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, &s, sizeof(s), 1);
 	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
+}
+
+/* The baseline of the in-sync tests: a signalled in-sync is accepted. */
+TEST_F(err, in_sync_signalled_ok)
+{
+	struct drm_weave_sync s = weave_sync(signalled_syncobj(_metadata, self),
+					     0);
+
+	set_in_syncs(self, &s, sizeof(s), 1);
+	EXPECT_EQ(0, enqueue(_metadata, self));
 }
 
 TEST_F(err, in_sync_flags)
 {
-	uint32_t obj = weave_test_syncobj(_metadata, self->fd);
-	struct drm_weave_sync s = weave_sync(obj, 0);
+	struct drm_weave_sync s = weave_sync(signalled_syncobj(_metadata, self),
+					     0);
 
-	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
 	s.flags = 1;
-	self->args.in_syncs.ptr = (uintptr_t)&s;
-	self->args.in_syncs.stride = sizeof(s);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, &s, sizeof(s), 1);
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
 
 TEST_F(err, in_sync_stride_too_small)
 {
-	uint32_t obj = weave_test_syncobj(_metadata, self->fd);
-	struct drm_weave_sync s = weave_sync(obj, 0);
+	struct drm_weave_sync s = weave_sync(signalled_syncobj(_metadata, self),
+					     0);
 
-	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
-	self->args.in_syncs.ptr = (uintptr_t)&s;
-	self->args.in_syncs.stride = 4;
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, &s, 4, 1);
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, in_sync_stride_extra_not_zero)
+{
+	uint64_t raw[sizeof(struct drm_weave_sync) / 8 + 1];
+	struct drm_weave_sync s = weave_sync(signalled_syncobj(_metadata, self),
+					     0);
+
+	memcpy(raw, &s, sizeof(s));
+	raw[sizeof(s) / 8] = 1;
+	set_in_syncs(self, raw, sizeof(raw), 1);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	/* The same element with zero extra bytes is accepted. */
+	raw[sizeof(s) / 8] = 0;
+	EXPECT_EQ(0, enqueue(_metadata, self));
 }
 
 TEST_F(err, in_sync_bad_ptr)
 {
-	self->args.in_syncs.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;
-	self->args.in_syncs.stride = sizeof(struct drm_weave_sync);
-	self->args.in_syncs.count = 1;
+	set_in_syncs(self, WEAVE_TEST_BAD_PTR, sizeof(struct drm_weave_sync), 1);
 	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
 }
 
@@ -526,6 +655,14 @@ TEST_F(err, flush_out_sync_flags)
 TEST_F(err, flush_bad_stream)
 {
 	EXPECT_EQ(-ENOENT, weave_flush(self->fd, WEAVE_TEST_BAD_HANDLE, NULL));
+}
+
+/* Stream 0 is never a handle; only FLUSH_ALL takes it. */
+TEST_F(err, flush_stream_zero)
+{
+	struct drm_weave_flush f = { .stream = 0 };
+
+	EXPECT_EQ(-ENOENT, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_FLUSH, &f));
 }
 
 TEST_F(err, flush_bad_out_syncobj)

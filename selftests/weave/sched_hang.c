@@ -4,12 +4,8 @@
  * fence signals with an error, its stream fails and refuses work, and a
  * stream created alongside keeps working.
  */
-#include <poll.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
-
-#include <linux/sync_file.h>
 
 #include "weave_test.h"
 
@@ -38,11 +34,9 @@ TEST_F_TIMEOUT(hang, timeout_fails_only_its_stream, 120)
 	uint32_t a, b_stream, syncobj, bo, res, *map;
 	struct drm_weave_stream_query q;
 	struct drm_weave_sync out;
-	struct sync_file_info sinfo;
 	struct weave_test_batch b;
-	struct pollfd pfd;
 	int64_t start;
-	int sfd = -1;
+	int status;
 
 	a = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	b_stream = weave_test_stream(_metadata, self->fd,
@@ -51,10 +45,9 @@ TEST_F_TIMEOUT(hang, timeout_fails_only_its_stream, 120)
 	res = weave_test_bo(_metadata, self->fd, self->page, 0);
 	syncobj = weave_test_syncobj(_metadata, self->fd);
 
-	/* Ten times the timeout, capped so the u32 microseconds fit. */
+	/* Ten times the timeout, within the longest delay. */
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, self->info.job_timeout_ms > 400000 ? 0xffffffffu :
-			 self->info.job_timeout_ms * 10000u);
+	weave_test_delay(&b, weave_test_hang_delay_us(_metadata, &self->info));
 	weave_test_enqueue(_metadata, self->fd, a, &b);
 	out = weave_sync(syncobj, 0);
 	start = weave_test_now();
@@ -73,14 +66,8 @@ TEST_F_TIMEOUT(hang, timeout_fails_only_its_stream, 120)
 				    start + 5 * timeout_ns +
 				    10 * WEAVE_TEST_SEC, 0, NULL));
 	EXPECT_LE((int64_t)timeout_ns, weave_test_now() - start);
-	ASSERT_EQ(0, drmSyncobjExportSyncFile(self->fd, syncobj, &sfd));
-	pfd.fd = sfd;
-	pfd.events = POLLIN;
-	EXPECT_EQ(1, poll(&pfd, 1, 0));
-	memset(&sinfo, 0, sizeof(sinfo));
-	ASSERT_EQ(0, ioctl(sfd, SYNC_IOC_FILE_INFO, &sinfo));
-	EXPECT_GT(0, sinfo.status) TH_LOG("sync_file status %d", sinfo.status);
-	close(sfd);
+	status = weave_test_sync_file_status(_metadata, self->fd, syncobj, 0);
+	EXPECT_GT(0, status) TH_LOG("sync_file status %d", status);
 
 	q = weave_test_squery(_metadata, self->fd, a);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_FAILED, q.state);

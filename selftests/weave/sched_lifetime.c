@@ -4,8 +4,10 @@
  * on a fence cancels and reaps it promptly; so does killing a process in
  * the middle of a wait; destroying a stream executes its queued work.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,17 +56,42 @@ static void await_baseline(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(base->live_bytes, now.live_bytes);
 }
 
-/* A delay of ten job timeouts, in microseconds, capped to fit a u32. */
-static uint32_t long_delay_us(const struct drm_weave_device_info *info)
+/*
+ * Polls /proc/@pid/stat until the process sleeps (state S or D), for at
+ * most five seconds; returns the last state seen.
+ */
+static char await_sleeping(pid_t pid)
 {
-	uint64_t us = info->job_timeout_ms * 10000ull;
+	char path[64], buf[512], state = '?', *p;
+	int i, fd;
+	ssize_t n;
 
-	return us > 0xffffffffu ? 0xffffffffu : us;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (i = 0; i < 500; i++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return '?';
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = 0;
+			/* The state follows the command name's closing ')'. */
+			p = strrchr(buf, ')');
+			if (p && p[1] == ' ')
+				state = p[2];
+			if (state == 'S' || state == 'D')
+				return state;
+		}
+		usleep(10000);
+	}
+	return state;
 }
 
 TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 {
-	uint32_t queued, inflight, gated, gate_stream, gate_obj, bo, gate_bo;
+	uint32_t queued, inflight, gated, gate_stream, gate_obj, bo, qbo, gate_bo;
+	uint32_t delay_us = weave_test_hang_delay_us(_metadata, &self->info);
+	struct drm_weave_stream_query q;
 	struct drm_weave_sync gate;
 	struct weave_test_batch b;
 	int fd2, gate_fd;
@@ -84,6 +111,8 @@ TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 	inflight = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
 	gated = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
 	bo = weave_test_bo(_metadata, fd2, 4 * self->page, 0);
+	/* Its own buffer, so that no later enqueue executes its slot. */
+	qbo = weave_test_bo(_metadata, fd2, self->page, 0);
 
 	/* The gate's fence, moved into fd2's syncobj through a sync_file. */
 	{
@@ -92,7 +121,7 @@ TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 		int sfd = -1;
 
 		weave_test_batch_init(&b);
-		weave_test_delay(&b, long_delay_us(&self->info));
+		weave_test_delay(&b, delay_us);
 		weave_test_fill_task(&b, gate_bo, 0, self->page, 1);
 		weave_test_enqueue(_metadata, gate_fd, gate_stream, &b);
 		ASSERT_EQ(0, weave_flush(gate_fd, gate_stream, &out));
@@ -103,10 +132,10 @@ TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 	gate = weave_sync(gate_obj, 0);
 
 	weave_test_batch_init(&b);
-	weave_test_fill_task(&b, bo, 0, self->page, 2);
+	weave_test_fill_task(&b, qbo, 0, self->page, 2);
 	weave_test_enqueue(_metadata, fd2, queued, &b);
 
-	weave_test_delay(&b, long_delay_us(&self->info));
+	weave_test_delay(&b, delay_us);
 	weave_test_fill_task(&b, bo, self->page, self->page, 3);
 	weave_test_enqueue(_metadata, fd2, inflight, &b);
 	ASSERT_EQ(0, weave_flush(fd2, inflight, NULL));
@@ -115,6 +144,20 @@ TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 	ASSERT_EQ(0, weave_enqueue(fd2, gated, b.task, b.n, &gate, 1, NULL));
 	ASSERT_EQ(0, weave_flush(fd2, gated, NULL));
 	usleep(20000);
+
+	/* Each kind of work is really there when the file closes. */
+	q = weave_test_squery(_metadata, fd2, queued);
+	ASSERT_EQ(1u, q.enqueued);
+	ASSERT_EQ(0u, q.executed);
+	q = weave_test_squery(_metadata, fd2, inflight);
+	ASSERT_EQ(2u, q.executed);
+	ASSERT_EQ(0u, q.completed);
+	q = weave_test_squery(_metadata, fd2, gated);
+	ASSERT_EQ(1u, q.executed);
+	ASSERT_EQ(0u, q.completed);
+	/* The gate (and so the in-flight delay, started no earlier) runs on. */
+	ASSERT_EQ(-ETIME, drmSyncobjWait(fd2, &gate_obj, 1, 0, 0, NULL) ?
+		  -errno : 0);
 
 	start = weave_test_now();
 	ASSERT_EQ(0, close(fd2));
@@ -161,9 +204,10 @@ TEST_F_TIMEOUT(life, close_with_queued_work_only, 60)
 /* A child killed with SIGKILL while blocked in WAIT is reaped promptly. */
 TEST_F_TIMEOUT(life, killed_in_wait, 120)
 {
+	uint32_t delay_us = weave_test_hang_delay_us(_metadata, &self->info);
 	int pipefd[2], status;
 	int64_t start;
-	char c = 0;
+	char c = 0, state;
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(pipefd));
@@ -184,7 +228,7 @@ TEST_F_TIMEOUT(life, killed_in_wait, 120)
 		if (weave_bo_create(fd, &size, 0, &bo))
 			_exit(2);
 		weave_test_batch_init(&b);
-		weave_test_delay(&b, long_delay_us(&self->info));
+		weave_test_delay(&b, delay_us);
 		weave_test_fill_task(&b, bo, 0, size, 9);
 		if (weave_test_submit(fd, stream, &b) ||
 		    weave_flush(fd, stream, NULL))
@@ -197,7 +241,13 @@ TEST_F_TIMEOUT(life, killed_in_wait, 120)
 	close(pipefd[1]);
 	ASSERT_EQ(1, read(pipefd[0], &c, 1));
 	close(pipefd[0]);
-	usleep(50000);
+	/* The child is blocked in WAIT, not about to enter it. */
+	state = await_sleeping(pid);
+	if (state != 'S' && state != 'D')
+		kill(pid, SIGKILL);
+	ASSERT_TRUE(state == 'S' || state == 'D') {
+		TH_LOG("child in state '%c', not sleeping in WAIT", state);
+	}
 
 	start = weave_test_now();
 	ASSERT_EQ(0, kill(pid, SIGKILL));
@@ -243,9 +293,7 @@ TEST_F(life, destroy_executes_queued_work)
 	weave_test_copy_task(&b, bo, 0, y, 0, self->page);
 	weave_test_enqueue(_metadata, self->fd, other, &b);
 	weave_test_finish(_metadata, self->fd, other);
-	map = weave_test_map(_metadata, self->fd, y, self->page);
-	EXPECT_EQ(0xdeadu, map[self->page / 4 - 1]);
-	weave_test_unmap(_metadata, map, self->page);
+	weave_test_expect_words(_metadata, self->fd, y, self->page, 0xdead);
 }
 
 TEST_HARNESS_MAIN

@@ -27,7 +27,7 @@ FIXTURE_TEARDOWN(limits)
 	close(self->fd);
 }
 
-TEST_F(limits, max_client_streams)
+TEST_F_TIMEOUT(limits, max_client_streams, 120)
 {
 	uint32_t handle, first = 0;
 	unsigned int n;
@@ -93,15 +93,17 @@ TEST_F(limits, max_tasks_per_enqueue)
 }
 
 /*
- * Tasks queued behind a long delay stay pending: exactly max_pending_tasks
+ * Tasks queued behind a gated task stay pending: exactly max_pending_tasks
  * fit, one more gets -EBUSY, and it fits again once the work completed.
  */
-TEST_F_TIMEOUT(limits, max_pending_tasks, 120)
+TEST_F_TIMEOUT(limits, max_pending_tasks, 180)
 {
 	uint64_t max = self->info.max_pending_tasks, total;
 	uint32_t per = self->info.max_tasks_per_enqueue, stream, n;
+	struct weave_test_gate gate;
 	struct weave_test_batch b;
 	struct drm_weave_task *t;
+	struct drm_weave_sync in;
 
 	if (max > 200000)
 		SKIP(return, "max_pending_tasks %llu is too many to queue",
@@ -109,9 +111,12 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 120)
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
 			 self->info.max_tasks);
 	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	/* Long enough to queue the rest even under emulation. */
+	weave_test_gate_open(_metadata, &gate, self->fd, 10 * WEAVE_TEST_SEC);
+	in = weave_sync(gate.syncobj, 0);
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, self->info.job_timeout_ms * 1000u / 2);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, b.n, &in, 1, NULL));
 	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
 	t = noops(per);
 	for (total = 1; total < max; total += n) {
@@ -122,6 +127,9 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 120)
 	}
 	EXPECT_EQ(-EBUSY, weave_enqueue(self->fd, stream, t, 1, NULL, 0, NULL));
 	EXPECT_EQ(max, weave_test_squery(_metadata, self->fd, stream).enqueued);
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, stream).completed);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	weave_test_finish(_metadata, self->fd, stream);
 	EXPECT_EQ(0, weave_enqueue(self->fd, stream, t, 1, NULL, 0, NULL));
 	weave_test_finish(_metadata, self->fd, stream);

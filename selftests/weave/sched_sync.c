@@ -4,13 +4,9 @@
  * exported as sync_files; in-fences that gate tasks; WAIT and its absolute
  * CLOCK_MONOTONIC deadline.  Syncobjs are plain libdrm calls.
  */
-#include <poll.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <linux/sync_file.h>
 
 #include "weave_test.h"
 
@@ -53,32 +49,39 @@ static void delay_then_fill(struct __test_metadata *_metadata, int fd,
 	weave_test_enqueue(_metadata, fd, stream, &b);
 }
 
-static uint32_t first_word(struct __test_metadata *_metadata, int fd,
-			   uint32_t bo, uint64_t page)
+/* Queues a fill of the fixture's buffer gated on @gate. */
+static void gated_fill(struct __test_metadata *_metadata, int fd,
+		       uint32_t stream, uint32_t bo, uint64_t page,
+		       const struct weave_test_gate *gate, uint32_t pattern)
 {
-	uint32_t *map = weave_test_map(_metadata, fd, bo, page);
-	uint32_t word = map[0];
+	struct drm_weave_sync in = weave_sync(gate->syncobj, 0);
+	struct weave_test_batch b;
 
-	EXPECT_EQ(word, map[page / 4 - 1]);
-	weave_test_unmap(_metadata, map, page);
-	return word;
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, page, pattern);
+	ASSERT_EQ(0, weave_enqueue(fd, stream, b.task, b.n, &in, 1, NULL));
 }
 
 TEST_F(sync, out_fence_binary)
 {
 	struct drm_weave_sync out = weave_sync(self->syncobj, 0);
+	struct weave_test_gate gate;
 
-	delay_then_fill(_metadata, self->fd, self->stream, self->bo,
-			self->page, 50000, 0xb1);
+	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
+		   &gate, 0xb1);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
-	/* The delay has not passed yet: a poll times out. */
+	/* The gate holds the fill: a poll times out. */
 	EXPECT_EQ(-ETIME, drmSyncobjWait(self->fd, &self->syncobj, 1, 0, 0,
 					 NULL) ? -errno : 0);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	ASSERT_EQ(0, drmSyncobjWait(self->fd, &self->syncobj, 1,
 				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
 				    NULL));
-	EXPECT_EQ(0xb1u, first_word(_metadata, self->fd, self->bo, self->page));
-	EXPECT_EQ(2u, weave_test_squery(_metadata, self->fd,
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb1);
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).completed);
 }
 
@@ -99,7 +102,8 @@ TEST_F(sync, out_fence_timeline_point)
 					    NULL));
 	ASSERT_EQ(0, drmSyncobjQuery(self->fd, &tl, &value, 1));
 	EXPECT_EQ(point, value);
-	EXPECT_EQ(0xb2u, first_word(_metadata, self->fd, self->bo, self->page));
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb2);
 
 	/* A second flush with nothing new still signals its point. */
 	point = 8;
@@ -115,27 +119,21 @@ TEST_F(sync, out_fence_timeline_point)
 TEST_F(sync, sync_file_poll)
 {
 	struct drm_weave_sync out = weave_sync(self->syncobj, 0);
-	struct sync_file_info info;
-	struct pollfd pfd;
-	int sfd = -1;
+	struct weave_test_gate gate;
 
-	delay_then_fill(_metadata, self->fd, self->stream, self->bo,
-			self->page, 200000, 0xb3);
+	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
+		   &gate, 0xb3);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
-	ASSERT_EQ(0, drmSyncobjExportSyncFile(self->fd, self->syncobj, &sfd));
-	ASSERT_LE(0, sfd);
-
-	pfd.fd = sfd;
-	pfd.events = POLLIN;
-	EXPECT_EQ(0, poll(&pfd, 1, 0));
-	ASSERT_EQ(1, poll(&pfd, 1, 20000));
-	EXPECT_TRUE(pfd.revents & POLLIN);
-
-	memset(&info, 0, sizeof(info));
-	ASSERT_EQ(0, ioctl(sfd, SYNC_IOC_FILE_INFO, &info));
-	EXPECT_EQ(1, info.status);
-	EXPECT_EQ(0xb3u, first_word(_metadata, self->fd, self->bo, self->page));
-	close(sfd);
+	/* Held by the gate: the sync_file polls as not ready. */
+	EXPECT_EQ(0, weave_test_sync_file_status(_metadata, self->fd,
+						 self->syncobj, 0));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	EXPECT_EQ(1, weave_test_sync_file_status(_metadata, self->fd,
+						 self->syncobj, 20000));
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb3);
 }
 
 /* In-fences that already signalled, binary and timeline, let tasks run. */
@@ -157,31 +155,37 @@ TEST_F(sync, in_fence_signalled_by_user)
 	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, in, 2,
 				   NULL));
 	weave_test_finish(_metadata, self->fd, self->stream);
-	EXPECT_EQ(0xb4u, first_word(_metadata, self->fd, self->bo, self->page));
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb4);
 	drmSyncobjDestroy(self->fd, tl);
 }
 
 /*
- * A task gated on another stream's out-fence does not run before that
- * fence signals, though it is flushed and shares no buffer with it.
+ * A task gated on another stream's out-fence (a timeline point) does not
+ * run before that fence signals, though it is flushed and shares no
+ * buffer with it.
  */
 TEST_F(sync, in_fence_gates_task)
 {
+	struct drm_weave_sync in = weave_sync(self->syncobj, 0), gate;
+	struct weave_test_gate hold;
 	struct drm_weave_stream_query q;
-	struct drm_weave_sync gate;
 	struct weave_test_batch b;
 	uint64_t point = 1;
 	uint32_t other, tl;
 
+	/* Other's noop, held by a gate, signals the timeline point. */
+	weave_test_gate_open(_metadata, &hold, self->fd, 2 * WEAVE_TEST_SEC);
+	in = weave_sync(hold.syncobj, 0);
 	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	tl = weave_test_syncobj(_metadata, self->fd);
 	gate = weave_sync(tl, point);
-
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, 300000);
-	weave_test_enqueue(_metadata, self->fd, other, &b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, other, b.task, b.n, &in, 1, NULL));
 	ASSERT_EQ(0, weave_flush(self->fd, other, &gate));
 
+	weave_test_batch_init(&b);
 	weave_test_fill_task(&b, self->bo, 0, self->page, 0xb5);
 	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, &gate,
 				   1, NULL));
@@ -189,11 +193,14 @@ TEST_F(sync, in_fence_gates_task)
 	usleep(50000);
 	q = weave_test_squery(_metadata, self->fd, self->stream);
 	EXPECT_EQ(0u, q.completed);
-	EXPECT_EQ(0u, first_word(_metadata, self->fd, self->bo, self->page));
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page, 0);
 	EXPECT_EQ(-ETIME, weave_wait(self->fd, self->stream, 0));
+	weave_test_gate_pending(_metadata, self->fd, &hold);
 
+	weave_test_gate_wait(_metadata, self->fd, &hold);
 	weave_test_wait(_metadata, self->fd, self->stream);
-	EXPECT_EQ(0xb5u, first_word(_metadata, self->fd, self->bo, self->page));
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb5);
 	/* The gate signalled before the gated task completed. */
 	q = weave_test_squery(_metadata, self->fd, other);
 	EXPECT_EQ(1u, q.completed);
@@ -202,13 +209,15 @@ TEST_F(sync, in_fence_gates_task)
 
 TEST_F(sync, wait_deadlines)
 {
+	struct weave_test_gate gate;
 	int64_t start, elapsed;
 
 	/* Nothing flushed: nothing to wait for, even with a past deadline. */
 	EXPECT_EQ(0, weave_wait(self->fd, self->stream, 0));
 
-	delay_then_fill(_metadata, self->fd, self->stream, self->bo,
-			self->page, 300000, 0xb6);
+	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
+		   &gate, 0xb6);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
 	EXPECT_EQ(-ETIME, weave_wait(self->fd, self->stream,
 				     weave_timeout_ns(-WEAVE_TEST_SEC)));
@@ -220,9 +229,14 @@ TEST_F(sync, wait_deadlines)
 	elapsed = weave_test_now() - start;
 	/* Never before the deadline; -ETIME says it did not wait for the job. */
 	EXPECT_LE(20 * 1000000, elapsed);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
 
+	/* No deadline: returns once the gate let the fill run. */
 	ASSERT_EQ(0, weave_wait(self->fd, self->stream, INT64_MAX));
-	EXPECT_EQ(0xb6u, first_word(_metadata, self->fd, self->bo, self->page));
+	EXPECT_LE(gate.ready, weave_test_now());
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0xb6);
 	/* Completed work: a past deadline is no longer an error. */
 	EXPECT_EQ(0, weave_wait(self->fd, self->stream,
 				weave_timeout_ns(-WEAVE_TEST_SEC)));
@@ -245,9 +259,12 @@ TEST_F(sync, wait_ignores_unflushed)
 	weave_test_finish(_metadata, self->fd, self->stream);
 }
 
-/* Enqueues of gate_dedupe and gate_cap, in-syncs per enqueue. */
-#define GATE_ENQUEUES	100
-#define GATE_SYNCS	64
+/* Enqueues of gate_dedupe (at most) and gate_cap; in-syncs per enqueue. */
+#define GATE_ENQUEUES		100
+#define GATE_CAP_ENQUEUES	10
+#define GATE_SYNCS		64
+/* The most in-fence gates one slot holds (see drm_weave_enqueue). */
+#define GATE_MAX		128
 
 /* Enqueues one noop on @stream gated on @n in-syncs. */
 static void gated_noop(struct __test_metadata *_metadata, int fd,
@@ -263,34 +280,50 @@ static void gated_noop(struct __test_metadata *_metadata, int fd,
 
 /*
  * Listing one syncobj many times, in many enqueues, keeps one gate: the
- * client's gate memory does not grow with the in-syncs.
+ * client's gate memory stays that of a single-sync enqueue.  The slot
+ * never reaches its threshold, so every gate stays pending until FLUSH.
  */
 TEST_F(sync, gate_dedupe)
 {
-	struct drm_weave_sync in[GATE_SYNCS], out = weave_sync(self->syncobj, 0);
+	struct drm_weave_sync in[GATE_SYNCS];
 	struct drm_weave_client_usage usage;
-	struct weave_test_batch b;
-	uint64_t one = 0;
-	uint32_t other, i;
+	struct weave_test_gate gate;
+	uint32_t i, n;
+	uint64_t one;
 
-	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
-	weave_test_batch_init(&b);
-	weave_test_delay(&b, 300000);
-	weave_test_enqueue(_metadata, self->fd, other, &b);
-	ASSERT_EQ(0, weave_flush(self->fd, other, &out));
-
+	if (self->info.max_tasks < 3)
+		SKIP(return, "a threshold of %u leaves no room for enqueues",
+		     self->info.max_tasks);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 self->info.max_tasks);
+	n = self->info.max_tasks - 1;
+	if (n > GATE_ENQUEUES)
+		n = GATE_ENQUEUES;
+	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
 	for (i = 0; i < GATE_SYNCS; i++)
-		in[i] = weave_sync(self->syncobj, 0);
-	for (i = 0; i < GATE_ENQUEUES; i++) {
+		in[i] = weave_sync(gate.syncobj, 0);
+
+	/* One gate, from an enqueue that lists the syncobj once. */
+	gated_noop(_metadata, self->fd, self->stream, in, 1);
+	one = weave_test_client_usage(_metadata, self->fd).gate_bytes;
+	ASSERT_NE(0u, one);
+
+	for (i = 1; i < n; i++) {
 		gated_noop(_metadata, self->fd, self->stream, in, GATE_SYNCS);
 		usage = weave_test_client_usage(_metadata, self->fd);
-		if (!one)
-			one = usage.gate_bytes;
-		ASSERT_NE(0u, one);
-		ASSERT_GE(one, usage.gate_bytes);
+		ASSERT_EQ(one, usage.gate_bytes) TH_LOG("enqueue %u", i);
 	}
-	weave_test_finish(_metadata, self->fd, self->stream);
-	EXPECT_EQ((uint64_t)GATE_ENQUEUES,
+	/* Below the threshold: nothing executed, the gates are all pending. */
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->stream).executed);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+
+	/* FLUSH hands the gate to the job: none is left waiting. */
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	weave_test_wait(_metadata, self->fd, self->stream);
+	EXPECT_EQ((uint64_t)n,
 		  weave_test_squery(_metadata, self->fd, self->stream).completed);
 	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
 }
@@ -300,41 +333,70 @@ TEST_F(sync, gate_dedupe)
  * hold more than 128 gates is executed first.  Every task still waits for
  * its in-fences and completes.
  */
-TEST_F(sync, gate_cap)
+TEST_F_TIMEOUT(sync, gate_cap, 120)
 {
-	struct drm_weave_sync in[GATE_SYNCS], out;
 	uint32_t other, i, j, sobj[3 * GATE_SYNCS];
+	struct drm_weave_sync in[GATE_SYNCS], out;
 	struct drm_weave_client_usage usage;
-	struct weave_test_batch b;
-	uint64_t per = 0;
+	struct drm_weave_stream_query q;
+	struct weave_test_gate gate;
+	uint64_t per;
 
+	if (self->info.max_tasks <= GATE_CAP_ENQUEUES)
+		SKIP(return, "a threshold of %u executes the slot first",
+		     self->info.max_tasks);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 self->info.max_tasks);
+	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
+
+	/* One gate's bytes: other's noop, held by the gate. */
 	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
-	weave_test_batch_init(&b);
-	weave_test_delay(&b, 300000);
-	weave_test_enqueue(_metadata, self->fd, other, &b);
-	/* Each out-sync is a fence of its own context. */
+	in[0] = weave_sync(gate.syncobj, 0);
+	gated_noop(_metadata, self->fd, other, in, 1);
+	per = weave_test_client_usage(_metadata, self->fd).gate_bytes;
+	ASSERT_NE(0u, per);
+	ASSERT_EQ(0, weave_flush(self->fd, other, NULL));
+	ASSERT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
+
+	/* Each out-sync is a fence of its own context, held by the gate. */
 	for (i = 0; i < 3 * GATE_SYNCS; i++) {
 		sobj[i] = weave_test_syncobj(_metadata, self->fd);
 		out = weave_sync(sobj[i], 0);
 		ASSERT_EQ(0, weave_flush(self->fd, other, &out));
 	}
 
-	for (i = 0; i < GATE_ENQUEUES / 10; i++) {
+	/* Sets 0, 1, 2, 0, ...: the third enqueue would make 192 gates. */
+	for (i = 0; i < GATE_CAP_ENQUEUES; i++) {
 		for (j = 0; j < GATE_SYNCS; j++)
 			in[j] = weave_sync(sobj[(i % 3) * GATE_SYNCS + j], 0);
 		gated_noop(_metadata, self->fd, self->stream, in, GATE_SYNCS);
 		usage = weave_test_client_usage(_metadata, self->fd);
-		if (!per)
-			per = usage.gate_bytes / GATE_SYNCS;
-		ASSERT_NE(0u, per);
-		ASSERT_GE(128 * per, usage.gate_bytes);
+		q = weave_test_squery(_metadata, self->fd, self->stream);
+		ASSERT_GE(GATE_MAX * per, usage.gate_bytes) TH_LOG("enqueue %u", i);
+		if (i == 0) {
+			ASSERT_EQ(GATE_SYNCS * per, usage.gate_bytes);
+			ASSERT_EQ(0u, q.executed);
+		} else if (i == 1) {
+			/* 128 gates: at the cap, not over it. */
+			ASSERT_EQ(GATE_MAX * per, usage.gate_bytes);
+			ASSERT_EQ(0u, q.executed);
+		} else if (i == 2) {
+			/* The cap executed the first two tasks first. */
+			ASSERT_EQ(GATE_SYNCS * per, usage.gate_bytes);
+			ASSERT_EQ(2u, q.executed);
+		}
 	}
+	EXPECT_LT(0u, weave_test_squery(_metadata, self->fd,
+					self->stream).executed);
 	/* Nothing ran before the in-fences signalled. */
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->stream).completed);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	weave_test_finish(_metadata, self->fd, self->stream);
-	EXPECT_EQ((uint64_t)GATE_ENQUEUES / 10,
+	EXPECT_EQ((uint64_t)GATE_CAP_ENQUEUES,
 		  weave_test_squery(_metadata, self->fd, self->stream).completed);
+	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
 	for (i = 0; i < 3 * GATE_SYNCS; i++)
 		drmSyncobjDestroy(self->fd, sobj[i]);
 }

@@ -11,13 +11,16 @@
 #define _WEAVE_TEST_H_
 
 #include <errno.h>
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <linux/sync_file.h>
 #include <xf86drm.h>
 
 /* The 6.1 harness has an unused parameter in its SIGALRM handler. */
@@ -176,6 +179,21 @@ static inline size_t weave_test_check_bytes(const void *ptr, size_t size,
 		if (p[i] != byte)
 			return i;
 	return size;
+}
+
+/*
+ * Maps the first @size bytes of a buffer and checks its first and last
+ * u32 words are @word, then unmaps it.
+ */
+static inline void weave_test_expect_words(struct __test_metadata *_metadata,
+					   int fd, uint32_t handle,
+					   size_t size, uint32_t word)
+{
+	uint32_t *map = weave_test_map(_metadata, fd, handle, size);
+
+	EXPECT_EQ(word, map[0]);
+	EXPECT_EQ(word, map[size / 4 - 1]);
+	weave_test_unmap(_metadata, map, size);
 }
 
 /* --- streams and tasks ---------------------------------------------------- */
@@ -415,6 +433,159 @@ static inline void weave_test_param(struct __test_metadata *_metadata, int fd,
 				    uint32_t param, uint64_t value)
 {
 	ASSERT_EQ(0, weave_set_param(fd, param, value));
+}
+
+/* --- fences and timing ---------------------------------------------------- */
+
+/* The longest DELAY the uAPI accepts, in microseconds. */
+#define WEAVE_TEST_MAX_DELAY_US	60000000u
+
+/*
+ * A DELAY that only the job timeout can end: ten job timeouts, but at most
+ * the WEAVE_TEST_MAX_DELAY_US a DELAY may last.  Fails the test if the job
+ * timeout is not below that, as the delay would then end by itself.
+ */
+static inline uint32_t
+weave_test_hang_delay_us(struct __test_metadata *_metadata,
+			 const struct drm_weave_device_info *info)
+{
+	uint64_t timeout_us = info->job_timeout_ms * 1000ull;
+	uint64_t us = 10 * timeout_us;
+
+	if (us > WEAVE_TEST_MAX_DELAY_US)
+		us = WEAVE_TEST_MAX_DELAY_US;
+	ASSERT_GT(us, timeout_us) {
+		TH_LOG("job_timeout_ms %u: no DELAY outlasts the job timeout",
+		       info->job_timeout_ms);
+	}
+	return us;
+}
+
+/*
+ * The sync_file status of a syncobj's fence: exports it, polls it for up
+ * to @timeout_ms and returns its status then: 1 signalled, 0 still active,
+ * a negative errno if it signalled with an error.
+ */
+static inline int weave_test_sync_file_status(struct __test_metadata *_metadata,
+					      int fd, uint32_t syncobj,
+					      int timeout_ms)
+{
+	struct sync_file_info info;
+	struct pollfd pfd;
+	int sfd = -1, ret;
+
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, syncobj, &sfd));
+	ASSERT_LE(0, sfd);
+	pfd.fd = sfd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	ret = poll(&pfd, 1, timeout_ms);
+	memset(&info, 0, sizeof(info));
+	if (ioctl(sfd, SYNC_IOC_FILE_INFO, &info))
+		ret = -1;
+	close(sfd);
+	ASSERT_LE(0, ret);
+	/*
+	 * Ready when polled, so signalled when read; not the converse, as it
+	 * may signal in between.
+	 */
+	if (ret) {
+		ASSERT_TRUE(pfd.revents & POLLIN);
+		ASSERT_NE(0, info.status);
+	}
+	return info.status;
+}
+
+/*
+ * A gate: a fence the test's own work cannot signal, for tests that must
+ * see work held back while they check something.  Its fence is that of a
+ * run of DELAY jobs on a file of its own, each within the job timeout,
+ * imported into @syncobj of the test's file; it signals (without error)
+ * once they all ran, not before @ready.  Gate the work on it with
+ * weave_sync(gate.syncobj, 0), check, then call weave_test_gate_pending()
+ * to prove the gate held until after the checks, and weave_test_gate_wait()
+ * to let the work go.
+ */
+struct weave_test_gate {
+	int fd;			/* the gate's own file */
+	uint32_t syncobj;	/* in the test's file */
+	int64_t ready;		/* CLOCK_MONOTONIC ns it cannot signal before */
+	int64_t length;		/* its length in ns */
+};
+
+/* Opens a gate lasting at least @ns (rounded up to whole jobs). */
+static inline void weave_test_gate_open(struct __test_metadata *_metadata,
+					struct weave_test_gate *g, int fd,
+					int64_t ns)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata, fd);
+	struct drm_weave_sync out;
+	struct weave_test_batch b;
+	uint32_t stream, obj;
+	int64_t per_us, n, i;
+	int sfd = -1;
+
+	/* Each job takes half the job timeout, far from being cut short. */
+	per_us = info.job_timeout_ms * 1000ll / 2;
+	if (per_us > WEAVE_TEST_MAX_DELAY_US)
+		per_us = WEAVE_TEST_MAX_DELAY_US;
+	ASSERT_LE(5000, per_us) {
+		TH_LOG("job_timeout_ms %u is too short to hold a gate",
+		       info.job_timeout_ms);
+	}
+	n = (ns / 1000 + per_us - 1) / per_us;
+	if (n < 1)
+		n = 1;
+	g->length = n * per_us * 1000;
+	g->fd = weave_test_open(_metadata);
+	stream = weave_test_stream(_metadata, g->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	obj = weave_test_syncobj(_metadata, g->fd);
+	g->ready = weave_test_now() + g->length;
+	weave_test_batch_init(&b);
+	for (i = 0; i < n; i++) {
+		weave_test_delay(&b, (uint32_t)per_us);
+		weave_test_enqueue(_metadata, g->fd, stream, &b);
+		/* One job per delay, so each has a job timeout of its own. */
+		ASSERT_EQ(0, weave_flush(g->fd, stream, NULL));
+	}
+	out = weave_sync(obj, 0);
+	ASSERT_EQ(0, weave_flush(g->fd, stream, &out));
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(g->fd, obj, &sfd));
+	g->syncobj = weave_test_syncobj(_metadata, fd);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(fd, g->syncobj, sfd));
+	close(sfd);
+	drmSyncobjDestroy(g->fd, obj);
+}
+
+/*
+ * Fails the test, saying the machine was too slow, if the gate has already
+ * signalled: checks made before this call all saw it held.
+ */
+static inline void weave_test_gate_pending(struct __test_metadata *_metadata,
+					   int fd,
+					   const struct weave_test_gate *g)
+{
+	uint32_t obj = g->syncobj;
+	int ret = drmSyncobjWait(fd, &obj, 1, 0, 0, NULL) ? -errno : 0;
+
+	ASSERT_EQ(-ETIME, ret) {
+		TH_LOG("the gate (%lld ms) opened before the test's checks were done: machine too slow, the checks above prove nothing",
+		       (long long)(g->length / 1000000));
+	}
+}
+
+/* Waits for the gate to signal, then closes it. */
+static inline void weave_test_gate_wait(struct __test_metadata *_metadata,
+					int fd, struct weave_test_gate *g)
+{
+	uint32_t obj = g->syncobj;
+
+	ASSERT_EQ(0, drmSyncobjWait(fd, &obj, 1,
+				    g->ready + WEAVE_TEST_WAIT_NS, 0, NULL));
+	EXPECT_LE(g->ready, weave_test_now());
+	drmSyncobjDestroy(fd, g->syncobj);
+	close(g->fd);
+	g->fd = -1;
 }
 
 /*
