@@ -41,7 +41,8 @@
  * hands the job to the workqueue and returns the job's hardware fence at
  * once; the worker runs the job's tasks on the CPU in order, against the
  * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
- * signals the fence.  Hardware fences have one fence context per queue.
+ * signals the fence.  Jobs never run on the scheduler's own thread, as
+ * on real hardware.  Hardware fences have one fence context per queue.
  *
  * A backend stream is one slot's: three scheduler entities (one per
  * priority) on queue slot % num_queues.  The client has at most one job
@@ -106,6 +107,8 @@
 #define WEAVE_ETASK_BINDINGS	3
 /* Delays up to this many microseconds sleep without waking for an abort. */
 #define WEAVE_SHORT_DELAY_US	2000
+/* Tallies and dependencies a job holds without allocating. */
+#define WEAVE_JOB_INLINE	4
 
 /**
  * struct weave_queue - One hardware queue of the soft engine.
@@ -264,6 +267,10 @@ struct weave_job {
 	u32 ndeps;
 	/** @cdeps: Allocated entries of @deps. */
 	u32 cdeps;
+	/** @tally0: The first entries of @tallies, no allocation needed. */
+	struct weave_tally tally0[WEAVE_JOB_INLINE];
+	/** @dep0: The first entries of @deps, no allocation needed. */
+	struct dma_fence *dep0[WEAVE_JOB_INLINE];
 	/** @slots: Bitmap of the client's slots with tasks in the job. */
 	unsigned long slots[];
 };
@@ -485,7 +492,12 @@ struct dma_fence *weave_fence_export(struct dma_fence *in)
 	return weave_proxy_attach(proxy, in);
 }
 
-static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
+/*
+ * Grow the array *@arr of *@cap entries of @size bytes to hold @need.  The
+ * old array is freed unless it is @inl, storage embedded in its owner.
+ */
+static int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
+			   const void *inl)
 {
 	u32 ncap;
 	void *n;
@@ -498,10 +510,16 @@ static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
 		return -ENOMEM;
 	if (*cap)
 		memcpy(n, *arr, (size_t)*cap * size);
-	kvfree(*arr);
+	if (*arr != inl)
+		kvfree(*arr);
 	*arr = n;
 	*cap = ncap;
 	return 0;
+}
+
+static int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
+{
+	return weave_grow_from(arr, cap, need, size, NULL);
 }
 
 static struct weave_gate *to_weave_gate(struct dma_fence *f)
@@ -850,9 +868,9 @@ static void weave_job_release_tasks(struct weave_job *job)
 	job->pending = 0;
 }
 
-static void weave_job_work(struct work_struct *work)
+/* Run the job's tasks and signal its hardware fence. */
+static void weave_job_execute(struct weave_job *job)
 {
-	struct weave_job *job = container_of(work, struct weave_job, work);
 	struct weave_ectx *ctx = job->ctx;
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
@@ -882,8 +900,13 @@ static void weave_job_work(struct work_struct *work)
 		weave_fence_error(&job->base.s_fence->finished, err);
 		weave_fence_error(hw, err);
 	}
-	/* The job may be freed as soon as this returns. */
 	dma_fence_signal(hw);
+}
+
+static void weave_job_work(struct work_struct *work)
+{
+	/* The job may be freed as soon as its fence signals. */
+	weave_job_execute(container_of(work, struct weave_job, work));
 }
 
 /* ---- jobs ---------------------------------------------------------------- */
@@ -919,7 +942,8 @@ static void weave_job_free(struct weave_job *job)
 	weave_job_release_tasks(job);
 	for (i = 0; i < job->ntallies; i++)
 		weave_lstream_put(job->tallies[i].ls);
-	kvfree(job->tallies);
+	if (job->tallies != job->tally0)
+		kvfree(job->tallies);
 	/*
 	 * Keep one task array for the next job: allocations are zeroed.  It
 	 * stays counted in job_bytes; an array freed below leaves it.
@@ -941,7 +965,8 @@ static void weave_job_free(struct weave_job *job)
 	kvfree(job->tasks);
 	kvfree(job->bos);
 	kvfree(job->objs);
-	kvfree(job->deps);
+	if (job->deps != job->dep0)
+		kvfree(job->deps);
 	atomic64_dec(&ctx->jobs);
 	kref_put(&ctx->ref, weave_ectx_release);
 	kfree(job);
@@ -977,6 +1002,10 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 		return NULL;
 	}
 	job->ctasks = ctx->task_hint;
+	job->tallies = job->tally0;
+	job->ctallies = ARRAY_SIZE(job->tally0);
+	job->deps = job->dep0;
+	job->cdeps = ARRAY_SIZE(job->dep0);
 	atomic64_inc(&ctx->jobs);
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);
@@ -1094,11 +1123,13 @@ static int weave_job_reserve(struct weave_job *job,
 		ret = weave_grow((void **)&job->bos, &job->cbos, cobjs,
 				 sizeof(*job->bos));
 	if (!ret)
-		ret = weave_grow((void **)&job->tallies, &job->ctallies,
-				 job->ntallies + 1, sizeof(*job->tallies));
+		ret = weave_grow_from((void **)&job->tallies, &job->ctallies,
+				      job->ntallies + 1, sizeof(*job->tallies),
+				      job->tally0);
 	if (!ret)
-		ret = weave_grow((void **)&job->deps, &job->cdeps,
-				 job->ndeps + ndeps, sizeof(*job->deps));
+		ret = weave_grow_from((void **)&job->deps, &job->cdeps,
+				      job->ndeps + ndeps, sizeof(*job->deps),
+				      job->dep0);
 	return ret;
 }
 

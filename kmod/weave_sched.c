@@ -13,6 +13,7 @@
 #include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "weave_sched.h"
 
@@ -169,6 +170,28 @@ static void weave_track_put(struct weave_sched *s, struct weave_track *track)
 		return;
 	if (!--track->queued && s->track_idle)
 		s->track_idle(s, track);
+}
+
+/*
+ * Copy a checked task into a ring entry: its fixed fields and only the used
+ * bindings and uniform bytes, which are all anyone reads of an entry.
+ */
+static void weave_task_copy(struct weave_task *dst,
+			    const struct weave_task *src)
+{
+	dst->kind = src->kind;
+	dst->stream = src->stream;
+	dst->seqno = src->seqno;
+	dst->num_bindings = src->num_bindings;
+	memcpy(dst->bindings, src->bindings,
+	       src->num_bindings * sizeof(*src->bindings));
+	dst->kernel_id = src->kernel_id;
+	dst->grid = src->grid;
+	dst->uniform_len = src->uniform_len;
+	memcpy(dst->uniforms, src->uniforms,
+	       min(src->uniform_len, (u32)WEAVE_MAX_UNIFORM_BYTES));
+	dst->data = src->data;
+	dst->len = src->len;
 }
 
 /* Take the oldest task off the ring.  It stays valid until the next push. */
@@ -411,7 +434,8 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 		track->slot = idx;
 		track->queued++;
 	}
-	slot->ring[(slot->head + slot->count) % sched->max_tasks] = *task;
+	weave_task_copy(&slot->ring[(slot->head + slot->count) %
+				    sched->max_tasks], task);
 	slot->count++;
 	slot->enqueued++;
 

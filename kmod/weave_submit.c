@@ -57,6 +57,27 @@ static int weave_copy_elem(void *dst, size_t ksize,
 	return ret == -E2BIG ? -EINVAL : ret;
 }
 
+/* Tasks of an enqueue copied from user space at once. */
+#define WEAVE_TASK_CHUNK	8u
+
+/*
+ * Copy tasks @first to @first + @n - 1 of @arr in one go when its stride is
+ * the kernel's struct size.  Return: true if they were copied; false if the
+ * caller must copy them one by one (another stride, or a fault, which the
+ * per-element copy then reports at the right element).
+ */
+static bool weave_copy_tasks(struct drm_weave_task *dst,
+			     const struct drm_weave_array *arr, u32 first,
+			     u32 n)
+{
+	const void __user *src = u64_to_user_ptr(arr->ptr) +
+				 (size_t)first * arr->stride;
+
+	if (arr->stride != sizeof(*dst))
+		return false;
+	return !copy_from_user(dst, src, (size_t)n * sizeof(*dst));
+}
+
 static struct weave_btrack *weave_btrack_get(struct weave_client *c,
 					     struct drm_gem_object *obj)
 {
@@ -152,16 +173,16 @@ static int weave_launch_check(const struct drm_weave_task *ut,
 }
 
 /*
- * Copy, check and resolve task @i of @args into @t.  @staged counts the
- * host-write bytes staged so far by this call.  On error @t holds nothing.
+ * Check and resolve the user task @ut, already copied in, into @t.  @staged
+ * counts the host-write bytes staged so far by this call.  On error @t holds
+ * nothing.
  */
 static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
-			      const struct drm_weave_enqueue *args, u32 i,
+			      const struct drm_weave_task *ut,
 			      struct weave_task *t, u64 *staged)
 {
 	const struct weave_limits *lim = &c->wdev->limits;
 	struct drm_weave_binding ub;
-	struct drm_weave_task ut;
 	struct drm_gem_object *obj;
 	struct weave_btrack *bt;
 	u64 end;
@@ -172,33 +193,29 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	t->uniform_len = 0;
 	t->data = NULL;
 	t->len = 0;
-	ret = weave_copy_elem(&ut, sizeof(ut), &args->tasks, i);
-	if (ret)
-		return ret;
-
-	if (ut.bindings.count > WEAVE_MAX_BINDINGS ||
-	    (ut.bindings.count && (ut.bindings.stride < sizeof(ub) ||
-				   ut.bindings.stride > DRM_WEAVE_MAX_STRIDE)) ||
-	    ut.uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
+	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
+	    (ut->bindings.count && (ut->bindings.stride < sizeof(ub) ||
+				    ut->bindings.stride > DRM_WEAVE_MAX_STRIDE)) ||
+	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
 		return -EINVAL;
-	switch (ut.type) {
+	switch (ut->type) {
 	case DRM_WEAVE_TASK_LAUNCH:
-		if (ut.data)
+		if (ut->data)
 			return -EINVAL;
 		t->kind = WEAVE_TASK_LAUNCH;
-		t->kernel_id = ut.kernel;
-		t->grid.x = ut.grid[0] ?: 1;
-		t->grid.y = ut.grid[1] ?: 1;
-		t->grid.z = ut.grid[2] ?: 1;
-		t->uniform_len = ut.uniforms_size;
-		if (ut.uniforms_size &&
-		    copy_from_user(t->uniforms, u64_to_user_ptr(ut.uniforms),
-				   ut.uniforms_size))
+		t->kernel_id = ut->kernel;
+		t->grid.x = ut->grid[0] ?: 1;
+		t->grid.y = ut->grid[1] ?: 1;
+		t->grid.z = ut->grid[2] ?: 1;
+		t->uniform_len = ut->uniforms_size;
+		if (ut->uniforms_size &&
+		    copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
+				   ut->uniforms_size))
 			return -EFAULT;
 		break;
 	case DRM_WEAVE_TASK_HOST_WRITE:
-		if (ut.kernel || ut.uniforms_size || !ut.data ||
-		    ut.bindings.count != 1)
+		if (ut->kernel || ut->uniforms_size || !ut->data ||
+		    ut->bindings.count != 1)
 			return -EINVAL;
 		t->kind = WEAVE_TASK_HOST_WRITE;
 		t->kernel_id = 0;
@@ -208,8 +225,8 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		return -EINVAL;
 	}
 
-	for (j = 0; j < ut.bindings.count; j++) {
-		ret = weave_copy_elem(&ub, sizeof(ub), &ut.bindings, j);
+	for (j = 0; j < ut->bindings.count; j++) {
+		ret = weave_copy_elem(&ub, sizeof(ub), &ut->bindings, j);
 		if (ret)
 			goto err;
 		if (!ub.access || ub.access & ~(DRM_WEAVE_ACCESS_READ |
@@ -250,7 +267,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	}
 
 	if (t->kind == WEAVE_TASK_LAUNCH) {
-		ret = weave_launch_check(&ut, t);
+		ret = weave_launch_check(ut, t);
 		if (ret)
 			goto err;
 		return 0;
@@ -276,7 +293,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		ret = -ENOMEM;
 		goto err;
 	}
-	if (copy_from_user(t->data, u64_to_user_ptr(ut.data), t->len)) {
+	if (copy_from_user(t->data, u64_to_user_ptr(ut->data), t->len)) {
 		ret = -EFAULT;
 		goto err;
 	}
@@ -309,8 +326,10 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	u32 nsyncs = args->in_syncs.count;
 	struct drm_weave_sync us;
 	struct weave_lstream *ls;
+	struct drm_weave_task chunk[WEAVE_TASK_CHUNK];
 	struct weave_task *tasks = NULL;
-	u32 i, n = 0, nf = 0, slot;
+	u32 i, k, n = 0, nf = 0, slot;
+	bool bulk = false;
 	u64 staged = 0;
 	int ret;
 
@@ -354,7 +373,19 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	}
 
 	for (n = 0; n < count; n++) {
-		ret = weave_task_prepare(c, file, args, n, &tasks[n], &staged);
+		k = n % WEAVE_TASK_CHUNK;
+		if (!k)
+			bulk = weave_copy_tasks(chunk, &args->tasks, n,
+						min(count - n, WEAVE_TASK_CHUNK));
+		if (!bulk) {
+			/* Element by element: the first bad one's error. */
+			ret = weave_copy_elem(&chunk[k], sizeof(chunk[k]),
+					      &args->tasks, n);
+			if (ret)
+				goto out_release;
+		}
+		ret = weave_task_prepare(c, file, &chunk[k], &tasks[n],
+					 &staged);
 		if (ret)
 			goto out_release;
 	}

@@ -166,6 +166,49 @@ TEST_F(sched, ring_wraps_in_fifo_order)
 	CALLS("E0:3 E0:4 E0:5 F0");
 }
 
+/* The ring keeps only what a task uses; all of it reaches the backend. */
+TEST_F(sched, ring_entries_carry_bindings_and_uniforms)
+{
+	struct weave_task t = launch(7);
+	const struct weave_task *e;
+	u32 i;
+
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("C0 E0:1 E0:2 F0");
+	bind(&t, X, WEAVE_ACCESS_READ);
+	bind(&t, Y, WEAVE_ACCESS_RW);
+	t.bindings[1].offset = 32;
+	t.uniform_len = 5;
+	memcpy(t.uniforms, "abcde", 5);
+	t.grid = (struct weave_grid) { 2, 3, 4 };
+	REG(0, t);	/* lands past the ring's wrap */
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("E0:7 T0 T1 F0");
+	ASSERT_EQ(3u, self->m.num_seen);
+	e = &self->m.seen[2];
+	EXPECT_EQ((u32)WEAVE_TASK_LAUNCH, (u32)e->kind);
+	EXPECT_EQ(0u, e->stream);
+	EXPECT_EQ(3u, e->seqno);
+	EXPECT_EQ(7u, e->kernel_id);
+	EXPECT_EQ(2u, e->grid.x);
+	EXPECT_EQ(3u, e->grid.y);
+	EXPECT_EQ(4u, e->grid.z);
+	EXPECT_EQ(5u, e->uniform_len);
+	EXPECT_EQ(0, memcmp(e->uniforms, "abcde", 5));
+	EXPECT_EQ(NULL, e->data);
+	EXPECT_EQ(0u, e->len);
+	ASSERT_EQ(2u, e->num_bindings);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(t.bindings[i].bo, e->bindings[i].bo);
+		EXPECT_EQ(t.bindings[i].track, e->bindings[i].track);
+		EXPECT_EQ(t.bindings[i].offset, e->bindings[i].offset);
+		EXPECT_EQ(t.bindings[i].size, e->bindings[i].size);
+		EXPECT_EQ(t.bindings[i].access, e->bindings[i].access);
+	}
+}
+
 TEST_F(sched, folded_streams_share_one_fifo)
 {
 	LAUNCH(1, 1);
