@@ -19,6 +19,7 @@
  * Usage: weave-bench [TASKS]    (tasks per configuration, default 8192)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,21 +32,21 @@
 #include "weave.h"
 
 #define EMPTY_IOCTLS	50000
+/* Rounds of the target configurations, and tasks in each. */
+#define ROUNDS		5
+#define TARGET_TASKS	65536
 
 static const uint32_t batches[] = { 1, 8, 64 };
 static const uint32_t stream_counts[] = { 1, 8, 64, 1024 };
 static const uint32_t strategies[] = {
 	DRM_WEAVE_STRATEGY_INTERLEAVE, DRM_WEAVE_STRATEGY_SEQUENTIAL,
 };
-static const uint32_t thresholds[] = { 1, 8, 64 };
+static const uint32_t thresholds[] = { 1, 8, 64, 1024 };
 
 #define NB	(sizeof(batches) / sizeof(batches[0]))
 #define NS	(sizeof(stream_counts) / sizeof(stream_counts[0]))
 #define NG	(sizeof(strategies) / sizeof(strategies[0]))
 #define NT	(sizeof(thresholds) / sizeof(thresholds[0]))
-
-/* Nanoseconds per task of each configuration; 0 if it was skipped. */
-static double cost[NB][NS][NG][NT];
 
 static double now_ns(void)
 {
@@ -55,14 +56,18 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static int drain(int fd, const uint32_t *streams, uint32_t n)
+/*
+ * Flush every stream of @fd with an out-fence on @syncobj and wait for it:
+ * one wait for all of the file's work, as a runtime would.
+ */
+static int drain(int fd, uint32_t syncobj)
 {
-	uint32_t i;
+	struct drm_weave_sync out = { .handle = syncobj };
 	int ret;
 
-	ret = weave_flush_all(fd, NULL);
-	for (i = 0; !ret && i < n; i++)
-		ret = weave_wait(fd, streams[i], INT64_MAX);
+	ret = weave_flush_all(fd, &out);
+	if (!ret && drmSyncobjWait(fd, &syncobj, 1, INT64_MAX, 0, NULL))
+		ret = -errno;
 	return ret;
 }
 
@@ -72,7 +77,7 @@ static double run(const struct drm_weave_device_info *info, uint32_t tasks,
 		  uint32_t threshold, int *err)
 {
 	struct drm_weave_task noop[64];
-	uint32_t *streams, i, done;
+	uint32_t *streams, i, done, syncobj = 0;
 	double start, elapsed = -1;
 	int fd, ret;
 
@@ -87,6 +92,8 @@ static double run(const struct drm_weave_device_info *info, uint32_t tasks,
 	}
 	streams = calloc(nstreams, sizeof(*streams));
 	ret = streams ? 0 : -ENOMEM;
+	if (!ret && drmSyncobjCreate(fd, 0, &syncobj))
+		ret = -errno;
 	if (!ret)
 		ret = weave_set_param(fd, DRM_WEAVE_PARAM_STRATEGY, strategy);
 	if (!ret)
@@ -105,7 +112,7 @@ static double run(const struct drm_weave_device_info *info, uint32_t tasks,
 	for (i = 0; !ret && i < nstreams; i++)
 		ret = weave_enqueue(fd, streams[i], noop, batch, NULL, 0, NULL);
 	if (!ret)
-		ret = drain(fd, streams, nstreams);
+		ret = drain(fd, syncobj);
 
 	start = now_ns();
 	for (done = 0, i = 0; !ret && done < tasks; i++) {
@@ -113,16 +120,19 @@ static double run(const struct drm_weave_device_info *info, uint32_t tasks,
 				    NULL, 0, NULL);
 		if (ret == -EBUSY) {
 			/* max_pending_tasks: let the queue drain. */
-			ret = drain(fd, streams, nstreams);
+			ret = drain(fd, syncobj);
 			i--;
 			continue;
 		}
 		done += batch;
 	}
 	if (!ret)
-		ret = drain(fd, streams, nstreams);
+		ret = drain(fd, syncobj);
 	if (!ret)
 		elapsed = (now_ns() - start) / done;
+	/* Untimed: every stream completed its work without an error. */
+	for (i = 0; !ret && i < nstreams; i++)
+		ret = weave_wait(fd, streams[i], 0);
 
 	free(streams);
 	weave_device_close(fd);
@@ -216,13 +226,124 @@ static double ratio(double a, double b)
 	return a > 0 && b > 0 ? a / b : 0;
 }
 
+/* "-c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]": one configuration only. */
+static int run_one(const struct drm_weave_device_info *info, const char *spec,
+		   uint32_t tasks)
+{
+	unsigned int b, s, t;
+	char g[16];
+	double ns;
+	int err;
+
+	if (sscanf(spec, "%u,%u,%15[a-z],%u", &b, &s, g, &t) != 4 ||
+	    (strcmp(g, "interleave") && strcmp(g, "sequential"))) {
+		fprintf(stderr, "weave-bench: bad configuration '%s'\n", spec);
+		return 2;
+	}
+	ns = run(info, tasks, b, s, strcmp(g, "interleave") ?
+		 DRM_WEAVE_STRATEGY_SEQUENTIAL : DRM_WEAVE_STRATEGY_INTERLEAVE,
+		 t, &err);
+	if (ns <= 0) {
+		fprintf(stderr, "weave-bench: %s: %s\n", spec,
+			ns < 0 ? strerror(-err) : "over a device limit");
+		return 1;
+	}
+	printf("config batch %u streams %u strategy %s max_tasks %u ns_per_task %.0f\n",
+	       b, s, g, t, ns);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @n values; sorts them. */
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * The configurations the targets compare, measured again in rounds, one of
+ * each per round, so that slow phases of a shared machine hit them alike.
+ */
+enum { T_EMPTY, T_CONV, T_BATCHED, T_STREAMS_1, T_STREAMS_1024, NTARGETS };
+
+static const char *const target_names[NTARGETS] = {
+	"empty_ioctl", "conventional", "batched", "streams_1", "streams_1024",
+};
+
+static int measure_targets(const struct drm_weave_device_info *info,
+			   uint32_t tasks, double med[NTARGETS])
+{
+	/* batch, streams, strategy and threshold of each; 0 is the largest */
+	static const uint32_t conf[NTARGETS][4] = {
+		[T_CONV] = { 1, 1, DRM_WEAVE_STRATEGY_SEQUENTIAL, 1 },
+		[T_BATCHED] = { 64, 8, DRM_WEAVE_STRATEGY_INTERLEAVE, 0 },
+		[T_STREAMS_1] = { 64, 1, DRM_WEAVE_STRATEGY_INTERLEAVE, 0 },
+		[T_STREAMS_1024] = { 64, 1024, DRM_WEAVE_STRATEGY_INTERLEAVE, 0 },
+	};
+	double v[NTARGETS][ROUNDS];
+	unsigned int r, k;
+	int fd, err;
+
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < NTARGETS; k++) {
+			if (k == T_EMPTY) {
+				fd = weave_device_open(0);
+				if (fd < 0)
+					return fd;
+				v[k][r] = empty_ioctl_ns(fd);
+				weave_device_close(fd);
+				err = v[k][r] > 0 ? 0 : -EIO;
+			} else {
+				v[k][r] = run(info, tasks, conf[k][0], conf[k][1],
+					      conf[k][2],
+					      conf[k][3] ?: info->max_tasks,
+					      &err);
+				if (!v[k][r] && !err)
+					err = -E2BIG;	/* over a limit */
+			}
+			if (err)
+				return err;
+		}
+	}
+	for (k = 0; k < NTARGETS; k++) {
+		printf("target %s ns", target_names[k]);
+		for (r = 0; r < ROUNDS; r++)
+			printf(" %.0f", v[k][r]);
+		med[k] = median(v[k], ROUNDS);
+		printf(" median %.0f\n", med[k]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	uint32_t tasks = argc > 1 ? strtoul(argv[1], NULL, 0) : 65536;
 	struct drm_weave_device_info info;
+	const char *one = NULL;
+	bool targets_only = false;
+	double med[NTARGETS];
 	unsigned int b, s, g, t, k;
-	double empty, conv, batched, c1, c1024;
-	int fd, err, failed = 0;
+	int fd, err, opt, failed = 0;
+	uint32_t tasks = 16384;
+
+	while ((opt = getopt(argc, argv, "c:t")) != -1) {
+		if (opt == 'c') {
+			one = optarg;
+		} else if (opt == 't') {
+			targets_only = true;
+		} else {
+			fprintf(stderr, "usage: weave-bench [-t | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		tasks = strtoul(argv[optind], NULL, 0);
 
 	fd = weave_device_open(0);
 	if (fd < 0) {
@@ -235,13 +356,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "weave-bench: query: %s\n", strerror(-err));
 		return 1;
 	}
-	empty = empty_ioctl_ns(fd);
-	weave_device_close(fd);
 	printf("weave-bench: %u noop tasks per configuration; max_streams %u, max_tasks %u, queues %u\n",
 	       tasks, info.max_streams, info.max_tasks, info.num_queues);
-	printf("empty_ioctl ns %.0f\n", empty);
+	printf("empty_ioctl ns %.0f\n", empty_ioctl_ns(fd));
+	weave_device_close(fd);
+	if (one)
+		return run_one(&info, one, tasks);
 
-	for (k = 0; k < NB * NS * NG * NT; k++) {
+	for (k = 0; !targets_only && k < NB * NS * NG * NT; k++) {
 		double ns;
 
 		t = k % NT;
@@ -249,7 +371,7 @@ int main(int argc, char **argv)
 		s = k / (NT * NG) % NS;
 		b = k / (NT * NG * NS);
 		ns = run(&info, tasks, batches[b], stream_counts[s],
-				strategies[g], thresholds[t], &err);
+			 strategies[g], thresholds[t], &err);
 
 		printf("config batch %u streams %u strategy %s max_tasks %u ",
 		       batches[b], stream_counts[s],
@@ -264,22 +386,17 @@ int main(int argc, char **argv)
 			printf("ns_per_task %.0f tasks_per_s %.0f\n", ns,
 			       1e9 / ns);
 		}
-		cost[b][s][g][t] = ns > 0 ? ns : 0;
 		fflush(stdout);
 	}
 
-	/* batch 1, 1 stream, sequential, max_tasks 1: one job per ioctl. */
-	conv = cost[0][0][1][0];
-	/* batch 64, 8 streams, interleave, max_tasks 64. */
-	batched = cost[2][1][0][2];
-	c1 = cost[2][0][0][2];
-	c1024 = cost[2][3][0][2];
 	/*
 	 * Rings are allocated whole, so the figure depends on how full they
 	 * are: half full, then max_tasks - 1 per ring, the most that stays
 	 * queued.
 	 */
-	if (info.max_tasks < 2) {
+	if (targets_only) {
+		/* no memory figures */
+	} else if (info.max_tasks < 2) {
 		printf("kernel_bytes_per_pending_task n/a (max_tasks %u executes every task)\n",
 		       info.max_tasks);
 	} else {
@@ -292,8 +409,17 @@ int main(int argc, char **argv)
 					 info.max_tasks - 1))
 			failed = 1;
 	}
-	printf("ratio batched_vs_conventional %.2f\n", ratio(conv, batched));
-	printf("ratio task_vs_empty_ioctl %.3f\n", ratio(c1, empty));
-	printf("ratio streams_1024_vs_1 %.2f\n", ratio(c1024, c1));
+
+	err = measure_targets(&info, TARGET_TASKS, med);
+	if (err) {
+		printf("targets error %s\n", strerror(-err));
+		return 1;
+	}
+	printf("ratio batched_vs_conventional %.2f\n",
+	       ratio(med[T_CONV], med[T_BATCHED]));
+	printf("ratio task_vs_empty_ioctl %.3f\n",
+	       ratio(med[T_STREAMS_1], med[T_EMPTY]));
+	printf("ratio streams_1024_vs_1 %.2f\n",
+	       ratio(med[T_STREAMS_1024], med[T_STREAMS_1]));
 	return failed;
 }
