@@ -4,19 +4,28 @@
  * measured in the same run.
  *
  * Every configuration opens a fresh file, sets its strategy and threshold
- * (max_tasks), creates its streams, then enqueues a fixed number of noop
- * tasks round-robin over the streams in batches, and ends with a flush of
- * every stream and a wait on each, so completion is included.  Baselines:
- * the conventional driver path (one task per ioctl and one job per task:
- * batch 1, max_tasks 1, sequential) and an empty ioctl (a size-0 QUERY).
+ * (max_tasks), creates its streams, warms every stream up, then enqueues a
+ * fixed number of noop tasks round-robin over the streams in batches, and
+ * ends with a flush of every stream with an out-fence and one wait on it,
+ * so completion is included.  Afterwards, untimed, every stream must have
+ * completed without an error.  Baselines: the conventional driver path
+ * (one task per ioctl and one job per task: batch 1, max_tasks 1,
+ * sequential) and an empty ioctl (a size-0 QUERY).
  *
- * Prints one line per configuration, the kernel memory per pending task
- * (from %DRM_WEAVE_QUERY_CLIENT_USAGE, with noop tasks left queued below the
- * threshold: once with the rings half full, once as full as they get), then
- * the targets as "ratio NAME VALUE" lines.  Exits 1 if a configuration
- * fails.
+ * Prints one line per configuration of the sweep, the kernel memory per
+ * pending task (from %DRM_WEAVE_QUERY_CLIENT_USAGE, with noop tasks left
+ * queued below the threshold: once with the rings half full, once as full
+ * as they get), then the target configurations, measured again in ROUNDS
+ * interleaved rounds at the device's largest max_tasks, and the targets as
+ * "ratio NAME VALUE" lines: the median over the rounds of each round's
+ * ratio.  Exits 1 if a configuration fails.
  *
- * Usage: weave-bench [TASKS]    (tasks per configuration, default 8192)
+ * Usage: weave-bench [TASKS]      the sweep (TASKS per configuration,
+ *                                 default 16384), memory and targets
+ *        weave-bench -t           the targets only
+ *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
+ *                                 one configuration (STRATEGY is
+ *                                 interleave or sequential)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -277,8 +286,24 @@ static const char *const target_names[NTARGETS] = {
 	"empty_ioctl", "conventional", "batched", "streams_1", "streams_1024",
 };
 
+/*
+ * Each ratio is taken within a round, whose measurements ran back to back,
+ * and the median over the rounds is reported, so that a slow phase of the
+ * machine cannot pair with a fast one.
+ */
+static const struct {
+	const char *name;
+	unsigned int num, den;
+} ratios[] = {
+	{ "batched_vs_conventional", T_CONV, T_BATCHED },
+	{ "task_vs_empty_ioctl", T_STREAMS_1, T_EMPTY },
+	{ "streams_1024_vs_1", T_STREAMS_1024, T_STREAMS_1 },
+};
+
+#define NRATIOS	(sizeof(ratios) / sizeof(ratios[0]))
+
 static int measure_targets(const struct drm_weave_device_info *info,
-			   uint32_t tasks, double med[NTARGETS])
+			   uint32_t tasks, double med[NRATIOS])
 {
 	/* batch, streams, strategy and threshold of each; 0 is the largest */
 	static const uint32_t conf[NTARGETS][4] = {
@@ -287,7 +312,7 @@ static int measure_targets(const struct drm_weave_device_info *info,
 		[T_STREAMS_1] = { 64, 1, DRM_WEAVE_STRATEGY_INTERLEAVE, 0 },
 		[T_STREAMS_1024] = { 64, 1024, DRM_WEAVE_STRATEGY_INTERLEAVE, 0 },
 	};
-	double v[NTARGETS][ROUNDS];
+	double v[NTARGETS][ROUNDS], q[ROUNDS];
 	unsigned int r, k;
 	int fd, err;
 
@@ -316,8 +341,16 @@ static int measure_targets(const struct drm_weave_device_info *info,
 		printf("target %s ns", target_names[k]);
 		for (r = 0; r < ROUNDS; r++)
 			printf(" %.0f", v[k][r]);
-		med[k] = median(v[k], ROUNDS);
-		printf(" median %.0f\n", med[k]);
+		printf("\n");
+	}
+	for (k = 0; k < NRATIOS; k++) {
+		printf("round_ratios %s", ratios[k].name);
+		for (r = 0; r < ROUNDS; r++) {
+			q[r] = ratio(v[ratios[k].num][r], v[ratios[k].den][r]);
+			printf(" %.3f", q[r]);
+		}
+		med[k] = median(q, ROUNDS);
+		printf("\n");
 	}
 	return 0;
 }
@@ -327,7 +360,7 @@ int main(int argc, char **argv)
 	struct drm_weave_device_info info;
 	const char *one = NULL;
 	bool targets_only = false;
-	double med[NTARGETS];
+	double med[NRATIOS];
 	unsigned int b, s, g, t, k;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
@@ -415,11 +448,7 @@ int main(int argc, char **argv)
 		printf("targets error %s\n", strerror(-err));
 		return 1;
 	}
-	printf("ratio batched_vs_conventional %.2f\n",
-	       ratio(med[T_CONV], med[T_BATCHED]));
-	printf("ratio task_vs_empty_ioctl %.3f\n",
-	       ratio(med[T_STREAMS_1], med[T_EMPTY]));
-	printf("ratio streams_1024_vs_1 %.2f\n",
-	       ratio(med[T_STREAMS_1024], med[T_STREAMS_1]));
+	for (k = 0; k < NRATIOS; k++)
+		printf("ratio %s %.3f\n", ratios[k].name, med[k]);
 	return failed;
 }

@@ -1111,6 +1111,10 @@ static int weave_job_reserve(struct weave_job *job,
 	u32 cap = job->ctasks, cobjs = job->cbos;
 	int ret;
 
+	/* The common case, with room for everything: no call at all. */
+	if (job->ntasks < job->ctasks && need <= job->cbos &&
+	    job->ntallies < job->ctallies && job->ndeps + ndeps <= job->cdeps)
+		return 0;
 	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
 			 sizeof(*job->tasks));
 	if (job->ctasks != cap)
@@ -1138,7 +1142,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 				struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
-	u32 origin = task->stream % ctx->max_streams;
+	u32 origin = task->slot;
 	struct weave_eslot *es = &ctx->slots[origin];
 	struct weave_tally *tally;
 	struct weave_lstream *ls;

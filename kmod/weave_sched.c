@@ -181,15 +181,18 @@ static void weave_task_copy(struct weave_task *dst,
 {
 	dst->kind = src->kind;
 	dst->stream = src->stream;
+	dst->slot = src->slot;
 	dst->seqno = src->seqno;
 	dst->num_bindings = src->num_bindings;
-	memcpy(dst->bindings, src->bindings,
-	       src->num_bindings * sizeof(*src->bindings));
+	if (src->num_bindings)
+		memcpy(dst->bindings, src->bindings,
+		       src->num_bindings * sizeof(*src->bindings));
 	dst->kernel_id = src->kernel_id;
 	dst->grid = src->grid;
 	dst->uniform_len = src->uniform_len;
-	memcpy(dst->uniforms, src->uniforms,
-	       min(src->uniform_len, (u32)WEAVE_MAX_UNIFORM_BYTES));
+	if (src->uniform_len)
+		memcpy(dst->uniforms, src->uniforms,
+		       min(src->uniform_len, (u32)WEAVE_MAX_UNIFORM_BYTES));
 	dst->data = src->data;
 	dst->len = src->len;
 }
@@ -200,7 +203,8 @@ static struct weave_task *weave_slot_pop(struct weave_sched *s,
 {
 	struct weave_task *task = &slot->ring[slot->head];
 
-	slot->head = (slot->head + 1) % s->max_tasks;
+	if (++slot->head == s->max_tasks)
+		slot->head = 0;
 	slot->count--;
 	return task;
 }
@@ -383,7 +387,8 @@ int weave_sched_reserve(struct weave_sched *sched, u32 stream)
  * weave_sched_register() - Queue a task on a logical stream.
  * @sched: The scheduler.
  * @stream: The logical stream handle.
- * @task: The task; copied, with @task->stream and @task->seqno set first.
+ * @task: The task; copied, with @task->stream, @task->slot and @task->seqno
+ *	set first.
  *
  * The seed's algorithm: 1) align: execute, as one set, the other slots on
  * which tasks binding the same buffers are still queued (the target slot
@@ -427,6 +432,7 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 		weave_sched_execute(sched, align, n);
 
 	task->stream = stream;
+	task->slot = idx;
 	task->seqno = ++sched->seqno;
 	for (i = 0; i < task->num_bindings; i++) {
 		track = task->bindings[i].track;
@@ -434,8 +440,11 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 		track->slot = idx;
 		track->queued++;
 	}
-	weave_task_copy(&slot->ring[(slot->head + slot->count) %
-				    sched->max_tasks], task);
+	/* The tail: head + count, wrapped; count < max_tasks. */
+	i = slot->head + slot->count;
+	if (i >= sched->max_tasks)
+		i -= sched->max_tasks;
+	weave_task_copy(&slot->ring[i], task);
 	slot->count++;
 	slot->enqueued++;
 

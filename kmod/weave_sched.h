@@ -105,6 +105,7 @@ struct weave_grid {
  * @stream: Set by the core: the logical stream the task was registered on.
  * @seqno: Set by the core: the client's registration counter, 1 for the
  *	first task of a &struct weave_sched, never reused.
+ * @slot: Set by the core: the slot of @stream, weave_sched_slot().
  * @num_bindings: Used entries of @bindings; exactly 1 for a host write.
  * @bindings: The buffers the task touches; for a host write, the
  *	destination, whose @size equals @len.
@@ -120,6 +121,7 @@ struct weave_task {
 	enum weave_task_kind kind;
 	u32 stream;
 	u64 seqno;
+	u32 slot;
 	u32 num_bindings;
 	struct weave_binding bindings[WEAVE_MAX_BINDINGS];
 	u32 kernel_id;

@@ -60,22 +60,49 @@ static int weave_copy_elem(void *dst, size_t ksize,
 /* Tasks of an enqueue copied from user space at once. */
 #define WEAVE_TASK_CHUNK	8u
 
+/* weave_copy_tasks() reads every field: keep it in step with the struct. */
+static_assert(sizeof(struct drm_weave_task) == 56);
+
 /*
- * Copy tasks @first to @first + @n - 1 of @arr in one go when its stride is
- * the kernel's struct size.  Return: true if they were copied; false if the
- * caller must copy them one by one (another stride, or a fault, which the
- * per-element copy then reports at the right element).
+ * Read tasks @first to @first + @n - 1 of @arr when its stride is the
+ * kernel's struct size, field by field in one user-access window: the
+ * fields are all anyone reads, and short string copies are the slow part
+ * of a copy_from_user() of a few dozen bytes.  Return: true if they were
+ * read; false if the caller must copy them one by one (another stride, or
+ * a fault, which the per-element copy then reports at the right element).
  */
 static bool weave_copy_tasks(struct drm_weave_task *dst,
 			     const struct drm_weave_array *arr, u32 first,
 			     u32 n)
 {
-	const void __user *src = u64_to_user_ptr(arr->ptr) +
-				 (size_t)first * arr->stride;
+	const struct drm_weave_task __user *src;
+	struct drm_weave_task *t;
 
 	if (arr->stride != sizeof(*dst))
 		return false;
-	return !copy_from_user(dst, src, (size_t)n * sizeof(*dst));
+	src = u64_to_user_ptr(arr->ptr + (u64)first * sizeof(*dst));
+	if (!user_access_begin(src, (size_t)n * sizeof(*src)))
+		return false;
+	for (t = dst; t < dst + n; t++, src++) {
+		unsafe_get_user(t->type, &src->type, fault);
+		unsafe_get_user(t->kernel, &src->kernel, fault);
+		unsafe_get_user(t->bindings.ptr, &src->bindings.ptr, fault);
+		unsafe_get_user(t->bindings.stride, &src->bindings.stride,
+				fault);
+		unsafe_get_user(t->bindings.count, &src->bindings.count, fault);
+		unsafe_get_user(t->uniforms, &src->uniforms, fault);
+		unsafe_get_user(t->uniforms_size, &src->uniforms_size, fault);
+		unsafe_get_user(t->grid[0], &src->grid[0], fault);
+		unsafe_get_user(t->grid[1], &src->grid[1], fault);
+		unsafe_get_user(t->grid[2], &src->grid[2], fault);
+		unsafe_get_user(t->data, &src->data, fault);
+	}
+	user_access_end();
+	return true;
+
+fault:
+	user_access_end();
+	return false;
 }
 
 static struct weave_btrack *weave_btrack_get(struct weave_client *c,
@@ -115,8 +142,10 @@ static void weave_task_release(struct weave_client *c, struct weave_task *t)
 		weave_btrack_release(c, bt);
 	}
 	t->num_bindings = 0;
-	kvfree(t->data);
-	t->data = NULL;
+	if (t->data) {
+		kvfree(t->data);
+		t->data = NULL;
+	}
 }
 
 /* The access each binding of a launch must include, by kernel. */

@@ -92,21 +92,29 @@ demo)
 	echo "WEAVE-RESULT: $rc"
 	;;
 bench)
-	"$build/bench/weave-bench" $(cat "$vm/bench")
-	echo "WEAVE-RESULT: $?"
+	# One run of weave-bench per line of arguments.
+	rc=0
+	while read -r args; do
+		"$build/bench/weave-bench" $args || rc=$?
+	done < "$vm/bench"
+	echo "WEAVE-RESULT: $rc"
 	;;
 profile)
 	# One configuration of the benchmark under perf (cpu-clock: TCG has
 	# no PMU), kernel and module symbols from /proc/kallsyms; idle time
 	# shown as the rest; the configuration comes from run.sh.
-	perf record -q -e cpu-clock -F 4000 -a -o /tmp/perf.data \
+	perf record -q -e cpu-clock -F 2000 -a -g -o /tmp/perf.data \
 		"$build/bench/weave-bench" -c "$(cat "$vm/profile")" \
 		262144
 	rc=$?
 	perf report -i /tmp/perf.data --stdio --no-children --sort comm,sym \
-		--percent-limit 0.3 2>/dev/null | grep -v -e '^$' -e swapper | head -80
-	perf report -i /tmp/perf.data --stdio --sort comm 2>/dev/null |
+		-g none --percent-limit 0.3 2>/dev/null | grep -v -e '^$' -e swapper | head -80
+	perf report -i /tmp/perf.data --stdio --sort comm -g none 2>/dev/null |
 		grep -v -e '^$' -e '^#'
+	# Inclusive: what each function costs with its callees.
+	perf report -i /tmp/perf.data --stdio --children --sort sym -g none \
+		--comms weave-bench --percent-limit 1 2>/dev/null |
+		grep -v -e '^$' -e '^#' | head -60
 	echo "WEAVE-RESULT: $rc"
 	;;
 esac

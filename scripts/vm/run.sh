@@ -54,9 +54,10 @@ for m in $(modinfo -F depends "build/kmod/$kver/weave.ko" | tr ',' ' '); do
 	deps_of "$m"
 done | awk '!seen[$0]++' > "$out/deps"
 
-# The arguments of weave-bench in `make bench` (none: everything), and the
-# configuration `make profile` runs: BATCH,STREAMS,STRATEGY,MAX_TASKS.
-echo "${WEAVE_BENCH:-}" > "$out/bench"
+# The arguments of weave-bench in `make bench`, one line per run (none:
+# everything), and the configuration `make profile` runs:
+# BATCH,STREAMS,STRATEGY,MAX_TASKS.
+printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
 echo "${WEAVE_PROFILE:-64,1,interleave,1024}" > "$out/profile"
 
 echo "vm: booting $kver ($mode)"

@@ -217,6 +217,9 @@ TEST_F(sched, folded_streams_share_one_fifo)
 	CALLS("C1 E1:1 E1:2 E1:3 F1");
 	ASSERT_EQ(1u, self->m.seen[0].stream);
 	ASSERT_EQ(1u + MAX_STREAMS, self->m.seen[1].stream);
+	/* Both name the slot they were registered on. */
+	ASSERT_EQ(1u, self->m.seen[0].slot);
+	ASSERT_EQ(1u, self->m.seen[1].slot);
 	ASSERT_EQ(3u, stats(&self->s, 1 + MAX_STREAMS).executed);
 	ASSERT_EQ(weave_sched_bstream(&self->s, 1),
 		  weave_sched_bstream(&self->s, 1 + MAX_STREAMS));
@@ -527,6 +530,7 @@ TEST_F(sched, create_error_rejects_the_task_untouched)
 	ASSERT_EQ(0, weave_sched_register(&self->s, 2, &t));
 	ASSERT_EQ(1u, t.seqno);
 	ASSERT_EQ(2u, t.stream);
+	ASSERT_EQ(2u, t.slot);
 	ASSERT_EQ(1u, X->queued);
 	CALLS("C2");
 }
