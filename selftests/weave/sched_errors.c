@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sys/mman.h>
+
 #include "weave_test.h"
 
 FIXTURE(err) {
@@ -261,6 +263,36 @@ TEST_F(err, enqueue_tasks_bad_ptr)
 {
 	self->args.tasks.ptr = (uintptr_t)WEAVE_TEST_BAD_PTR;
 	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+}
+
+/*
+ * Tasks are read in chunks: an array whose fifth task runs into a page that
+ * cannot be read fails as a whole, though the first four are readable.
+ */
+TEST_F(err, enqueue_tasks_run_into_unreadable_page)
+{
+	size_t sz = sizeof(struct drm_weave_task);
+	struct drm_weave_task *t;
+	uint8_t *map;
+	int i;
+
+	map = mmap(NULL, 2 * self->page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, mprotect(map + self->page, self->page, PROT_NONE));
+	/* Task 4 straddles the boundary: its last 8 bytes are unreadable. */
+	t = (struct drm_weave_task *)(map + self->page - 4 * sz - (sz - 8));
+	for (i = 0; i < 4; i++)
+		t[i] = self->task[0];
+	memcpy(&t[4], &self->task[0], sz - 8);
+	self->args.tasks.ptr = (uintptr_t)t;
+	self->args.tasks.count = 5;
+	EXPECT_EQ(-EFAULT, enqueue(_metadata, self));
+	/* The four readable tasks alone are accepted. */
+	self->args.tasks.count = 4;
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(4u, self->args.seqno);
+	munmap(map, 2 * self->page);
 }
 
 /* --- ENQUEUE: tasks ------------------------------------------------------ */
