@@ -235,23 +235,32 @@ static double ratio(double a, double b)
 	return a > 0 && b > 0 ? a / b : 0;
 }
 
+static const char *strategy_name(uint32_t strategy)
+{
+	return strategy == DRM_WEAVE_STRATEGY_INTERLEAVE ? "interleave" :
+							   "sequential";
+}
+
 /* "-c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]": one configuration only. */
 static int run_one(const struct drm_weave_device_info *info, const char *spec,
 		   uint32_t tasks)
 {
-	unsigned int b, s, t;
+	unsigned int b, s, t, k;
 	char g[16];
 	double ns;
 	int err;
 
-	if (sscanf(spec, "%u,%u,%15[a-z],%u", &b, &s, g, &t) != 4 ||
-	    (strcmp(g, "interleave") && strcmp(g, "sequential"))) {
+	if (sscanf(spec, "%u,%u,%15[a-z],%u", &b, &s, g, &t) != 4) {
 		fprintf(stderr, "weave-bench: bad configuration '%s'\n", spec);
 		return 2;
 	}
-	ns = run(info, tasks, b, s, strcmp(g, "interleave") ?
-		 DRM_WEAVE_STRATEGY_SEQUENTIAL : DRM_WEAVE_STRATEGY_INTERLEAVE,
-		 t, &err);
+	for (k = 0; k < NG && strcmp(g, strategy_name(strategies[k])); k++)
+		;
+	if (k == NG) {
+		fprintf(stderr, "weave-bench: unknown strategy '%s'\n", g);
+		return 2;
+	}
+	ns = run(info, tasks, b, s, strategies[k], t, &err);
 	if (ns <= 0) {
 		fprintf(stderr, "weave-bench: %s: %s\n", spec,
 			ns < 0 ? strerror(-err) : "over a device limit");
@@ -408,8 +417,7 @@ int main(int argc, char **argv)
 
 		printf("config batch %u streams %u strategy %s max_tasks %u ",
 		       batches[b], stream_counts[s],
-		       strategies[g] == DRM_WEAVE_STRATEGY_INTERLEAVE ?
-		       "interleave" : "sequential", thresholds[t]);
+		       strategy_name(strategies[g]), thresholds[t]);
 		if (ns < 0) {
 			printf("error %s\n", strerror(-err));
 			failed = 1;
