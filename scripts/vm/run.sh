@@ -58,6 +58,9 @@ done | awk '!seen[$0]++' > "$out/deps"
 # everything), and the configuration `make profile` runs:
 # BATCH,STREAMS,STRATEGY,MAX_TASKS.
 printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
+# The suites `check` runs, by name (none: all of them); a shorter loop
+# while working on one suite.
+printf '%s\n' "${WEAVE_SUITES:-}" > "$out/suites"
 echo "${WEAVE_PROFILE:-64,1,interleave,1024}" > "$out/profile"
 
 echo "vm: booting $kver ($mode)"
@@ -65,7 +68,7 @@ rm -f "$out/rc" "$out/guest.log" "$out/console.log" "$out/lane.tap"
 {
 rc=0
 timeout "$timeout" qemu-system-x86_64 \
-	-accel tcg -cpu max -smp 2 -m 2G \
+	-accel tcg,thread=single -cpu max -smp 2 -m 2G \
 	-display none -monitor none -no-reboot \
 	-kernel "$kdir/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 loglevel=7 weave_root=$root weave_mode=$mode weave_kver=$kver weave_vm=$out" \
