@@ -79,11 +79,15 @@ $(BUILD)/lib/weave.pc: libshim/weave.pc.in Makefile
 SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
 # Suites the lane runs after reloading weave.ko with num_devices=2.
 MULTI_SUITES := devices
+# Suites that need the debug kernel's fault injection or sw_sync; the lane
+# runs them on that kernel only.
+DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))
 KSFT_OUT := $(BUILD)/selftests
 SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
 TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
 
 selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/tests-multi \
+	$(KSFT_OUT)/weave/tests-debug \
 	$(KSFT_OUT)/weave/settings \
 	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
 
@@ -93,7 +97,11 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 
 $(KSFT_OUT)/weave/tests: Makefile
 	@mkdir -p $(@D)
-	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES),$(SUITES))) > $@
+	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES),$(SUITES))) > $@
+
+$(KSFT_OUT)/weave/tests-debug: Makefile
+	@mkdir -p $(@D)
+	echo $(DEBUG_SUITES:%=./%) > $@
 
 $(KSFT_OUT)/weave/tests-multi: Makefile
 	@mkdir -p $(@D)

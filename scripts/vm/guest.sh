@@ -82,6 +82,10 @@ check)
 		run_many $(printf './%s ' $only)
 	else
 		run_many $(cat "$BASE_DIR/weave/tests")
+		# The debug kernel's own suites: fault injection, sw_sync.
+		if [ "$(cat "$vm/debug")" = 1 ]; then
+			run_many $(cat "$BASE_DIR/weave/tests-debug")
+		fi
 		cd /
 		module_params
 		cd "$BASE_DIR/weave" || exit 1

@@ -61,6 +61,8 @@ printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
 # The suites `check` runs, by name (none: all of them); a shorter loop
 # while working on one suite.
 printf '%s\n' "${WEAVE_SUITES:-}" > "$out/suites"
+# A kernel built by scripts/debug-kernel.sh runs the suites that need it.
+if [ -f "$kdir/.debug" ]; then echo 1; else echo 0; fi > "$out/debug"
 echo "${WEAVE_PROFILE:-64,1,interleave,1024}" > "$out/profile"
 
 echo "vm: booting $kver ($mode)"
