@@ -32,6 +32,15 @@
 #include "weave_test.h"
 
 /*
+ * A line of the test's output.  Tests run in forked children that end
+ * with _exit(): what they print to stdout must be flushed at once.
+ */
+#define fi_note(...) do {					\
+	ksft_print_msg(__VA_ARGS__);				\
+	fflush(stdout);						\
+} while (0)
+
+/*
  * The threshold of the clients here.  It keeps slot rings and job task
  * arrays under a page, so kvmalloc() never falls back to vmalloc(), whose
  * failures print a stack dump (warn_alloc()); and a four-task enqueue
@@ -204,7 +213,7 @@ static bool fi_done(struct __test_metadata *_metadata, fi_t *self,
 		TH_LOG("%s failed with %d (%s) at fail-nth %u, where no allocation failed",
 		       what, ret, strerror(-ret), n);
 	}
-	ksft_print_msg("%s: %u allocation(s) failed in turn\n", what, n - 1);
+	fi_note("%s: %u allocation(s) failed in turn\n", what, n - 1);
 	return true;
 }
 
@@ -321,7 +330,7 @@ FIXTURE_SETUP(fi)
 	char buf[24];
 	ssize_t len;
 	size_t i;
-	int ret;
+	int fd, ret;
 
 	self->nth = -1;
 	self->main.fd = -1;
@@ -349,9 +358,10 @@ FIXTURE_SETUP(fi)
 				  sizeof(buf)));
 	ASSERT_STREQ("0", buf);
 
-	fi_client_open(_metadata, self, &self->main, -1, 0);
-	self->info = weave_test_info(_metadata, self->main.fd);
+	fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, fd);
 	self->page = self->info.page_size;
+	fi_client_open(_metadata, self, &self->main, fd, 0);
 	self->base = weave_test_usage(_metadata, self->main.fd);
 	snprintf(buf, sizeof(buf), "/proc/self/fd/%d", self->main.fd);
 	len = readlink(buf, self->path, sizeof(self->path) - 1);
@@ -391,7 +401,7 @@ FIXTURE_TEARDOWN(fi)
 		close(self->main.fd);
 	if (fi_total)
 		__atomic_add_fetch(fi_total, self->injected, __ATOMIC_SEQ_CST);
-	ksft_print_msg("%s: %llu calls with fail-nth armed, %llu allocation failures injected, %lld ms\n",
+	fi_note("%s: %llu calls with fail-nth armed, %llu allocation failures injected, %lld ms\n",
 		       _metadata->name, (unsigned long long)self->steps,
 		       (unsigned long long)self->injected,
 		       (long long)((weave_test_now() - self->start) / 1000000));
@@ -1158,7 +1168,7 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 							  c.lane[0].stream));
 			c.lane[0].stream = weave_test_stream(_metadata, c.fd,
 						DRM_WEAVE_PRIORITY_NORMAL);
-			ksft_print_msg("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
+			fi_note("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
 				       what, n);
 		} else {
 			weave_test_finish(_metadata, c.fd, c.lane[0].stream);
@@ -1505,7 +1515,7 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 		if (fi_done(_metadata, self, what, n, inj, ret))
 			break;
 	}
-	ksft_print_msg("%s: %u step(s) held a job, %u failed a stream instead\n",
+	fi_note("%s: %u step(s) held a job, %u failed a stream instead\n",
 		       what, held, failed);
 	ASSERT_LT(0u, held) {
 		TH_LOG("no step of FLUSH kept a job it could not submit: the held-job path was not reached");
@@ -1546,7 +1556,7 @@ TEST_F_TIMEOUT(fi, close_held, 120)
 		self->steps++;
 		self->injected += inj;
 		if (held) {
-			ksft_print_msg("%s: closed a client holding a job at fail-nth %u\n",
+			fi_note("%s: closed a client holding a job at fail-nth %u\n",
 				       what, n);
 			break;
 		}
@@ -1577,7 +1587,7 @@ FIXTURE_TEARDOWN(summary)
 TEST_F(summary, total)
 {
 	ASSERT_NE(NULL, fi_total);
-	ksft_print_msg("fault_inject: %llu allocation failures injected in all\n",
+	fi_note("fault_inject: %llu allocation failures injected in all\n",
 		       (unsigned long long)*fi_total);
 	ASSERT_LT(0u, *fi_total);
 }

@@ -29,6 +29,15 @@
 #include "weave_test.h"
 
 /*
+ * A line of the test's output.  Tests run in forked children that end
+ * with _exit(): what they print to stdout must be flushed at once.
+ */
+#define ff_note(...) do {					\
+	ksft_print_msg(__VA_ARGS__);				\
+	fflush(stdout);						\
+} while (0)
+
+/*
  * The sw_sync uAPI, which the kernel keeps in drivers/dma-buf/sw_sync.c
  * and no header: a timeline per open file, a fence (as a sync_file) per
  * point, and a counter that signals the points it reaches.
@@ -344,7 +353,7 @@ static void ff_failed_in_fence(struct __test_metadata *_metadata, ff_t *self,
 				    NULL));
 	out = weave_test_sync_file_status(_metadata, self->fd, out_obj, 0);
 	ran = self->bo_map[0] == word;
-	ksft_print_msg("%s: the gated task %s, its out-fence status %d\n",
+	ff_note("%s: the gated task %s, its out-fence status %d\n",
 		       what, ran ? "ran" : "was skipped", out);
 	if (ran) {
 		ASSERT_EQ(1, out) {
@@ -696,7 +705,7 @@ static void ff_close_pending(struct __test_metadata *_metadata, ff_t *self,
 		ASSERT_TRUE(WIFEXITED(status));
 		ASSERT_EQ(FF_CHILD_OK, WEXITSTATUS(status));
 	}
-	ksft_print_msg("%s with %s took %lld ms\n",
+	ff_note("%s with %s took %lld ms\n",
 		       kill_it ? "exit" : "close", what,
 		       (long long)(took / 1000000));
 
