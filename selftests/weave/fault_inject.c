@@ -1122,6 +1122,7 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 	struct drm_weave_stream_query qb, q;
 	struct drm_weave_sync in[3];
 	uint32_t objs[FI_SYNCOBJS], nin, i;
+	struct weave_test_batch extra;
 	struct fi_work w;
 	struct fi_client c;
 	unsigned int n;
@@ -1190,11 +1191,24 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 			fi_note("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
 				       what, n);
 		} else {
+			/*
+			 * One more task, on whatever the execution left in
+			 * the slot's ring, before anything flushes it.
+			 */
+			weave_test_batch_init(&extra);
+			weave_test_fill_task(&extra, c.lane[0].wres, 8, 4,
+					     w.seed);
+			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
+					   &extra);
 			weave_test_finish(_metadata, c.fd, c.lane[0].stream);
 			q = weave_test_squery(_metadata, c.fd,
 					      c.lane[0].stream);
 			ASSERT_EQ(q.enqueued, q.completed);
 			fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+			ASSERT_EQ(w.seed, c.lane[0].rmap[2]) {
+				TH_LOG("%s, fail-nth %u: the task enqueued after it did not run",
+				       what, n);
+			}
 		}
 		for (i = 0; i < FI_SYNCOBJS; i++)
 			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
