@@ -57,8 +57,12 @@ struct ff_sw_sync_create_fence {
 /* How long work gated on a pending fence is watched for not running. */
 #define FF_HOLD_US		200000
 
-/* How long a close (or an exit) may take before it counts as blocked. */
-#define FF_CLOSE_LIMIT_NS	(5 * WEAVE_TEST_SEC)
+/*
+ * How long a close (or an exit) may take before it counts as blocked: a
+ * killed process may wait a second per scheduler entity for its queued
+ * jobs (drm_sched_entity_flush()), which is slow under the debug kernel.
+ */
+#define FF_CLOSE_LIMIT_NS	(10 * WEAVE_TEST_SEC)
 
 /* A new sw_sync timeline, at 0. */
 static int ff_timeline(struct __test_metadata *_metadata)
@@ -623,6 +627,35 @@ static void ff_child(int sync_file, enum ff_gate how, bool close_it,
 	_exit(FF_CHILD_OK);
 }
 
+/* Logs where the blocked child @pid sleeps: its state and kernel stack. */
+static void ff_log_blocked(struct __test_metadata *_metadata, pid_t pid)
+{
+	char path[64], buf[2048], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		buf[n] = 0;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ')
+			TH_LOG("the child is in state %c", p[2]);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/stack", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n > 0) {
+		buf[n] = 0;
+		TH_LOG("its kernel stack:\n%s", buf);
+	}
+}
+
 /*
  * Waits up to FF_CLOSE_LIMIT_NS for child @pid to end.  Returns its wait
  * status, or -1 if it had not ended by then: the parent then signals the
@@ -647,6 +680,7 @@ static int ff_reap(struct __test_metadata *_metadata, ff_t *self, pid_t pid,
 		usleep(10000);
 	}
 	*took = weave_test_now() - start;
+	ff_log_blocked(_metadata, pid);
 	/* Let it out, so the run goes on; the test fails below. */
 	ff_inc(_metadata, self->tl, 1);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
