@@ -808,11 +808,14 @@ TEST_F_TIMEOUT(ff, exit_implicit_behind_weave_work, 60)
 		TH_LOG("job_timeout_ms %u: no job outlasts the one-second grace",
 		       self->info.job_timeout_ms);
 	}
-	/* Four half-timeouts of delay, then a write of the buffer. */
-	for (i = 0; i < 4; i++) {
+	/*
+	 * Eight half-timeouts of delay, then a write of the buffer: weave work
+	 * that outlasts the grace by far, even on a slow machine.
+	 */
+	for (i = 0; i < 8; i++) {
 		weave_test_batch_init(&b);
 		weave_test_delay(&b, per_us);
-		if (i == 3)
+		if (i == 7)
 			weave_test_fill_task(&b, self->bo, self->page,
 					     self->page, 0xfc);
 		weave_test_enqueue(_metadata, self->fd, self->stream, &b);
