@@ -227,6 +227,31 @@ static void fi_ok_or_enomem(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * Flushes @stream and waits for it, as weave_test_finish() does, but says
+ * why the stream failed if it did.
+ */
+static void fi_finish(struct __test_metadata *_metadata, int fd,
+		      uint32_t stream)
+{
+	struct drm_weave_stream_query q;
+	int ret = weave_flush(fd, stream, NULL);
+
+	if (!ret)
+		ret = weave_wait(fd, stream,
+				 weave_timeout_ns(WEAVE_TEST_WAIT_NS));
+	if (ret) {
+		memset(&q, 0, sizeof(q));
+		weave_stream_query(fd, stream, &q);
+		TH_LOG("stream %u: %s; its error %d (%s), %llu enqueued, %llu executed, %llu completed",
+		       stream, strerror(-ret), q.error, strerror(-q.error),
+		       (unsigned long long)q.enqueued,
+		       (unsigned long long)q.executed,
+		       (unsigned long long)q.completed);
+	}
+	ASSERT_EQ(0, ret);
+}
+
 /* A lane of work for @c: a stream and its buffers, mapped. */
 static void fi_lane_add(struct __test_metadata *_metadata, fi_t *self,
 			struct fi_client *c)
@@ -292,7 +317,7 @@ static void fi_client_round(struct __test_metadata *_metadata, fi_t *self,
 	weave_test_batch_init(&batch);
 	weave_test_chain(&batch, c->bo, self->page, a, b, c->res, 0);
 	weave_test_enqueue(_metadata, c->fd, c->stream, &batch);
-	weave_test_finish(_metadata, c->fd, c->stream);
+	fi_finish(_metadata, c->fd, c->stream);
 	ASSERT_EQ(weave_test_chain_crc(self->page, a, b), c->res_map[0]) {
 		TH_LOG("the client's checked chain %u went wrong", i);
 	}
@@ -828,7 +853,7 @@ TEST_F_TIMEOUT(fi, set_param_max_tasks, 120)
 		weave_test_enqueue(_metadata, fd, stream, &b);
 		ASSERT_EQ(ret ? 0u : 3u,
 			  weave_test_squery(_metadata, fd, stream).executed);
-		weave_test_finish(_metadata, fd, stream);
+		fi_finish(_metadata, fd, stream);
 		ASSERT_EQ(3u, weave_test_squery(_metadata, fd,
 						stream).completed);
 		ASSERT_EQ(0, close(fd));
@@ -1204,7 +1229,7 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 					     w.seed);
 			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
 					   &extra);
-			weave_test_finish(_metadata, c.fd, c.lane[0].stream);
+			fi_finish(_metadata, c.fd, c.lane[0].stream);
 			q = weave_test_squery(_metadata, c.fd,
 					      c.lane[0].stream);
 			ASSERT_EQ(q.enqueued, q.completed);
