@@ -3,7 +3,8 @@
  * weave: a multi-stream GPU task scheduler behind a DRM render node.
  *
  * This file registers the devices: module parameters, device creation and
- * removal, the &struct drm_driver, the ioctl table and the query ioctl.
+ * removal, the &struct drm_driver, the file's ioctl entry points, the ioctl
+ * table and the query ioctl.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -11,10 +12,12 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/compat.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -318,7 +321,57 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(weave_drm_fops);
+/*
+ * Run ioctl @cmd with @core (drm_ioctl() or drm_compat_ioctl()), behind
+ * the guard in front of the core's syncobj ioctls.
+ */
+static long weave_ioctl_run(struct file *filp, unsigned int cmd,
+			    unsigned long arg, void __user *uarg,
+			    long (*core)(struct file *filp, unsigned int cmd,
+					 unsigned long arg))
+{
+	long ret;
+
+	if (weave_syncobj_guard(filp, cmd, uarg, &ret))
+		return ret;
+	return core(filp, cmd, arg);
+}
+
+static long weave_ioctl(struct file *filp, unsigned int cmd,
+			unsigned long arg)
+{
+	return weave_ioctl_run(filp, cmd, arg, (void __user *)arg, drm_ioctl);
+}
+
+#ifdef CONFIG_COMPAT
+/*
+ * The syncobj ioctls have the same layout for 32-bit callers, and
+ * drm_compat_ioctl() hands them, and weave's own, to drm_ioctl() as they
+ * are: the same guard applies.
+ */
+static long weave_compat_ioctl(struct file *filp, unsigned int cmd,
+			       unsigned long arg)
+{
+	return weave_ioctl_run(filp, cmd, arg, compat_ptr(arg),
+			       drm_compat_ioctl);
+}
+#else
+#define weave_compat_ioctl	NULL
+#endif
+
+/* DRM_GEM_FOPS, with weave's ioctl entry points. */
+static const struct file_operations weave_drm_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = weave_ioctl,
+	.compat_ioctl = weave_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	WEAVE_COMPAT_FOP_FLAGS
+};
 
 static const struct drm_driver weave_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |

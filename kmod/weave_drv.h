@@ -11,6 +11,7 @@
 
 #include <drm/drm_device.h>
 
+struct file;
 struct platform_device;
 struct weave_engine;
 
@@ -94,5 +95,8 @@ static inline struct weave_device *to_weave_device(struct drm_device *drm)
 {
 	return container_of(drm, struct weave_device, drm);
 }
+
+bool weave_syncobj_guard(struct file *filp, unsigned int cmd,
+			 void __user *uarg, long *ret);
 
 #endif /* _WEAVE_DRV_H_ */
