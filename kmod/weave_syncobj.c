@@ -75,7 +75,9 @@
  *
  * Both checks decode the argument as drm_ioctl() does: by the ioctl
  * number, with as many bytes as the command's size field says (zeros
- * after them), so that a command with another size cannot slip past.
+ * after them), so that a command with another size cannot slip past.  On
+ * an unplugged device every ioctl fails with -ENODEV before the guard, as
+ * in drm_ioctl().
  */
 
 /*
@@ -258,7 +260,8 @@ static long weave_syncobj_transfer(struct file *filp, unsigned int cmd,
  * @uarg: Its argument.
  * @ret: Out: the call's result, if the guard ended it.
  *
- * See "DOC: core syncobj ioctls".
+ * See "DOC: core syncobj ioctls".  The caller has checked that the device
+ * is not unplugged.
  *
  * Return: false if the DRM core is to run the call as it is.  True if the
  * guard ended it: a transfer, which the guard runs itself, with its

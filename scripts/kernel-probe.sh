@@ -80,6 +80,11 @@ probe WEAVE_HAVE_DRIVER_GEM_PRIME_MMAP include/drm/drm_drv.h \
 probe WEAVE_HAVE_FOP_FLAGS include/linux/fs.h \
 	'^[[:space:]]*fop_flags_t[[:space:]]+fop_flags;'
 
+# struct platform_driver's remove returns void (6.11+); before, a void
+# remove is .remove_new.
+probe WEAVE_HAVE_PLATFORM_REMOVE_VOID include/linux/platform_device.h \
+	'^[[:space:]]*void \(\*remove\)\(struct platform_device \*\);'
+
 # --- the DRM GPU scheduler (gpu-sched) ---------------------------------------
 
 # drm_sched_init() takes a struct drm_sched_init_args (Debian's 6.1 has it
