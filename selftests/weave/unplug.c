@@ -233,7 +233,10 @@ FIXTURE_SETUP(unplug)
 	self->info = weave_test_info(_metadata, self->fd);
 	self->page = self->info.page_size;
 	node_device(_metadata, self->fd, self->dev, sizeof(self->dev));
-	ASSERT_TRUE(is_bound(self->dev));
+	ASSERT_TRUE(is_bound(self->dev)) {
+		TH_LOG("%s, the device of the node, is not bound to weave's driver",
+		       self->dev);
+	}
 }
 
 FIXTURE_TEARDOWN(unplug)
