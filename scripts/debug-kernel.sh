@@ -35,11 +35,10 @@ start=$(date +%s)
 say() {
 	echo "debug-kernel: $* ($(($(date +%s) - start)) s)"
 }
-say "building the debug kernel from linux-source $srcver, config $key; once per machine, 10 to 20 minutes"
-# Other keys are stale; this one resumes where an interrupted build stopped.
+say "building the debug kernel from linux-source $srcver, config $key; once per machine, 10 to 30 minutes"
+# This key resumes where an interrupted build stopped; others are removed
+# once it is built.
 mkdir -p "$dbg"
-find "$top" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} + 2> /dev/null
-rm -f "$cache/debug-kernel.mk"
 src=$dbg/src
 obj=$dbg/obj
 log=$dbg/build.log
@@ -99,4 +98,5 @@ touch "$kdir/.debug" "$kdir/.done"
 echo "KDBG=$kver" > "$dbg/debug-kernel.mk"
 touch "$dbg/.done"
 cp "$dbg/debug-kernel.mk" "$cache/debug-kernel.mk"
+find "$top" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} +
 say "done: $kdir"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Fails if a kernel console log shows a warning, BUG, Oops, lockdep or
-# sanitizer report, a hung task or a module symbol problem.
+# Fails if a kernel console log shows a warning, BUG, Oops, lockdep,
+# sanitizer, debug-objects, list or kmemleak report, an RCU stall, a hung
+# task or a module symbol problem.  The debug kernel's banners ("RCU
+# lockdep checking is enabled", kmemleak's start) are not reports.
 #
 # Usage: console-check.sh CONSOLE_LOG
 set -u
-bad='WARNING:|BUG:|Oops|lockdep|possible circular locking|possible recursive locking|KASAN:|UBSAN:|kmemleak|[Uu]nknown symbol|Kernel panic|general protection fault|blocked for more than|RCU stall|stack-protector'
+bad='WARNING:|BUG:|Oops|INFO: lockdep is turned off|DEBUG_LOCKS_WARN_ON|possible circular locking|possible recursive locking|KASAN:|UBSAN:|ODEBUG:|kmemleak: [0-9]+ new suspected|unreferenced object|list_(add|del) corruption|[Uu]nknown symbol|Kernel panic|general protection fault|blocked for more than|detected stall|stack-protector'
 if grep -E "$bad" "$1"; then
 	exit 1
 fi

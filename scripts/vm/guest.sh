@@ -141,6 +141,8 @@ profile)
 	;;
 esac
 
+# Where weave.ko's code was, to read a leak's backtrace after the unload.
+base=$(sed -n 's/^weave .* \(0x[0-9a-f]*\)$/\1/p' /proc/modules)
 if rmmod weave; then
 	echo "WEAVE-RMMOD: ok"
 else
@@ -157,6 +159,9 @@ if [ "$debug" = 1 ]; then
 		echo "WEAVE-KMEMLEAK: $(grep -c '^unreferenced object' /tmp/kmemleak)"
 	else
 		echo "WEAVE-KMEMLEAK: cannot read $kmemleak"
+	fi
+	if [ -s /tmp/kmemleak ]; then
+		echo "WEAVE-KMEMLEAK-REPORT: weave.ko was loaded at $base"
 	fi
 	sed 's/^/WEAVE-KMEMLEAK-REPORT: /' /tmp/kmemleak
 fi
