@@ -63,7 +63,8 @@
  *   holds the core's 64-byte wait entries, and above 524288 for the other
  *   four, whose largest arrays hold pointers and u64 points.  Any count up
  *   to those limits goes to the core as before, so nothing the core could
- *   have done is refused.  The check costs one copy of the ioctl's fixed
+ *   have done is refused; a count past them fails with -ENOMEM whatever
+ *   the other fields hold.  The check costs one copy of the ioctl's fixed
  *   argument, whatever the count.
  *
  *   The core reads the argument again after weave has checked it, so a
