@@ -5,6 +5,7 @@
 #ifndef _WEAVE_CLIENT_H_
 #define _WEAVE_CLIENT_H_
 
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
@@ -45,6 +46,8 @@ struct weave_btrack {
 struct weave_client {
 	/** @wdev: The device. */
 	struct weave_device *wdev;
+	/** @link: In &weave_device.clients, under its clients_lock. */
+	struct list_head link;
 	/**
 	 * @lock: The client's mutex: the scheduler core's lock, and the lock
 	 * of everything below.
@@ -75,6 +78,7 @@ struct weave_client {
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
+void weave_clients_unplug(struct weave_device *wdev);
 void weave_client_usage(struct weave_client *c,
 			struct drm_weave_client_usage *usage);
 

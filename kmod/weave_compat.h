@@ -54,6 +54,12 @@
  *   drm_gem_shmem_unpin() takes whatever lock it needs on both, without
  *   failing, so weave unpins in &drm_gem_object_funcs.free, before the
  *   helper frees the object (6.12 warns about a pinned object there).
+ * - &file_operations.fop_flags exists since 6.12, and DRM's file
+ *   operations set %FOP_UNSIGNED_OFFSET there (GEM mmap offsets use the
+ *   whole unsigned range); weave's own file operations do the same where
+ *   the field exists: %WEAVE_COMPAT_FOP_FLAGS.
+ * - &platform_driver.remove returns void since 6.11; before, a driver with
+ *   a void remove sets .remove_new: WEAVE_COMPAT_PLATFORM_REMOVE().
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD
@@ -69,6 +75,25 @@
 	.gem_prime_mmap = drm_gem_prime_mmap,
 #else
 #define WEAVE_COMPAT_PRIME_MMAP_OPS
+#endif
+
+#ifdef WEAVE_HAVE_FOP_FLAGS
+#define WEAVE_COMPAT_FOP_FLAGS \
+	.fop_flags = FOP_UNSIGNED_OFFSET,
+#else
+#define WEAVE_COMPAT_FOP_FLAGS
+#endif
+
+/*
+ * WEAVE_COMPAT_PLATFORM_REMOVE() - The initializer of a &struct
+ * platform_driver's void remove callback @fn.
+ */
+#ifdef WEAVE_HAVE_PLATFORM_REMOVE_VOID
+#define WEAVE_COMPAT_PLATFORM_REMOVE(fn) \
+	.remove = (fn),
+#else
+#define WEAVE_COMPAT_PLATFORM_REMOVE(fn) \
+	.remove_new = (fn),
 #endif
 
 #ifdef WEAVE_HAVE_SCHED_PRIORITY_LOW

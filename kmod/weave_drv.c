@@ -2,8 +2,9 @@
 /*
  * weave: a multi-stream GPU task scheduler behind a DRM render node.
  *
- * This file registers the devices: module parameters, device creation and
- * removal, the &struct drm_driver, the ioctl table and the query ioctl.
+ * This file registers the devices: module parameters, the platform driver
+ * that binds and unbinds them, the &struct drm_driver, the file's ioctl
+ * entry points, the ioctl table and the query ioctl.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -11,10 +12,12 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/compat.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
@@ -30,6 +33,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 
 #include "weave_client.h"
 #include "weave_compat.h"
@@ -45,6 +49,10 @@
  * The lock order of the driver, outermost first.  Each lock added to weave
  * is added here, in its place.
  *
+ * 0. &weave_device.clients_lock, a mutex that protects the device's list of
+ *    clients.  Open and close take it alone, to add or remove their
+ *    client; unplug takes it around each client's mutex in turn, to cancel
+ *    their work (weave_clients_unplug()).
  * 1. &weave_client.lock, the client's mutex.  Every ioctl of a client that
  *    touches its streams or scheduler takes it, and so does close.  It is
  *    the scheduler core's lock: the core and the backend ops (encoding
@@ -67,6 +75,14 @@
  *    be taken inside a foreign fence's lock (the gate's fence callback).
  * 5. Fence locks: a gate's or hardware fence's own spinlock, innermost.
  *
+ * The unplug's sections are no lock, but drm_dev_unplug() waits for each
+ * drm_dev_enter() section to end, so nothing inside one may wait for the
+ * unplug or for what comes after it: weave's ioctls run inside one except
+ * WAIT, whose fences only the unplug's cancel signals; client open and the
+ * fault handler of mappings run inside one; the unbind takes no lock of
+ * weave's before drm_dev_unplug() returns.  Sections may take any lock
+ * above.
+ *
  * The soft engine's workers take no lock of weave's: they run a job's
  * tasks on pages pinned since the buffers' creation and signal its
  * hardware fence.  The
@@ -84,13 +100,39 @@
 /**
  * DOC: lifetimes
  *
- * The module creates its devices at load time, each on a platform device
- * of its own, and tears them down in reverse order at unload.  Unload
- * cannot start while a user remains: every open DRM file and every
+ * The module registers a platform driver and num_devices platform devices,
+ * weave.0 and up, which bind to it as they are added.  Binding (the
+ * probe) makes a &struct weave_device: its DRM device, allocated with
+ * devres on the platform device, its soft engine, and its render node.
+ * Writing a device's name to /sys/bus/platform/drivers/weave/unbind
+ * unplugs it, also while it is in use, and writing it to bind makes a new
+ * one, with a new node.  Unload unregisters the platform devices, which
+ * unbinds those still bound, then the driver.
+ *
+ * The unbind (weave_remove()): drm_dev_unplug() marks the DRM device
+ * unplugged, waits for the drm_dev_enter() sections in progress, removes
+ * the node and zaps every mapping made through it; weave_clients_unplug()
+ * then aborts every client's engine context with -ENODEV.  From then on
+ * every ioctl of an old file fails with -ENODEV (weave's entry points, and
+ * drm_ioctl(), check first); a job yet to run runs none of its tasks and a
+ * running one stops at its next, so every fence of the device's work
+ * signals, with -ENODEV; a fault in a zapped mapping gets SIGBUS; and
+ * closing the files reaps the rest, as any close does.  A dma-buf exported
+ * before stays usable.
+ *
+ * What outlives the unbind: the &struct weave_device lives as long as its
+ * DRM device, until the last reference goes: the binding's (dropped by
+ * devres after the unbind), each open file's, each exported dma-buf's, and
+ * each client engine context's (&weave_ectx.drm), which lasts until the
+ * client's last job is freed, so jobs still find the engine and their
+ * buffers' device.  The engine goes with the DRM device, through a drmm
+ * action, but is torn down on a workqueue of its own: the last reference
+ * may be dropped by a job that one of the engine's schedulers is freeing.
+ *
+ * Unload cannot start while a user remains: every open DRM file and every
  * exported dma-buf holds a reference on the module, through the owner of
- * the file operations.  A &struct weave_device is freed when the last
- * reference to its &drm_device goes, which at unload is the devres group
- * release that follows drm_dev_unregister().
+ * the file operations, and so do jobs and weave's fences (see "DOC: soft
+ * engine").  It drains the engines' teardown before it returns.
  */
 
 /* The most devices one module load may create. */
@@ -155,7 +197,8 @@ MODULE_PARM_DESC(max_staged_bytes,
 #define WEAVE_TIMEOUT_MS_MAX		600000
 #define WEAVE_CLIENT_STREAMS_MAX	BIT(20)
 
-static struct weave_device *weave_devices[WEAVE_MAX_DEVICES];
+/* The module's platform devices, bound or not. */
+static struct platform_device *weave_pdevs[WEAVE_MAX_DEVICES];
 
 /**
  * struct weave_query - How to answer one &enum drm_weave_query_type.
@@ -318,7 +361,85 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 };
 
-DEFINE_DRM_GEM_FOPS(weave_drm_fops);
+/*
+ * Whether ioctl @cmd runs inside drm_dev_enter(): each of weave's own but
+ * WAIT.  drm_dev_unplug() waits for every such section to end, and WAIT
+ * sleeps on fences that only the unplug that follows cancels; it reads
+ * nothing but its file's own state and a fence, which outlive the device.
+ * The core's ioctls run as drm_ioctl() runs them.
+ */
+static bool weave_ioctl_in_device(unsigned int cmd)
+{
+	unsigned int nr = DRM_IOCTL_NR(cmd);
+
+	return DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE &&
+	       nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END &&
+	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_WAIT);
+}
+
+/*
+ * Run ioctl @cmd with @core (drm_ioctl() or drm_compat_ioctl()): -ENODEV
+ * once the device is unplugged, the syncobj guard in front of the core's
+ * ioctls, and weave's own inside drm_dev_enter().
+ */
+static long weave_ioctl_run(struct file *filp, unsigned int cmd,
+			    unsigned long arg, void __user *uarg,
+			    long (*core)(struct file *filp, unsigned int cmd,
+					 unsigned long arg))
+{
+	struct drm_file *file = filp->private_data;
+	long ret;
+	int idx;
+
+	if (!drm_dev_enter(file->minor->dev, &idx))
+		return -ENODEV;
+	if (weave_ioctl_in_device(cmd)) {
+		ret = core(filp, cmd, arg);
+		drm_dev_exit(idx);
+		return ret;
+	}
+	drm_dev_exit(idx);
+
+	if (weave_syncobj_guard(filp, cmd, uarg, &ret))
+		return ret;
+	return core(filp, cmd, arg);
+}
+
+static long weave_ioctl(struct file *filp, unsigned int cmd,
+			unsigned long arg)
+{
+	return weave_ioctl_run(filp, cmd, arg, (void __user *)arg, drm_ioctl);
+}
+
+#ifdef CONFIG_COMPAT
+/*
+ * The syncobj ioctls have the same layout for 32-bit callers, and
+ * drm_compat_ioctl() hands them, and weave's own, to drm_ioctl() as they
+ * are: the same guard applies.
+ */
+static long weave_compat_ioctl(struct file *filp, unsigned int cmd,
+			       unsigned long arg)
+{
+	return weave_ioctl_run(filp, cmd, arg, compat_ptr(arg),
+			       drm_compat_ioctl);
+}
+#else
+#define weave_compat_ioctl	NULL
+#endif
+
+/* DRM_GEM_FOPS, with weave's ioctl entry points. */
+static const struct file_operations weave_drm_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = weave_ioctl,
+	.compat_ioctl = weave_compat_ioctl,
+	.poll = drm_poll,
+	.read = drm_read,
+	.llseek = noop_llseek,
+	.mmap = drm_gem_mmap,
+	WEAVE_COMPAT_FOP_FLAGS
+};
 
 static const struct drm_driver weave_drm_driver = {
 	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ |
@@ -342,38 +463,31 @@ static const struct drm_driver weave_drm_driver = {
 	WEAVE_COMPAT_PRIME_MMAP_OPS
 };
 
-/*
- * Create device @index: a platform device, a devres group on it that holds
- * the DRM device, and the registered DRM device.  On failure, undo all of
- * it.
- */
-static int weave_device_create(unsigned int index, struct weave_device **out)
+/* The drmm action that lets the engine go with its device. */
+static void weave_engine_release(struct drm_device *drm, void *arg)
 {
-	struct platform_device *pdev;
+	weave_engine_fini(to_weave_device(drm));
+}
+
+/*
+ * Bind a platform device of the module: make its DRM device, with the
+ * module parameters' limits, and register it.  Everything made here is
+ * managed (devres, drmm), so a failure and the unbind undo it.
+ */
+static int weave_probe(struct platform_device *pdev)
+{
 	struct weave_device *wdev;
 	int ret;
-
-	pdev = platform_device_register_simple(WEAVE_DRIVER_NAME, index,
-					       NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
-
-	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
-		ret = -ENOMEM;
-		goto err_unregister;
-	}
 
 	/* Importers map buffers for this device: it can reach all memory. */
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
-		goto err_release;
+		return ret;
 
 	wdev = devm_drm_dev_alloc(&pdev->dev, &weave_drm_driver,
 				  struct weave_device, drm);
-	if (IS_ERR(wdev)) {
-		ret = PTR_ERR(wdev);
-		goto err_release;
-	}
+	if (IS_ERR(wdev))
+		return PTR_ERR(wdev);
 	wdev->pdev = pdev;
 	wdev->max_bo_size = max_bo_size;
 	wdev->limits = (struct weave_limits) {
@@ -386,37 +500,81 @@ static int weave_device_create(unsigned int index, struct weave_device **out)
 		.max_pending_tasks = max_pending_tasks,
 		.max_staged_bytes = max_staged_bytes,
 	};
+	INIT_LIST_HEAD(&wdev->clients);
+	ret = drmm_mutex_init(&wdev->drm, &wdev->clients_lock);
+	if (ret)
+		return ret;
 
 	ret = weave_engine_init(wdev);
 	if (ret)
-		goto err_release;
+		return ret;
+	ret = drmm_add_action_or_reset(&wdev->drm, weave_engine_release, NULL);
+	if (ret)
+		return ret;
 
 	ret = drm_dev_register(&wdev->drm, 0);
 	if (ret)
-		goto err_engine;
+		return ret;
 
-	*out = wdev;
-
+	platform_set_drvdata(pdev, wdev);
 	return 0;
-
-err_engine:
-	weave_engine_fini(wdev);
-err_release:
-	devres_release_group(&pdev->dev, NULL);
-err_unregister:
-	platform_device_unregister(pdev);
-	return ret;
 }
 
-/* Undo weave_device_create().  @wdev may be freed on return. */
-static void weave_device_destroy(struct weave_device *wdev)
+/*
+ * Unbind: unplug the DRM device, then cancel every client's work.  The
+ * device itself goes with its last reference; see "DOC: lifetimes".
+ */
+static void weave_remove(struct platform_device *pdev)
 {
-	struct platform_device *pdev = wdev->pdev;
+	struct weave_device *wdev = platform_get_drvdata(pdev);
 
-	drm_dev_unregister(&wdev->drm);
-	weave_engine_fini(wdev);
-	devres_release_group(&pdev->dev, NULL);
-	platform_device_unregister(pdev);
+	drm_dev_unplug(&wdev->drm);
+	weave_clients_unplug(wdev);
+}
+
+static struct platform_driver weave_platform_driver = {
+	.probe = weave_probe,
+	WEAVE_COMPAT_PLATFORM_REMOVE(weave_remove)
+	.driver = {
+		.name = WEAVE_DRIVER_NAME,
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
+
+/*
+ * Add platform device @index of the module, which binds to weave's driver
+ * as it is added.  Return: 0, or a negative errno and no device: -ENODEV
+ * if the probe failed (it said why).
+ */
+static int weave_device_add(unsigned int index)
+{
+	struct platform_device *pdev;
+	bool bound;
+
+	pdev = platform_device_register_simple(WEAVE_DRIVER_NAME, index,
+					       NULL, 0);
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+
+	device_lock(&pdev->dev);
+	bound = pdev->dev.driver;
+	device_unlock(&pdev->dev);
+	if (!bound) {
+		platform_device_unregister(pdev);
+		return -ENODEV;
+	}
+
+	weave_pdevs[index] = pdev;
+	return 0;
+}
+
+/* Unregister the first @n platform devices of the module, last first. */
+static void weave_devices_unregister(unsigned int n)
+{
+	while (n--) {
+		platform_device_unregister(weave_pdevs[n]);
+		weave_pdevs[n] = NULL;
+	}
 }
 
 static int __init weave_init(void)
@@ -451,32 +609,36 @@ static int __init weave_init(void)
 		return -EINVAL;
 	}
 
+	ret = weave_engine_module_init();
+	if (ret)
+		return ret;
+	ret = platform_driver_register(&weave_platform_driver);
+	if (ret)
+		goto err_engine;
+
 	for (i = 0; i < num_devices; i++) {
-		ret = weave_device_create(i, &weave_devices[i]);
+		ret = weave_device_add(i);
 		if (ret) {
 			pr_err("cannot create device %u: %d\n", i, ret);
-			goto err_destroy;
+			goto err_devices;
 		}
 	}
 
 	return 0;
 
-err_destroy:
-	while (i--) {
-		weave_device_destroy(weave_devices[i]);
-		weave_devices[i] = NULL;
-	}
+err_devices:
+	weave_devices_unregister(i);
+	platform_driver_unregister(&weave_platform_driver);
+err_engine:
+	weave_engine_module_exit();
 	return ret;
 }
 
 static void __exit weave_exit(void)
 {
-	unsigned int i = num_devices;
-
-	while (i--) {
-		weave_device_destroy(weave_devices[i]);
-		weave_devices[i] = NULL;
-	}
+	weave_devices_unregister(num_devices);
+	platform_driver_unregister(&weave_platform_driver);
+	weave_engine_module_exit();
 }
 
 module_init(weave_init);

@@ -7,10 +7,13 @@
 
 #include <linux/atomic.h>
 #include <linux/container_of.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/types.h>
 
 #include <drm/drm_device.h>
 
+struct file;
 struct platform_device;
 struct weave_engine;
 
@@ -48,9 +51,11 @@ struct weave_limits {
 /**
  * struct weave_device - One weave device.
  *
- * The module creates one per num_devices at load time and destroys them at
- * unload.  devm_drm_dev_alloc() allocates it around @drm, so it lives as
- * long as the last reference to @drm.
+ * Made when weave's platform driver binds one of the module's platform
+ * devices, unplugged when it unbinds (see "DOC: lifetimes").
+ * devm_drm_dev_alloc() allocates it around @drm, so it lives as long as
+ * the last reference to @drm: the binding's, each open file's, each
+ * exported dma-buf's and each client engine context's.
  */
 struct weave_device {
 	/** @drm: The DRM device. */
@@ -61,6 +66,17 @@ struct weave_device {
 	 * the parent of @drm.
 	 */
 	struct platform_device *pdev;
+
+	/**
+	 * @clients_lock: Protects @clients; taken before any client's mutex.
+	 */
+	struct mutex clients_lock;
+
+	/**
+	 * @clients: The open files' &struct weave_client, by &weave_client.link,
+	 * so that unplugging the device can cancel their work.
+	 */
+	struct list_head clients;
 
 	/**
 	 * @max_bo_size: The largest buffer object, in bytes, a multiple of
@@ -94,5 +110,8 @@ static inline struct weave_device *to_weave_device(struct drm_device *drm)
 {
 	return container_of(drm, struct weave_device, drm);
 }
+
+bool weave_syncobj_guard(struct file *filp, unsigned int cmd,
+			 void __user *uarg, long *ret);
 
 #endif /* _WEAVE_DRV_H_ */

@@ -24,6 +24,7 @@
 #include <linux/workqueue.h>
 #include <linux/ww_mutex.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/gpu_scheduler.h>
@@ -132,10 +133,16 @@ struct weave_queue {
 
 /**
  * struct weave_engine - The soft engine of a device.
+ *
+ * Made with the device, and torn down from @fini_work once the device's
+ * last reference is gone, which can be a job freed by one of the engine's
+ * own schedulers.
  */
 struct weave_engine {
-	/** @wdev: The device. */
-	struct weave_device *wdev;
+	/** @dev: The device's parent, a reference, for the schedulers. */
+	struct device *dev;
+	/** @fini_work: Tears the engine down, on weave_engine_wq. */
+	struct work_struct fini_work;
 	/** @num_queues: Used entries of @queues. */
 	u32 num_queues;
 	/** @queues: The hardware queues. */
@@ -874,9 +881,18 @@ static void weave_job_execute(struct weave_job *job)
 	struct weave_ectx *ctx = job->ctx;
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
-	bool skip = err;	/* failed before it ran, e.g. its entity died */
+	bool skip;
 	u32 i;
 	int ret;
+
+	/*
+	 * A job that failed before it ran (its entity died, say) runs
+	 * nothing, and neither does one that starts after its device was
+	 * unplugged, which also cancels running jobs through the abort.
+	 */
+	if (!err && drm_dev_is_unplugged(ctx->drm))
+		err = -ENODEV;
+	skip = err;
 
 	/* A failed task does not stop the job: later tasks still run. */
 	for (i = 0; i < job->ntasks; i++) {
@@ -891,8 +907,8 @@ static void weave_job_execute(struct weave_job *job)
 			     &job->tallies[i].ls->completed);
 	if (READ_ONCE(job->abort))
 		err = READ_ONCE(job->abort);
-	else if (!err && atomic_read(&ctx->aborted))
-		err = -ECANCELED;
+	else if (!err)
+		err = atomic_read(&ctx->aborted);
 
 	weave_job_release_tasks(job);
 
@@ -1479,6 +1495,8 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 		return NULL;
 	}
 	kref_init(&ctx->ref);
+	ctx->drm = &wdev->drm;
+	drm_dev_get(ctx->drm);
 	ctx->engine = wdev->engine;
 	ctx->streams = streams;
 	ctx->max_streams = max_streams;
@@ -1503,28 +1521,34 @@ static void weave_ectx_release(struct kref *ref)
 	}
 	kvfree(ctx->spare_tasks);
 	kfree(ctx->slots);
+	/* Maybe the device's last reference: see weave_engine_fini(). */
+	drm_dev_put(ctx->drm);
 	kfree_rcu(ctx, rcu);
 }
 
 /**
- * weave_ectx_abort() - Cut a closing client's work short.
+ * weave_ectx_abort() - Cut a client's work short.
  * @ctx: The client's engine context.
+ * @err: The negative errno the work fails with: -ECANCELED when the client
+ *	closes, -ENODEV when its device is unplugged.  Only the first abort
+ *	of a context sets it; a later one finds nothing left to do.
  *
  * A job not yet pushed (one whose flush failed) is dropped.  Running jobs
  * of the client stop before their next task and jobs not yet run skip
- * their tasks, all with -ECANCELED; every gate whose in-fence has
- * not signalled signals now with -ECANCELED.  Afterwards no job of the
- * client waits on anything but other jobs.
+ * their tasks, all with the errno; every gate whose in-fence has not
+ * signalled signals now with it.  Afterwards no job of the client waits on
+ * anything but other jobs.
  *
  * Context: The client's mutex held.
  */
-void weave_ectx_abort(struct weave_ectx *ctx)
+void weave_ectx_abort(struct weave_ectx *ctx, int err)
 {
 	struct weave_engine *engine = ctx->engine;
 	struct weave_gate *gate;
 	u32 i;
 
-	atomic_set(&ctx->aborted, 1);
+	atomic_cmpxchg(&ctx->aborted, 0, err);
+	err = atomic_read(&ctx->aborted);
 	if (ctx->job) {
 		weave_job_free(ctx->job);
 		ctx->job = NULL;
@@ -1543,7 +1567,7 @@ void weave_ectx_abort(struct weave_ectx *ctx)
 			break;
 		/* The list's reference is ours now. */
 		dma_fence_remove_callback(gate->in, &gate->cb);
-		weave_gate_fire(gate, -ECANCELED);
+		weave_gate_fire(gate, err);
 		dma_fence_put(&gate->f.base);
 	}
 }
@@ -1579,11 +1603,50 @@ void weave_ectx_put(struct weave_ectx *ctx)
 
 /* ---- the engine ---------------------------------------------------------- */
 
+/* Tears engines down away from their schedulers; drained at module exit. */
+static struct workqueue_struct *weave_engine_wq;
+
+/**
+ * weave_engine_module_init() - Set up what every engine shares.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_engine_module_init(void)
+{
+	weave_crc32c_init();
+	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
+	return weave_engine_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * weave_engine_module_exit() - Undo weave_engine_module_init().
+ *
+ * Waits for the teardown of every engine already let go, which must be
+ * all of them: no device is left.
+ */
+void weave_engine_module_exit(void)
+{
+	destroy_workqueue(weave_engine_wq);
+}
+
 static void weave_queue_fini(struct weave_queue *q)
 {
 	drm_sched_fini(&q->sched);
 	destroy_workqueue(q->wq);
 	kfree(q->scratch);
+}
+
+static void weave_engine_free(struct weave_engine *engine)
+{
+	while (engine->num_queues--)
+		weave_queue_fini(&engine->queues[engine->num_queues]);
+	put_device(engine->dev);
+	kfree(engine);
+}
+
+static void weave_engine_fini_work(struct work_struct *work)
+{
+	weave_engine_free(container_of(work, struct weave_engine, fini_work));
 }
 
 /**
@@ -1600,11 +1663,11 @@ int weave_engine_init(struct weave_device *wdev)
 	u32 i;
 	int ret;
 
-	weave_crc32c_init();
 	engine = kzalloc(sizeof(*engine), GFP_KERNEL);
 	if (!engine)
 		return -ENOMEM;
-	engine->wdev = wdev;
+	engine->dev = get_device(wdev->drm.dev);
+	INIT_WORK(&engine->fini_work, weave_engine_fini_work);
 	timeout = msecs_to_jiffies(wdev->limits.job_timeout_ms);
 	for (i = 0; i < wdev->limits.num_queues; i++) {
 		q = &engine->queues[i];
@@ -1620,7 +1683,7 @@ int weave_engine_init(struct weave_device *wdev)
 		}
 		ret = weave_compat_sched_init(&q->sched, &weave_sched_ops,
 					      WEAVE_QUEUE_CREDITS, timeout,
-					      q->name, wdev->drm.dev);
+					      q->name, engine->dev);
 		if (ret)
 			goto err;
 		engine->num_queues++;
@@ -1632,25 +1695,25 @@ err:
 	if (q->wq)
 		destroy_workqueue(q->wq);
 	kfree(q->scratch);
-	while (engine->num_queues--)
-		weave_queue_fini(&engine->queues[engine->num_queues]);
-	kfree(engine);
+	weave_engine_free(engine);
 	return ret;
 }
 
 /**
- * weave_engine_fini() - Destroy the soft engine of a device.
- * @wdev: The device; no client and no job is left.
+ * weave_engine_fini() - Let the soft engine of a device go.
+ * @wdev: The device, being released: no client, no job and no scheduler
+ *	entity of it is left.
+ *
+ * The device's last reference can be dropped by a job that one of the
+ * engine's own schedulers frees, which cannot stop that scheduler: the
+ * engine is torn down on weave_engine_wq instead, before the module goes.
  */
 void weave_engine_fini(struct weave_device *wdev)
 {
 	struct weave_engine *engine = wdev->engine;
-	u32 i;
 
 	if (!engine)
 		return;
-	for (i = 0; i < engine->num_queues; i++)
-		weave_queue_fini(&engine->queues[i]);
-	kfree(engine);
 	wdev->engine = NULL;
+	queue_work(weave_engine_wq, &engine->fini_work);
 }

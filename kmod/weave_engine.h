@@ -18,6 +18,7 @@
 #include "weave_sched.h"
 
 struct dma_fence;
+struct drm_device;
 struct weave_device;
 struct weave_engine;
 struct weave_job;
@@ -86,12 +87,17 @@ struct weave_eslot {
 /**
  * struct weave_ectx - The soft engine's context of one client.
  *
- * Created at open, aborted at close.  Jobs hold references, so it lives
- * until the client's last job is freed.
+ * Created at open, aborted at close or when the device is unplugged.  Jobs
+ * hold references, so it lives until the client's last job is freed.
  */
 struct weave_ectx {
 	/** @ref: The client's reference and one per job. */
 	struct kref ref;
+	/**
+	 * @drm: The device, a reference: the engine and the device's buffers
+	 * stay until the client's last job is freed, also after an unplug.
+	 */
+	struct drm_device *drm;
 	/** @engine: The device's engine. */
 	struct weave_engine *engine;
 	/** @streams: The client's logical streams, read under its mutex. */
@@ -118,7 +124,11 @@ struct weave_ectx {
 	struct weave_job *job;
 	/** @ngates: Gates pending on all slots, under the client's mutex. */
 	u64 ngates;
-	/** @aborted: Set at close: running jobs stop, new ones skip. */
+	/**
+	 * @aborted: Zero, or the negative errno the client's work was cut
+	 * short with, set once: -ECANCELED at close, -ENODEV at unplug.
+	 * Running jobs stop, new ones skip.
+	 */
 	atomic_t aborted;
 	/** @pending_tasks: Enqueued tasks not yet completed. */
 	atomic64_t pending_tasks;
@@ -145,12 +155,14 @@ struct weave_ectx {
 
 extern const struct weave_backend_ops weave_engine_ops;
 
+int weave_engine_module_init(void);
+void weave_engine_module_exit(void);
 int weave_engine_init(struct weave_device *wdev);
 void weave_engine_fini(struct weave_device *wdev);
 
 struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 				     struct xarray *streams, u32 max_streams);
-void weave_ectx_abort(struct weave_ectx *ctx);
+void weave_ectx_abort(struct weave_ectx *ctx, int err);
 void weave_ectx_put(struct weave_ectx *ctx);
 void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint);
 u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);

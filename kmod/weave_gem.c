@@ -7,11 +7,13 @@
 #include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_gem_shmem_helper.h>
@@ -38,6 +40,13 @@
  * - The creation flags.  %DRM_WEAVE_BO_NO_MMAP refuses every user mapping:
  *   the fake offset, and mmap() through the GEM object functions, which is
  *   also the path mmap() of an exported dma-buf takes.
+ * - Unplug.  drm_dev_unplug() zaps every mapping made through the device
+ *   node (mmap() of the render node at a buffer's fake offset), and
+ *   weave's fault handler refuses to map a page of them again once the
+ *   device is unplugged: the next access gets SIGBUS.  A buffer exported
+ *   as a dma-buf stays usable through the dma-buf, mmap() of it included:
+ *   its pages are memory that the dma-buf keeps, with the device's
+ *   structures, until its last user lets go.
  * - Device-wide usage counters for %DRM_WEAVE_QUERY_MEMORY_USAGE.  A buffer
  *   is counted as soon as the helper that made it returns it (creation or
  *   PRIME import), and uncounted in &drm_gem_object_funcs.free, which the
@@ -77,10 +86,51 @@ static int weave_gem_mmap(struct drm_gem_object *obj,
 }
 
 /*
- * The shmem helper's own object functions, except for free (accounting)
- * and mmap (DRM_WEAVE_BO_NO_MMAP).  The drm_gem_shmem_object_*() wrappers
- * are static inline in the helper's header on every supported kernel, so
- * each build gets the ones that match its kernel.
+ * The shmem helper's fault handler, inside drm_dev_enter() for a mapping
+ * of the device node: drm_dev_unplug() waits for the section, then zaps
+ * what it mapped, and later faults get SIGBUS.  A mapping of an exported
+ * dma-buf (its file is the dma-buf's) keeps the helper's behaviour.
+ */
+static vm_fault_t weave_gem_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct drm_gem_object *obj = vma->vm_private_data;
+	vm_fault_t ret;
+	int idx;
+
+	if (!vma->vm_file || vma->vm_file->f_op != obj->dev->driver->fops)
+		return drm_gem_shmem_vm_ops.fault(vmf);
+
+	if (!drm_dev_enter(obj->dev, &idx))
+		return VM_FAULT_SIGBUS;
+	ret = drm_gem_shmem_vm_ops.fault(vmf);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* The helper's own: it counts the mapping's page and object references. */
+static void weave_gem_vm_open(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.open(vma);
+}
+
+static void weave_gem_vm_close(struct vm_area_struct *vma)
+{
+	drm_gem_shmem_vm_ops.close(vma);
+}
+
+static const struct vm_operations_struct weave_gem_vm_ops = {
+	.fault = weave_gem_fault,
+	.open = weave_gem_vm_open,
+	.close = weave_gem_vm_close,
+};
+
+/*
+ * The shmem helper's own object functions, except for free (accounting),
+ * mmap (DRM_WEAVE_BO_NO_MMAP) and the mappings' fault handler (unplug).
+ * The drm_gem_shmem_object_*() wrappers are static inline in the helper's
+ * header on every supported kernel, so each build gets the ones that
+ * match its kernel.
  */
 static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.free = weave_gem_free,
@@ -91,7 +141,7 @@ static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.vmap = drm_gem_shmem_object_vmap,
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = weave_gem_mmap,
-	.vm_ops = &drm_gem_shmem_vm_ops,
+	.vm_ops = &weave_gem_vm_ops,
 };
 
 /**

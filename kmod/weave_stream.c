@@ -14,6 +14,7 @@
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
@@ -33,7 +34,7 @@
  * Closing the file (also when the process is killed) cancels and reaps:
  * the engine context is aborted first (a job whose flush failed is
  * dropped, running jobs stop between tasks, gates on foreign in-fences
- * signal with -ECANCELED), then the core
+ * signal with -ECANCELED; see weave_ectx_abort()), then the core
  * cancels every queued task and destroys the backend streams, which kills
  * or drains their scheduler entities.  Jobs already pushed finish on their
  * own and hold references to what they use: the engine context, their
@@ -85,18 +86,28 @@ static void weave_client_params(struct weave_client *c, u32 max_tasks,
  * @drm: The DRM device.
  * @file: The new file.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -ENODEV if the device is being unplugged.
  */
 int weave_client_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct weave_device *wdev = to_weave_device(drm);
 	struct weave_sched_params params;
 	struct weave_client *c;
-	int ret;
+	int idx, ret;
+
+	/*
+	 * Not on a device being unplugged: drm_dev_unplug() waits for this
+	 * section, so the weave_clients_unplug() that follows it finds the
+	 * client on the list.
+	 */
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
 
 	c = kzalloc(sizeof(*c), GFP_KERNEL);
-	if (!c)
-		return -ENOMEM;
+	if (!c) {
+		ret = -ENOMEM;
+		goto err_exit;
+	}
 	c->wdev = wdev;
 	mutex_init(&c->lock);
 	xa_init_flags(&c->streams, XA_FLAGS_ALLOC1);
@@ -111,6 +122,12 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	if (ret)
 		goto err_ectx;
 	c->ectx->task_hint = params.max_tasks;
+
+	mutex_lock(&wdev->clients_lock);
+	list_add_tail(&c->link, &wdev->clients);
+	mutex_unlock(&wdev->clients_lock);
+	drm_dev_exit(idx);
+
 	file->driver_priv = c;
 	return 0;
 
@@ -119,6 +136,8 @@ err_ectx:
 err_free:
 	mutex_destroy(&c->lock);
 	kfree(c);
+err_exit:
+	drm_dev_exit(idx);
 	return ret;
 }
 
@@ -134,11 +153,16 @@ err_free:
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct weave_client *c = file->driver_priv;
+	struct weave_device *wdev = c->wdev;
 	struct weave_lstream *ls;
 	unsigned long idx;
 
+	mutex_lock(&wdev->clients_lock);
+	list_del(&c->link);
+	mutex_unlock(&wdev->clients_lock);
+
 	mutex_lock(&c->lock);
-	weave_ectx_abort(c->ectx);
+	weave_ectx_abort(c->ectx, -ECANCELED);
 	/* Cancelling the queued tasks frees every tracking record. */
 	weave_sched_fini(&c->sched);
 	WARN_ON_ONCE(!xa_empty(&c->tracks));
@@ -152,6 +176,34 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	weave_ectx_put(c->ectx);
 	mutex_destroy(&c->lock);
 	kfree(c);
+}
+
+/**
+ * weave_clients_unplug() - Cancel the work of every client of a device.
+ * @wdev: The device, just unplugged: no ioctl of its clients runs inside
+ *	drm_dev_enter() any more, and none will.
+ *
+ * Aborts each client's engine context with -ENODEV, as close would with
+ * -ECANCELED: running jobs stop at their next task, jobs not yet run skip
+ * theirs, a job whose flush failed is dropped, and gates on foreign
+ * in-fences signal.  Every fence of the client's work then signals with
+ * an error.  Tasks still queued in the core's rings can never be flushed
+ * now; the file's close cancels them.
+ *
+ * Context: Process context; takes &weave_device.clients_lock, then each
+ * client's mutex.
+ */
+void weave_clients_unplug(struct weave_device *wdev)
+{
+	struct weave_client *c;
+
+	mutex_lock(&wdev->clients_lock);
+	list_for_each_entry(c, &wdev->clients, link) {
+		mutex_lock(&c->lock);
+		weave_ectx_abort(c->ectx, -ENODEV);
+		mutex_unlock(&c->lock);
+	}
+	mutex_unlock(&wdev->clients_lock);
 }
 
 /**

@@ -21,6 +21,7 @@
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_syncobj.h>
@@ -678,7 +679,10 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 	if (fence)
 		ret = weave_wait_fence(fence, args->timeout_ns);
 	dma_fence_put(fence);
-	if (!ret && atomic_read(&ls->error))
+	/* Not in drm_dev_enter(): an unplug may have cancelled the work. */
+	if (!ret && drm_dev_is_unplugged(drm))
+		ret = -ENODEV;
+	else if (!ret && atomic_read(&ls->error))
 		ret = -ECANCELED;
 	weave_lstream_put(ls);
 	return ret;

@@ -75,6 +75,16 @@ probe WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD include/drm/drm_drv.h \
 probe WEAVE_HAVE_DRIVER_GEM_PRIME_MMAP include/drm/drm_drv.h \
 	'\(\*gem_prime_mmap\)'
 
+# struct file_operations has fop_flags (6.12+), where DRM's file
+# operations set FOP_UNSIGNED_OFFSET.
+probe WEAVE_HAVE_FOP_FLAGS include/linux/fs.h \
+	'^[[:space:]]*fop_flags_t[[:space:]]+fop_flags;'
+
+# struct platform_driver's remove returns void (6.11+); before, a void
+# remove is .remove_new.
+probe WEAVE_HAVE_PLATFORM_REMOVE_VOID include/linux/platform_device.h \
+	'^[[:space:]]*void \(\*remove\)\(struct platform_device \*\);'
+
 # --- the DRM GPU scheduler (gpu-sched) ---------------------------------------
 
 # drm_sched_init() takes a struct drm_sched_init_args (Debian's 6.1 has it

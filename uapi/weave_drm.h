@@ -29,6 +29,14 @@ extern "C" {
  * %DRM_IOCTL_WEAVE_QUERY reports the uAPI version, the device's limits and
  * its usage.  New kinds of information are new query types, never new
  * ioctls, and the structs a query returns only grow at their end.
+ *
+ * A device can be unplugged while its files are open (its platform device
+ * unbound from the driver).  From then on every ioctl on those files fails
+ * with -ENODEV, the core's included; their work that had not completed is
+ * cancelled and its fences signal with -ENODEV; a mapping made through
+ * the node gets SIGBUS at its next access; and closing the files releases
+ * everything.  A dma-buf exported from the device stays usable.  Binding
+ * the device again makes a new node, which new opens reach.
  */
 
 /**
@@ -709,6 +717,8 @@ struct drm_weave_stream_isolate {
  * - -ERESTARTSYS: A signal interrupted the wait (restarted transparently
  *   by the C library unless the handler says otherwise).
  * - -ECANCELED: The work completed but the stream has failed.
+ * - -ENODEV: The device is unplugged, or was while the call waited: the
+ *   work was cancelled.
  */
 struct drm_weave_wait {
 	/** @handle: The stream. */

@@ -12,6 +12,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,6 +46,45 @@
 static inline int weave_test_ioctl(int fd, unsigned long request, void *arg)
 {
 	return drmIoctl(fd, request, arg) ? -errno : 0;
+}
+
+static sigjmp_buf weave_test_ioctl32_jmp;
+
+static inline void weave_test_ioctl32_segv(int sig)
+{
+	(void)sig;
+	siglongjmp(weave_test_ioctl32_jmp, 1);
+}
+
+/*
+ * weave_test_ioctl32() - An ioctl made the way a 32-bit process makes it,
+ * through int $0x80, so that it takes the kernel's compat path.  @arg must
+ * lie in the low 4 GiB (mmap() it with MAP_32BIT).  Returns 0 or a negative
+ * errno; -ENOSYS if the kernel runs no 32-bit code: int $0x80 then faults,
+ * and the SIGSEGV is caught here, so that the kernel logs no unhandled
+ * fault either.
+ */
+static inline long weave_test_ioctl32(int fd, uint32_t cmd, void *arg)
+{
+	struct sigaction sa, old;
+	long ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = weave_test_ioctl32_segv;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, &old);
+	if (sigsetjmp(weave_test_ioctl32_jmp, 1)) {
+		sigaction(SIGSEGV, &old, NULL);
+		return -ENOSYS;
+	}
+	/* __NR_ioctl of i386; int $0x80 from 64-bit code clobbers r8-r11. */
+	asm volatile ("int $0x80"
+		      : "=a" (ret)
+		      : "a" (54L), "b" ((long)fd), "c" ((long)cmd),
+			"d" ((long)(uintptr_t)arg)
+		      : "memory", "r8", "r9", "r10", "r11");
+	sigaction(SIGSEGV, &old, NULL);
+	return ret;
 }
 
 /* Opens weave device 0; fails the test, saying why, if there is none. */

@@ -1,0 +1,696 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hot-unplug: a weave device unbound from its platform driver while files
+ * are open and work is in flight, then bound again.
+ *
+ * After the unbind every ioctl on an old file fails with -ENODEV, work not
+ * yet completed is cancelled and its fences signal with -ENODEV, a mapping
+ * made through the node gets SIGBUS, a dma-buf exported before stays
+ * usable, and closing the files releases everything: weave.ko's reference
+ * count comes back to what it was.  After the bind a new open works.
+ *
+ * Every test leaves the device bound, for the suites that follow.
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+
+#include "weave_test.h"
+
+#define DRIVER_DIR	"/sys/bus/platform/drivers/weave"
+
+/* Streams and jobs per stream of the load the unbind meets. */
+#define LOAD_STREAMS	4
+#define LOAD_JOBS	4
+
+/* Unbind and bind cycles. */
+#define CYCLES		10
+
+/* How long an unbind under load may take: the running jobs are cut short. */
+#define UNBIND_NS	(10 * WEAVE_TEST_SEC)
+
+/* weave.ko's module reference count, or -1. */
+static long module_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/weave/refcnt", "r");
+	long n = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/* Waits until weave.ko's reference count is back to @base. */
+static void wait_refcnt(struct __test_metadata *_metadata, long base)
+{
+	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
+	long now;
+
+	for (;;) {
+		now = module_refcnt();
+		if (now == base)
+			return;
+		ASSERT_GT(deadline, weave_test_now()) {
+			TH_LOG("weave.ko has %ld references, %ld before the test",
+			       now, base);
+		}
+		usleep(10000);
+	}
+}
+
+/* The platform device behind @fd's node ("weave.0") into @name. */
+static void node_device(struct __test_metadata *_metadata, int fd,
+			char *name, size_t len)
+{
+	char path[64], link[PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	ASSERT_EQ(0, fstat(fd, &st));
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device",
+		 major(st.st_rdev), minor(st.st_rdev));
+	n = readlink(path, link, sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	ASSERT_LT(strlen(base), len);
+	strcpy(name, base);
+}
+
+/* Writes @dev to the driver's @attr (bind or unbind): 0 or -errno. */
+static int driver_write(const char *attr, const char *dev)
+{
+	char path[64];
+	ssize_t n;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), DRIVER_DIR "/%s", attr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, dev, strlen(dev));
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* Whether @dev is bound to weave's driver. */
+static int is_bound(const char *dev)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), DRIVER_DIR "/%s", dev);
+	return !access(path, F_OK);
+}
+
+static void unbind(struct __test_metadata *_metadata, const char *dev)
+{
+	ASSERT_EQ(0, driver_write("unbind", dev));
+	ASSERT_FALSE(is_bound(dev));
+}
+
+static void bind(struct __test_metadata *_metadata, const char *dev)
+{
+	ASSERT_EQ(0, driver_write("bind", dev));
+	ASSERT_TRUE(is_bound(dev));
+}
+
+static sigjmp_buf bus_jmp;
+
+static void on_sigbus(int sig)
+{
+	(void)sig;
+	siglongjmp(bus_jmp, 1);
+}
+
+/* 1 if reading (or writing, if @write) @p raises SIGBUS, 0 if it works. */
+static int access_sigbus(volatile uint32_t *p, int write)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(bus_jmp, 1)) {
+		sigaction(SIGBUS, &old, NULL);
+		return 1;
+	}
+	if (write)
+		*p = 0x12345678u;
+	else
+		(void)*p;
+	sigaction(SIGBUS, &old, NULL);
+	return 0;
+}
+
+/*
+ * The fence of @obj as a sync_file: after the unbind the syncobj ioctls of
+ * the old file fail, so fences are watched through sync_files taken before.
+ */
+static int export_fence(struct __test_metadata *_metadata, int fd,
+			uint32_t obj)
+{
+	int sfd = -1;
+
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, obj, &sfd));
+	ASSERT_LE(0, sfd);
+	return sfd;
+}
+
+/*
+ * Polls sync_file @sfd for up to @timeout_ms and returns its status then:
+ * 1 signalled, 0 pending, a negative errno if it signalled with that error.
+ */
+static int fence_peek(struct __test_metadata *_metadata, int sfd,
+		      int timeout_ms)
+{
+	struct sync_file_info info;
+	struct pollfd pfd;
+	int ret;
+
+	pfd.fd = sfd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	ret = poll(&pfd, 1, timeout_ms);
+	memset(&info, 0, sizeof(info));
+	EXPECT_EQ(0, ioctl(sfd, SYNC_IOC_FILE_INFO, &info));
+	ASSERT_LE(0, ret);
+	return info.status;
+}
+
+/* fence_peek(), then closes the sync_file. */
+static int fence_status(struct __test_metadata *_metadata, int sfd,
+			int timeout_ms)
+{
+	int status = fence_peek(_metadata, sfd, timeout_ms);
+
+	close(sfd);
+	return status;
+}
+
+/*
+ * Proves a fresh file of the device works: fills a buffer through a job
+ * and reads the pattern back through a mapping.
+ */
+static void check_new_open(struct __test_metadata *_metadata)
+{
+	struct weave_test_batch b;
+	uint32_t stream, bo;
+	uint64_t page;
+	int fd;
+
+	fd = weave_test_open(_metadata);
+	page = weave_test_info(_metadata, fd).page_size;
+	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, fd, page, 0);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, page, 0xc0ffee00u);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+	weave_test_finish(_metadata, fd, stream);
+	weave_test_expect_words(_metadata, fd, bo, page, 0xc0ffee00u);
+	close(fd);
+}
+
+FIXTURE(unplug) {
+	long base;		/* weave.ko's references before the test */
+	char dev[32];		/* the platform device, "weave.0" */
+	int fd;
+	struct drm_weave_device_info info;
+	uint64_t page;
+};
+
+FIXTURE_SETUP(unplug)
+{
+	self->base = module_refcnt();
+	ASSERT_LE(0, self->base);
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->page = self->info.page_size;
+	node_device(_metadata, self->fd, self->dev, sizeof(self->dev));
+	ASSERT_TRUE(is_bound(self->dev)) {
+		TH_LOG("%s, the device of the node, is not bound to weave's driver",
+		       self->dev);
+	}
+}
+
+FIXTURE_TEARDOWN(unplug)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (!is_bound(self->dev))
+		driver_write("bind", self->dev);
+}
+
+/* One call of every ioctl a file offers, each of which must fail. */
+static void expect_all_enodev(struct __test_metadata *_metadata, int fd,
+			      uint32_t stream, uint32_t bo, uint32_t syncobj,
+			      int dmabuf)
+{
+	union {
+		struct drm_version version;
+		struct drm_get_cap cap;
+		struct drm_gem_close gem_close;
+		struct drm_prime_handle prime;
+		struct drm_syncobj_create sc;
+		struct drm_syncobj_destroy sd;
+		struct drm_syncobj_handle sh;
+		struct drm_syncobj_wait sw;
+		struct drm_syncobj_array sa;
+		struct drm_syncobj_timeline_array sta;
+		struct drm_syncobj_transfer st;
+		struct drm_weave_query q;
+		struct drm_weave_bo_create bc;
+		struct drm_weave_bo_mmap_offset mo;
+		struct drm_weave_stream_create sc2;
+		struct drm_weave_stream_destroy sd2;
+		struct drm_weave_enqueue e;
+		struct drm_weave_flush f;
+		struct drm_weave_stream_isolate i;
+		struct drm_weave_wait w;
+		struct drm_weave_stream_query sq;
+		struct drm_weave_set_param p;
+		uint8_t raw[256];
+	} a;
+	struct drm_weave_device_info info;
+	struct drm_weave_task task;
+	uint32_t h = syncobj;
+
+#define EXPECT_ENODEV(cmd, setup) do {					\
+		memset(&a, 0, sizeof(a));				\
+		setup;							\
+		EXPECT_EQ(-ENODEV, weave_test_ioctl(fd, cmd, &a)) {	\
+			TH_LOG("%s", #cmd);				\
+		}							\
+	} while (0)
+
+	weave_task_launch(&task, DRM_WEAVE_KERNEL_NOOP, NULL, 0, NULL, 0);
+
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_QUERY,
+		      (a.q.type = DRM_WEAVE_QUERY_DEVICE_INFO,
+		       a.q.size = sizeof(info),
+		       a.q.pointer = (uintptr_t)&info));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_BO_CREATE, a.bc.size = 4096);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_BO_MMAP_OFFSET, a.mo.handle = bo);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_STREAM_CREATE, (void)0);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_STREAM_DESTROY, a.sd2.handle = stream);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_ENQUEUE,
+		      (a.e.stream = stream,
+		       a.e.tasks.ptr = (uintptr_t)&task,
+		       a.e.tasks.stride = sizeof(task),
+		       a.e.tasks.count = 1));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_FLUSH, a.f.stream = stream);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_STREAM_ISOLATE,
+		      (a.i.handle = stream,
+		       a.i.op = DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_WAIT, a.w.handle = stream);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_STREAM_QUERY, a.sq.handle = stream);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_SET_PARAM,
+		      (a.p.param = DRM_WEAVE_PARAM_STRATEGY, a.p.value = 0));
+	/* A driver ioctl number weave does not have. */
+	EXPECT_ENODEV(DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_weave_query),
+		      (void)0);
+
+	EXPECT_ENODEV(DRM_IOCTL_VERSION, (void)0);
+	EXPECT_ENODEV(DRM_IOCTL_GET_CAP, a.cap.capability = DRM_CAP_SYNCOBJ);
+	EXPECT_ENODEV(DRM_IOCTL_GEM_CLOSE, a.gem_close.handle = bo);
+	EXPECT_ENODEV(DRM_IOCTL_PRIME_HANDLE_TO_FD,
+		      (a.prime.handle = bo, a.prime.flags = DRM_CLOEXEC));
+	EXPECT_ENODEV(DRM_IOCTL_PRIME_FD_TO_HANDLE, a.prime.fd = dmabuf);
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_CREATE, (void)0);
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_DESTROY, a.sd.handle = syncobj);
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_HANDLE_TO_FD, a.sh.handle = syncobj);
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_WAIT,
+		      (a.sw.handles = (uintptr_t)&h, a.sw.count_handles = 1));
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_RESET,
+		      (a.sa.handles = (uintptr_t)&h, a.sa.count_handles = 1));
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_SIGNAL,
+		      (a.sa.handles = (uintptr_t)&h, a.sa.count_handles = 1));
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_QUERY,
+		      (a.sta.handles = (uintptr_t)&h,
+		       a.sta.points = (uintptr_t)a.raw + 128,
+		       a.sta.count_handles = 1));
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_TRANSFER,
+		      (a.st.src_handle = syncobj, a.st.dst_handle = syncobj));
+	/* Arguments the guard would refuse: the unplug comes first. */
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_TRANSFER,
+		      (a.st.src_handle = syncobj, a.st.dst_handle = syncobj,
+		       a.st.flags = 1u << 31));
+	EXPECT_ENODEV(DRM_IOCTL_SYNCOBJ_RESET, a.sa.count_handles = ~0u);
+	/* Not even a DRM ioctl. */
+	EXPECT_ENODEV(_IOWR('x', 1, uint64_t), (void)0);
+#undef EXPECT_ENODEV
+}
+
+TEST_F(unplug, every_ioctl_on_an_old_file_fails_with_enodev)
+{
+	uint32_t stream, bo, syncobj;
+	uint64_t offset = 0;
+	int dmabuf = -1;
+	void *map;
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+	ASSERT_EQ(0, weave_bo_mmap_offset(self->fd, bo, &offset));
+	ASSERT_EQ(0, weave_bo_export(self->fd, bo, DRM_CLOEXEC, &dmabuf));
+
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(0, weave_device_count());
+	EXPECT_EQ(-ENODEV, weave_device_open(0));
+
+	expect_all_enodev(_metadata, self->fd, stream, bo, syncobj, dmabuf);
+
+	/* A new mapping of the old node. */
+	map = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, offset);
+	EXPECT_EQ(MAP_FAILED, map);
+	EXPECT_EQ(ENODEV, errno);
+	if (map != MAP_FAILED)
+		munmap(map, self->page);
+
+	close(dmabuf);
+	close(self->fd);
+	self->fd = -1;
+	wait_refcnt(_metadata, self->base);
+
+	bind(_metadata, self->dev);
+	check_new_open(_metadata);
+	wait_refcnt(_metadata, self->base);
+}
+
+/* A 32-bit caller's ioctls fail the same way, where there are any. */
+TEST_F(unplug, compat_ioctls_fail_with_enodev)
+{
+	struct drm_weave_stream_create *sc;
+	long ret;
+	void *low;
+
+	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	ASSERT_NE(MAP_FAILED, low);
+	sc = low;
+	memset(sc, 0, sizeof(*sc));
+	ret = weave_test_ioctl32(self->fd, DRM_IOCTL_WEAVE_STREAM_CREATE, sc);
+	if (ret == -ENOSYS) {
+		TH_LOG("no 32-bit system calls on this kernel: no compat path");
+		munmap(low, 4096);
+		return;
+	}
+	ASSERT_EQ(0, ret);
+
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(-ENODEV, weave_test_ioctl32(self->fd,
+					      DRM_IOCTL_WEAVE_STREAM_CREATE,
+					      sc));
+	EXPECT_EQ(-ENODEV, weave_test_ioctl32(self->fd,
+					      DRM_IOCTL_SYNCOBJ_CREATE, sc));
+	munmap(low, 4096);
+	bind(_metadata, self->dev);
+}
+
+/* A WAIT blocked on work that the unbind cancels. */
+struct waiter {
+	int fd;
+	uint32_t stream;
+	int ret;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->ret = weave_wait(w->fd, w->stream,
+			    weave_timeout_ns(WEAVE_TEST_WAIT_NS));
+	return NULL;
+}
+
+/*
+ * The unbind meets work in flight: streams of two files, each with a
+ * running delay job and more queued behind it, out-fences pending, a slot
+ * gated on another file's fence, buffers mapped, and a WAIT blocked.
+ */
+TEST_F(unplug, unbind_during_load)
+{
+	int sfds[LOAD_STREAMS * LOAD_JOBS], was[LOAD_STREAMS * LOAD_JOBS];
+	uint32_t streams[LOAD_STREAMS], bos[LOAD_STREAMS];
+	uint32_t *maps[LOAD_STREAMS];
+	struct drm_weave_sync out, in;
+	struct weave_test_gate gate;
+	struct weave_test_batch b;
+	struct waiter waiter;
+	uint32_t delay_us, gated, obj;
+	int64_t start, took;
+	pthread_t thread;
+	int fd2, i, j, n = 0;
+
+	/*
+	 * Each job inside the job timeout, so that nothing else cuts it
+	 * short, and the whole load long enough to outlast the set-up even
+	 * on a slow kernel: the test checks that it did.
+	 */
+	delay_us = self->info.job_timeout_ms * 1000u / 2;
+	fd2 = weave_test_open(_metadata);
+
+	for (i = 0; i < LOAD_STREAMS; i++) {
+		int fd = i & 1 ? fd2 : self->fd;
+
+		streams[i] = weave_test_stream(_metadata, fd,
+					       DRM_WEAVE_PRIORITY_NORMAL);
+		bos[i] = weave_test_bo(_metadata, fd, 2 * self->page, 0);
+		maps[i] = weave_test_map(_metadata, fd, bos[i],
+					 2 * self->page);
+		obj = weave_test_syncobj(_metadata, fd);
+		for (j = 0; j < LOAD_JOBS; j++) {
+			weave_test_batch_init(&b);
+			weave_test_delay(&b, delay_us);
+			weave_test_fill_task(&b, bos[i], 0, self->page,
+					     0x11111111u * (j + 1));
+			weave_test_enqueue(_metadata, fd, streams[i], &b);
+			/* One job per flush, each with its own fence. */
+			out = weave_sync(obj, 0);
+			ASSERT_EQ(0, weave_flush(fd, streams[i], &out));
+			sfds[n++] = export_fence(_metadata, fd, obj);
+		}
+	}
+	/* A slot of the first file held back by a gate of another file. */
+	weave_test_gate_open(_metadata, &gate, self->fd, 4 * WEAVE_TEST_SEC);
+	gated = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	in = weave_sync(gate.syncobj, 0);
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, gated, b.task, b.n, &in, 1,
+				   NULL));
+	ASSERT_EQ(0, weave_flush(self->fd, gated, NULL));
+
+	/* The mappings reach the buffers; the second pages stay untouched. */
+	maps[0][0] = 0xabcdef01u;
+	EXPECT_EQ(0xabcdef01u, maps[0][0]);
+	EXPECT_EQ(0u, maps[1][0]);
+
+	waiter.fd = self->fd;
+	waiter.stream = streams[0];
+	waiter.ret = 1;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_thread, &waiter));
+	usleep(100000);
+
+	/*
+	 * What the unbind meets: the early jobs may have completed, but each
+	 * stream's last must still be pending, or the machine was too slow
+	 * for the test to prove anything.
+	 */
+	for (i = 0; i < n; i++)
+		was[i] = fence_peek(_metadata, sfds[i], 0);
+	for (i = LOAD_JOBS - 1; i < n; i += LOAD_JOBS) {
+		ASSERT_EQ(0, was[i]) {
+			TH_LOG("stream %d finished before the unbind: machine too slow",
+			       i / LOAD_JOBS);
+		}
+	}
+
+	start = weave_test_now();
+	unbind(_metadata, self->dev);
+	took = weave_test_now() - start;
+	EXPECT_GT(UNBIND_NS, took) {
+		TH_LOG("the unbind took %lld ms", (long long)(took / 1000000));
+	}
+
+	/* Every fence pending then signals now, each with -ENODEV. */
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(was[i] ? was[i] : -ENODEV,
+			  fence_status(_metadata, sfds[i],
+				       WEAVE_TEST_WAIT_NS / 1000000)) {
+			TH_LOG("job %d, status %d before the unbind", i, was[i]);
+		}
+	}
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	EXPECT_EQ(-ENODEV, waiter.ret);
+
+	/* The mappings stop reaching the buffers, touched or not. */
+	EXPECT_EQ(1, access_sigbus(&maps[0][0], 0));
+	EXPECT_EQ(1, access_sigbus(&maps[0][self->page / 4], 0));
+	EXPECT_EQ(1, access_sigbus(&maps[1][0], 1));
+
+	for (i = 0; i < LOAD_STREAMS; i++)
+		munmap(maps[i], 2 * self->page);
+	close(gate.fd);
+	close(fd2);
+	close(self->fd);
+	self->fd = -1;
+	wait_refcnt(_metadata, self->base);
+
+	bind(_metadata, self->dev);
+	check_new_open(_metadata);
+	wait_refcnt(_metadata, self->base);
+}
+
+/* A pending fence handed out before the unbind signals with -ENODEV. */
+TEST_F(unplug, fences_signal_with_enodev)
+{
+	struct weave_test_batch b;
+	struct drm_weave_sync out;
+	uint32_t stream, obj;
+	int sfd;
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	obj = weave_test_syncobj(_metadata, self->fd);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, self->info.job_timeout_ms * 1000u / 2);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	out = weave_sync(obj, 0);
+	ASSERT_EQ(0, weave_flush(self->fd, stream, &out));
+	ASSERT_EQ(0, fence_status(_metadata,
+				  export_fence(_metadata, self->fd, obj), 0));
+	sfd = export_fence(_metadata, self->fd, obj);
+
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
+					WEAVE_TEST_WAIT_NS / 1000000));
+	close(self->fd);
+	self->fd = -1;
+	wait_refcnt(_metadata, self->base);
+	bind(_metadata, self->dev);
+}
+
+/* A buffer exported before the unbind stays usable through its dma-buf. */
+TEST_F(unplug, exported_buffer_outlives_the_device)
+{
+	struct dma_buf_sync sync;
+	uint32_t bo, *map, *dmap;
+	int dmabuf = -1;
+
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	map = weave_test_map(_metadata, self->fd, bo, self->page);
+	weave_test_fill(map, self->page, 7);
+	ASSERT_EQ(0, weave_bo_export(self->fd, bo, DRM_CLOEXEC | DRM_RDWR,
+				     &dmabuf));
+
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(1, access_sigbus(map, 0));
+	munmap(map, self->page);
+	close(self->fd);
+	self->fd = -1;
+
+	dmap = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    dmabuf, 0);
+	ASSERT_NE(MAP_FAILED, dmap);
+	sync.flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_RW;
+	EXPECT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_SYNC, &sync));
+	EXPECT_EQ(self->page, weave_test_check(dmap, self->page, 7));
+	weave_test_fill(dmap, self->page, 8);
+	EXPECT_EQ(self->page, weave_test_check(dmap, self->page, 8));
+	sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_RW;
+	EXPECT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_SYNC, &sync));
+	munmap(dmap, self->page);
+	close(dmabuf);
+	wait_refcnt(_metadata, self->base);
+	bind(_metadata, self->dev);
+}
+
+/* Unbind with work in flight and bind again, CYCLES times. */
+TEST_F(unplug, repeated_unbind_and_bind)
+{
+	struct weave_test_batch b;
+	struct drm_weave_sync out;
+	uint32_t stream, obj, bo;
+	int cycle, sfd;
+
+	close(self->fd);
+	self->fd = -1;
+	for (cycle = 0; cycle < CYCLES; cycle++) {
+		int fd = weave_test_open(_metadata);
+
+		stream = weave_test_stream(_metadata, fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+		bo = weave_test_bo(_metadata, fd, self->page, 0);
+		obj = weave_test_syncobj(_metadata, fd);
+		weave_test_batch_init(&b);
+		weave_test_delay(&b, self->info.job_timeout_ms * 1000u / 2);
+		weave_test_fill_task(&b, bo, 0, self->page, cycle);
+		weave_test_enqueue(_metadata, fd, stream, &b);
+		out = weave_sync(obj, 0);
+		ASSERT_EQ(0, weave_flush(fd, stream, &out));
+		sfd = export_fence(_metadata, fd, obj);
+		/* And some queued, never flushed. */
+		weave_test_batch_init(&b);
+		weave_test_noop(&b);
+		weave_test_enqueue(_metadata, fd, stream, &b);
+
+		unbind(_metadata, self->dev);
+		EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
+						WEAVE_TEST_WAIT_NS / 1000000)) {
+			TH_LOG("cycle %d", cycle);
+		}
+		EXPECT_EQ(-ENODEV, weave_stream_create(fd,
+						       DRM_WEAVE_PRIORITY_NORMAL,
+						       &stream));
+		/* Closed in either order: this time before the bind. */
+		if (cycle & 1)
+			close(fd);
+		bind(_metadata, self->dev);
+		check_new_open(_metadata);
+		if (!(cycle & 1))
+			close(fd);
+	}
+	wait_refcnt(_metadata, self->base);
+}
+
+/*
+ * An unbind with no file open, and writes the driver core refuses (with
+ * -ENODEV or -EBUSY, depending on the kernel), which change nothing.
+ */
+TEST_F(unplug, unbind_and_bind_misuse)
+{
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_GT(0, driver_write("bind", self->dev));
+	EXPECT_TRUE(is_bound(self->dev));
+	unbind(_metadata, self->dev);
+	EXPECT_GT(0, driver_write("unbind", self->dev));
+	EXPECT_GT(0, driver_write("bind", "weave.99"));
+	EXPECT_FALSE(is_bound(self->dev));
+	EXPECT_EQ(0, weave_device_count());
+	bind(_metadata, self->dev);
+	EXPECT_GT(0, driver_write("bind", self->dev));
+	EXPECT_EQ(1, weave_device_count());
+	check_new_open(_metadata);
+	wait_refcnt(_metadata, self->base);
+}
+
+TEST_HARNESS_MAIN
