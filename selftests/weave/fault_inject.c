@@ -252,6 +252,17 @@ static void fi_finish(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, ret);
 }
 
+/* A new file on the main client's render node, found without a scan. */
+static int fi_new_file(struct __test_metadata *_metadata, fi_t *self)
+{
+	int fd = open(self->path, O_RDWR | O_CLOEXEC);
+
+	ASSERT_LE(0, fd) {
+		TH_LOG("%s: %s", self->path, strerror(errno));
+	}
+	return fd;
+}
+
 /* A lane of work for @c: a stream and its buffers, mapped. */
 static void fi_lane_add(struct __test_metadata *_metadata, fi_t *self,
 			struct fi_client *c)
@@ -276,7 +287,7 @@ static void fi_client_open(struct __test_metadata *_metadata, fi_t *self,
 			   struct fi_client *c, int fd, uint32_t nlanes)
 {
 	memset(c, 0, sizeof(*c));
-	c->fd = fd >= 0 ? fd : weave_test_open(_metadata);
+	c->fd = fd >= 0 ? fd : fi_new_file(_metadata, self);
 	weave_test_param(_metadata, c->fd, DRM_WEAVE_PARAM_MAX_TASKS,
 			 FI_MAX_TASKS);
 	c->stream = weave_test_stream(_metadata, c->fd,
@@ -591,7 +602,7 @@ TEST_F_TIMEOUT(fi, prime_export, 120)
 	int fd2, ret;
 	bool inj;
 
-	fd2 = weave_test_open(_metadata);
+	fd2 = fi_new_file(_metadata, self);
 	for (n = 1;; n++) {
 		/* A fresh buffer each time: no dma-buf is cached for it. */
 		bo = weave_test_bo(_metadata, self->main.fd, self->page, 0);
@@ -642,7 +653,7 @@ TEST_F_TIMEOUT(fi, prime_import, 120)
 
 	for (n = 1;; n++) {
 		/* A fresh importer each time: it has seen no dma-buf yet. */
-		fd2 = weave_test_open(_metadata);
+		fd2 = fi_new_file(_metadata, self);
 		bo = weave_test_bo(_metadata, self->main.fd, self->page, 0);
 		map = weave_test_map(_metadata, self->main.fd, bo, self->page);
 		memset(map, 0x3c, self->page);
@@ -835,7 +846,7 @@ TEST_F_TIMEOUT(fi, set_param_max_tasks, 120)
 
 	ASSERT_LT(3u, self->info.max_tasks);
 	for (n = 1;; n++) {
-		fd = weave_test_open(_metadata);
+		fd = fi_new_file(_metadata, self);
 		stream = weave_test_stream(_metadata, fd,
 					   DRM_WEAVE_PRIORITY_NORMAL);
 		memset(&args, 0, sizeof(args));
@@ -1242,10 +1253,12 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 		for (i = 0; i < FI_SYNCOBJS; i++)
 			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
 		weave_test_client_idle(_metadata, c.fd);
-		fi_client_round(_metadata, self, &c);
 		if (kind == FI_ENQ_COLD) {
+			/* Its work ran; the main client's round follows. */
 			fi_client_close(_metadata, self, &c);
 			fi_settled(_metadata, self);
+		} else {
+			fi_client_round(_metadata, self, &c);
 		}
 		if (fi_done(_metadata, self, what, n, inj, ret))
 			break;
