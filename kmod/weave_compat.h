@@ -54,6 +54,12 @@
  *   drm_gem_shmem_unpin() takes whatever lock it needs on both, without
  *   failing, so weave unpins in &drm_gem_object_funcs.free, before the
  *   helper frees the object (6.12 warns about a pinned object there).
+ * - drm_sched_entity_fini() waits until the scheduler is done with the
+ *   entity (&drm_sched_entity.entity_idle) on 6.12; on 6.1 only if jobs
+ *   are still queued in it, not when the scheduler has just taken the
+ *   last one and is running it.  No wrapper: weave keeps a backend
+ *   stream's entities until the last job made for it is freed, which is
+ *   safe under both ("DOC: soft engine", Lifetimes).
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD

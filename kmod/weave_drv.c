@@ -91,6 +91,12 @@
  * the file operations.  A &struct weave_device is freed when the last
  * reference to its &drm_device goes, which at unload is the devres group
  * release that follows drm_dev_unregister().
+ *
+ * A client's state that its jobs use outlives the client's file: each job
+ * holds a reference to the client's engine context, to the backend stream
+ * whose scheduler entity it went through (the scheduler touches the entity
+ * after it took the job, so the stream is freed with its last job, not at
+ * close), to its logical streams and buffers, and to the module.
  */
 
 /* The most devices one module load may create. */

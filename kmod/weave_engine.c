@@ -75,6 +75,22 @@
  * stays in &weave_ectx.job, unchanged, and every later task of the client
  * is appended to it, so no order is broken, until a later flush pushes it.
  *
+ * Lifetimes.  A job holds references to the client's engine context, the
+ * logical streams of its tasks, its buffers, the backend stream it was
+ * made for and the module, and drops them when it is freed.  The
+ * scheduler still touches an entity after it has taken the entity's last
+ * job: its thread (6.1) or submit work item (6.12) signals the entity's
+ * idle completion after run_job.  drm_sched_entity_fini() waits for that
+ * completion on 6.12, but on 6.1 only while the entity still queues jobs,
+ * so a client closing just after the scheduler took its last job would
+ * free the entity under it.  weave relies on neither: a backend stream,
+ * with its entities, is freed once the client has destroyed the entities
+ * and the last job made for the stream is freed.  The scheduler frees a
+ * job in a later pass of the thread or ordered work queue that ran it, or
+ * with that stopped (drm_sched_stop() at a timeout), so after everything
+ * the pass that took the job did with its entity.  The same holds at
+ * unload: no job means no backend stream.
+ *
  * Errors.  A FAIL task sets its errno on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
  * remaining tasks are skipped, its fences get -ETIMEDOUT and every logical
@@ -145,8 +161,14 @@ struct weave_engine {
 /**
  * struct weave_bstream - A backend stream: the soft engine's per-slot
  * submission context.
+ *
+ * The scheduler may still be using an entity after drm_sched_entity_fini()
+ * returns (see "DOC: soft engine", Lifetimes), so the stream is freed only
+ * once the client has destroyed it and every job made for it is freed.
  */
 struct weave_bstream {
+	/** @ref: The client's reference and one per job made for the stream. */
+	struct kref ref;
 	/** @ctx: The client's engine context. */
 	struct weave_ectx *ctx;
 	/** @slot: The slot whose backend stream this is. */
@@ -918,6 +940,11 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 
 static void weave_ectx_release(struct kref *ref);
 
+static void weave_bstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_bstream, ref));
+}
+
 /* Count @n more entries of job task arrays in &weave_ectx.job_bytes. */
 static void weave_job_bytes_add(struct weave_ectx *ctx, u32 n)
 {
@@ -967,6 +994,8 @@ static void weave_job_free(struct weave_job *job)
 	kvfree(job->objs);
 	if (job->deps != job->dep0)
 		kvfree(job->deps);
+	/* The last job of a destroyed backend stream frees it. */
+	kref_put(&job->bs->ref, weave_bstream_release);
 	atomic64_dec(&ctx->jobs);
 	kref_put(&ctx->ref, weave_ectx_release);
 	kfree(job);
@@ -1009,6 +1038,7 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	atomic64_inc(&ctx->jobs);
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);
+	kref_get(&bs->ref);
 	job->ctx = ctx;
 	job->bs = bs;
 	job->queue = bs->queue;
@@ -1394,6 +1424,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
+	kref_init(&bs->ref);
 	bs->ctx = ctx;
 	bs->slot = slot;
 	bs->queue = &engine->queues[slot % engine->num_queues];
@@ -1411,6 +1442,10 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	return bs;
 }
 
+/*
+ * Destroy the entities and drop the client's reference: the stream itself
+ * goes with its last job, see "DOC: soft engine", Lifetimes.
+ */
 static void weave_engine_destroy_stream(void *backend,
 					struct weave_bstream *bs)
 {
@@ -1418,7 +1453,7 @@ static void weave_engine_destroy_stream(void *backend,
 
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
 		drm_sched_entity_destroy(&bs->entity[p]);
-	kfree(bs);
+	kref_put(&bs->ref, weave_bstream_release);
 }
 
 static bool weave_engine_requires_isolation(void *backend,

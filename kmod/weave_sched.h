@@ -143,7 +143,9 @@ struct weave_task {
  *	work and submit it on a later flush.
  * @create_stream: The factory: make the backend stream of slot @slot.
  *	Returns it or an ERR_PTR(), never NULL.
- * @destroy_stream: Free @bs; nothing is enqueued on it but not flushed.
+ * @destroy_stream: Release @bs, which the core never uses again; nothing
+ *	is enqueued on it but not flushed.  The backend may keep its memory
+ *	while work submitted through it is still running.
  * @requires_isolation: Optional, false if NULL.  Whether @bs must run only
  *	its own slot's tasks (e.g. during a graph capture).  It may change
  *	between executions; the backend owns that state.

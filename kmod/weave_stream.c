@@ -36,8 +36,9 @@
  * signal with -ECANCELED), then the core
  * cancels every queued task and destroys the backend streams, which kills
  * or drains their scheduler entities.  Jobs already pushed finish on their
- * own and hold references to what they use: the engine context, their
- * buffers, the logical streams of their tasks, and the module.
+ * own and hold references to what they use: the engine context, the
+ * backend stream (with the entities the scheduler may still be touching),
+ * their buffers, the logical streams of their tasks, and the module.
  */
 
 /**
