@@ -67,13 +67,16 @@
  * fence wins), and at most %WEAVE_MAX_SLOT_GATES of them.
  *
  * Submission never loses a task.  Every allocation a job needs is made
- * when its tasks are appended; a task that cannot be appended (out of
- * memory) fails visibly: its stream is marked failed with -ENOMEM and the
- * task counts as executed and completed.  Buffers are pinned from their
- * creation, so flush pins nothing.  Flush can still fail for lack of
- * memory (scheduler job, dependency or reservation slots); the job then
- * stays in &weave_ectx.job, unchanged, and every later task of the client
- * is appended to it, so no order is broken, until a later flush pushes it.
+ * when its tasks are appended.  enqueue refuses a task it has no memory to
+ * append, leaving it and the job untouched; the core then keeps the task
+ * queued and the FLUSH (or ENQUEUE) fails with -ENOMEM, or, in the
+ * executions an ENQUEUE causes after it committed, hands it to fail: its
+ * stream is marked failed with -ENOMEM and the task counts as executed and
+ * completed.  Buffers are pinned from their creation, so flush pins
+ * nothing.  Flush can still fail for lack of memory (scheduler job,
+ * dependency or reservation slots); the job then stays in &weave_ectx.job,
+ * unchanged, and every later task of the client is appended to it, so no
+ * order is broken, until a later flush pushes it.
  *
  * Lifetimes.  A job holds references to the client's engine context, the
  * logical streams of its tasks, its buffers, the backend stream it was
@@ -1116,13 +1119,15 @@ static const struct drm_sched_backend_ops weave_sched_ops = {
 /* ---- backend ops --------------------------------------------------------- */
 
 /*
- * A task that cannot be appended to a job fails visibly: its stream is
- * marked failed with @err and the task counts as executed and completed,
- * so the stream's counters still add up.
+ * A task that cannot be appended to a job, where the core cannot keep it
+ * queued, fails visibly: its stream is marked failed with @err and the
+ * task counts as executed and completed, so the stream's counters still
+ * add up.
  */
-static void weave_task_fail(struct weave_ectx *ctx,
-			    const struct weave_task *task, int err)
+static void weave_engine_fail(void *backend, const struct weave_task *task,
+			      int err, struct weave_failures *failures)
 {
+	struct weave_ectx *ctx = backend;
 	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);
 
 	weave_staging_free(ctx, task->data, task->len);
@@ -1186,13 +1191,12 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	job = ctx->job;
 	if (!job) {
 		job = weave_job_alloc(bs);
-		if (!job) {
-			weave_task_fail(ctx, task, -ENOMEM);
+		if (!job)
 			return -ENOMEM;
-		}
 		ctx->job = job;
 	}
 
+	/* Refused: the task stays the core's, the job as it was. */
 	first = !test_bit(origin, job->slots);
 	ret = weave_job_reserve(job, task,
 				es->ngates + (first && es->last ? 1 : 0));
@@ -1201,7 +1205,6 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 			ctx->job = NULL;
 			weave_job_free(job);
 		}
-		weave_task_fail(ctx, task, ret);
 		return ret;
 	}
 
@@ -1470,6 +1473,7 @@ static bool weave_engine_requires_isolation(void *backend,
  */
 const struct weave_backend_ops weave_engine_ops = {
 	.enqueue = weave_engine_enqueue,
+	.fail = weave_engine_fail,
 	.flush = weave_engine_flush,
 	.create_stream = weave_engine_create_stream,
 	.destroy_stream = weave_engine_destroy_stream,

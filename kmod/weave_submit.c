@@ -439,8 +439,12 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		goto out_release;
 	slot = weave_sched_slot(&c->sched, args->stream);
-	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf)
-		weave_sched_execute(&c->sched, &args->stream, 1);
+	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf) {
+		/* Packing the slot's tasks hands its gates to a job. */
+		ret = weave_sched_execute(&c->sched, &args->stream, 1);
+		if (ret)
+			goto out_release;
+	}
 	ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
 	if (ret) {
 		nf = 0;		/* it put the fences */
@@ -536,8 +540,10 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	struct drm_syncobj *syncobj = NULL;
 	struct weave_proxy *proxy = NULL;
 	struct dma_fence *fence = NULL;
+	struct weave_slot_stats stats;
 	struct weave_lstream *ls;
 	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
+	u64 left = 0;
 	int ret = 0;
 
 	if (args->flags & ~DRM_WEAVE_FLUSH_ALL || (all && args->stream) ||
@@ -563,23 +569,30 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	}
 
 	/*
-	 * Errors latched by earlier executions are not returned: a task that
-	 * could not be encoded marks its stream failed (-ECANCELED below), and
-	 * a job whose flush failed is pushed now or reported as held.
+	 * The state after the executions says whether this call's work was
+	 * all submitted; latched errors are not returned, they may be older: a
+	 * task failed by a threshold execution marks its stream failed
+	 * (-ECANCELED below), and a job whose push failed is pushed now or
+	 * still held.
 	 */
 	mutex_lock(&c->lock);
 	if (all) {
 		weave_sched_flush_all(&c->sched);
+		left = weave_sched_queued(&c->sched);
 	} else {
 		ls = xa_load(&c->streams, args->stream);
-		if (!ls)
+		if (!ls) {
 			ret = -ENOENT;
-		else if (atomic_read(&ls->error))
+		} else if (atomic_read(&ls->error)) {
 			ret = -ECANCELED;
-		else
+		} else {
 			weave_sched_flush(&c->sched, args->stream);
+			weave_sched_stats(&c->sched, args->stream, &stats);
+			left = stats.queued;
+		}
 	}
-	if (!ret && weave_ectx_held(c->ectx))
+	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
+	if (!ret && (left || weave_ectx_held(c->ectx)))
 		ret = -ENOMEM;
 	if (!ret && syncobj) {
 		if (all)
