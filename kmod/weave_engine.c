@@ -219,6 +219,22 @@ struct weave_proxy {
 	struct dma_fence_cb cb;
 };
 
+/* One input of a join. */
+struct weave_join_in {
+	struct dma_fence_cb cb;
+	struct weave_join *join;
+	struct dma_fence *fence;	/* a reference */
+};
+
+/* A weave fence that signals once all its inputs have, see weave_join_create(). */
+struct weave_join {
+	struct weave_fence f;
+	atomic_t pending;	/* inputs not signalled, plus one until armed */
+	u32 n;			/* used entries of @in */
+	u32 max;		/* entries of @in */
+	struct weave_join_in *in;
+};
+
 /* One encoded task, what the worker runs. */
 struct weave_etask {
 	u32 kind;
@@ -352,6 +368,11 @@ static const char *weave_proxy_timeline_name(struct dma_fence *f)
 	return "weave-out";
 }
 
+static const char *weave_join_timeline_name(struct dma_fence *f)
+{
+	return "weave-all";
+}
+
 static void weave_hw_fence_release(struct dma_fence *f)
 {
 	dma_fence_free(f);
@@ -376,6 +397,24 @@ static void weave_proxy_release(struct dma_fence *f)
 	dma_fence_free(f);
 	module_put(THIS_MODULE);
 }
+
+static void weave_join_release(struct dma_fence *f)
+{
+	struct weave_join *join = container_of(f, struct weave_join, f.base);
+	u32 i;
+
+	for (i = 0; i < join->n; i++)
+		dma_fence_put(join->in[i].fence);
+	kvfree(join->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static const struct dma_fence_ops weave_join_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_join_timeline_name,
+	.release = weave_join_release,
+};
 
 static const struct dma_fence_ops weave_proxy_ops = {
 	.get_driver_name = weave_fence_driver_name,
@@ -515,6 +554,101 @@ struct dma_fence *weave_fence_export(struct dma_fence *in)
 		return ERR_PTR(-ENOMEM);
 	}
 	return weave_proxy_attach(proxy, in);
+}
+
+/* One input fewer to wait for; the last one signals the join. */
+static void weave_join_done(struct weave_join *join, int err)
+{
+	if (err)
+		weave_fence_error(&join->f.base, err);
+	if (atomic_dec_and_test(&join->pending)) {
+		dma_fence_signal(&join->f.base);
+		dma_fence_put(&join->f.base);	/* the inputs' reference */
+	}
+}
+
+static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct weave_join_in *in = container_of(cb, struct weave_join_in, cb);
+
+	weave_join_done(in->join, f->error);
+}
+
+/**
+ * weave_join_create() - Make a weave fence that will wait for several.
+ * @max: The most inputs it will get.
+ *
+ * Everything the fence needs is allocated here, so that the inputs can be
+ * added and the fence armed where nothing may fail any more.  Until it is
+ * armed the fence does not signal; a fence given no input may be put
+ * without ever being armed.
+ *
+ * Return: The fence with one reference, or NULL if out of memory.
+ */
+struct weave_join *weave_join_create(u32 max)
+{
+	struct weave_join *join;
+
+	join = kzalloc(sizeof(*join), GFP_KERNEL);
+	if (!join)
+		return NULL;
+	join->in = kvmalloc_array(max, sizeof(*join->in), GFP_KERNEL);
+	if (!join->in) {
+		kfree(join);
+		return NULL;
+	}
+	join->max = max;
+	atomic_set(&join->pending, 1);
+	spin_lock_init(&join->f.lock);
+	dma_fence_init(&join->f.base, &weave_join_ops, &join->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	return join;
+}
+
+/**
+ * weave_join_add() - Make a join wait for one more fence.
+ * @join: From weave_join_create(), not armed yet, with room left.
+ * @fence: The fence; this takes the caller's reference.
+ */
+void weave_join_add(struct weave_join *join, struct dma_fence *fence)
+{
+	struct weave_join_in *in;
+
+	if (WARN_ON_ONCE(join->n == join->max)) {
+		dma_fence_put(fence);
+		return;
+	}
+	in = &join->in[join->n++];
+	in->join = join;
+	in->fence = fence;
+	atomic_inc(&join->pending);
+	if (dma_fence_add_callback(fence, &in->cb, weave_join_cb))
+		weave_join_done(join, fence->error);
+}
+
+/**
+ * weave_join_arm() - Let a join signal once its inputs have.
+ * @join: From weave_join_create(); this takes the caller's reference.
+ *
+ * Return: The join's fence, which signals when every input added has, with
+ * the error of one that failed if any did.
+ */
+struct dma_fence *weave_join_arm(struct weave_join *join)
+{
+	dma_fence_get(&join->f.base);	/* dropped by the last input */
+	weave_join_done(join, 0);
+	return &join->f.base;
+}
+
+/**
+ * weave_join_put() - Drop a join that was given no input.
+ * @join: The join, or NULL.
+ */
+void weave_join_put(struct weave_join *join)
+{
+	if (join)
+		dma_fence_put(&join->f.base);
 }
 
 /*

@@ -450,8 +450,7 @@ int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
  *
  * Return: 0 on success, when everything was submitted; -ENOENT if the
  * syncobj does not exist; -ENOMEM if the kernel ran out of memory before
- * everything was submitted, as weave_flush(), or while combining the
- * streams' fences for @out_sync after it.
+ * everything was submitted, as weave_flush().
  */
 int weave_flush_all(int fd, const struct drm_weave_sync *out_sync);
 

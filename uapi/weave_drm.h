@@ -655,15 +655,13 @@ struct drm_weave_enqueue {
  *   reordered: tasks it had no memory to pack into a job stay queued on
  *   their streams, in order, ahead of anything enqueued later, and a job it
  *   could not submit stays in the kernel, ahead of every later task of the
- *   client.  Or, with %DRM_WEAVE_FLUSH_ALL and an out-sync, the work was
- *   all submitted but combining the streams' fences ran out of memory.  The
- *   out-sync is left unchanged.  Calling the same FLUSH again submits the
- *   rest and sets the out-sync.  (A job held back is also submitted by any
- *   later FLUSH or threshold execution of the client.)
+ *   client.  The out-sync is left unchanged.  Calling the same FLUSH again
+ *   submits the rest and sets the out-sync.  (A job held back is also
+ *   submitted by any later FLUSH or threshold execution of the client.)
  *
  * A FLUSH is never interrupted by a signal, and earlier threshold
- * executions do not make it fail: whenever it returns 0 all of its work
- * was submitted and the out-sync, if any, was set.
+ * executions do not make it fail: it returns 0 exactly when all of its
+ * work was submitted, and then the out-sync, if any, was set.
  */
 struct drm_weave_flush {
 	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
