@@ -11,7 +11,12 @@ VERSION	:= 1.0.0
 SOVER	:= 1
 
 -include $(CACHE)/kernels.mk
+-include $(CACHE)/debug-kernel.mk
 KVERS	:= $(K61) $(K612)
+# The kernels the VM lane runs: the two stock kernels, then the debug kernel
+# once scripts/debug-kernel.sh has built it (`make check` does).
+LANE_KVERS := $(KVERS) $(KDBG)
+kdir_of = $(if $(filter $(KDBG),$(1)),$(CACHE)/kernels/$(1)/build,/usr/src/linux-headers-$(1))
 
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -22,7 +27,7 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
-.PHONY: all setup module lib selftests examples unit check demo bench profile lint clean
+.PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile lint clean
 all: module lib selftests examples unit $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
@@ -37,14 +42,14 @@ ifneq ($(KDIR),)
 module: $(KMOD_SRCS)
 	scripts/kbuild.sh $(KDIR) $(BUILD)/kmod/custom
 else
-module: $(foreach k,$(KVERS),$(BUILD)/kmod/$(k)/weave.ko)
+module: $(foreach k,$(LANE_KVERS),$(BUILD)/kmod/$(k)/weave.ko)
 endif
 
 define kmod_rule
 $(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk
-	scripts/kbuild.sh /usr/src/linux-headers-$(1) $(BUILD)/kmod/$(1)
+	scripts/kbuild.sh $(call kdir_of,$(1)) $(BUILD)/kmod/$(1)
 endef
-$(foreach k,$(KVERS),$(eval $(call kmod_rule,$(k))))
+$(foreach k,$(LANE_KVERS),$(eval $(call kmod_rule,$(k))))
 
 # --- libshim ------------------------------------------------------------------
 LIB_SRCS := $(wildcard libshim/*.c)
@@ -144,8 +149,14 @@ $(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_CORE)
 
 # --- checks -------------------------------------------------------------------
-check: all
-	scripts/check.sh $(CACHE) $(KVERS)
+# The debug kernel is built first (once per machine, cached), so that the
+# second make reads debug-kernel.mk and builds weave.ko for it too.
+check: | $(CACHE)/kernels.mk
+	scripts/debug-kernel.sh $(CACHE)
+	@$(MAKE) --no-print-directory check-lanes
+
+check-lanes: all
+	scripts/check.sh $(CACHE) $(LANE_KVERS)
 
 lint: module lib
 	scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
@@ -156,6 +167,14 @@ demo: setup
 
 bench: all
 	scripts/vm/run.sh $(CACHE) $(K61) bench
+
+# Boots each lane kernel BOOTS times in a row (weave.ko loaded, unloaded):
+# the lane must not fail by itself.
+BOOTS	?= 50
+boot-check: all
+	@rc=0; for k in $(LANE_KVERS); do \
+		scripts/vm/boot-check.sh $(CACHE) $$k $(BOOTS) || rc=1; \
+	done; exit $$rc
 
 # The benchmark under perf in the VM: where the kernel's time goes.
 profile: all

@@ -3,8 +3,8 @@
 #
 # Runs inside the test VM, in a chroot of the host's root: loads weave.ko and
 # its dependencies, runs the kselftest suites (check), the examples (demo),
-# the benchmark (bench) or the benchmark under perf (profile), then unloads
-# weave.ko.
+# the benchmark (bench), the benchmark under perf (profile) or nothing
+# (boot), then unloads weave.ko.
 #
 # Usage: guest.sh ROOT MODE KVER VMDIR
 set -u
@@ -28,6 +28,14 @@ echo "WEAVE-VM: $(uname -r), mode $mode"
 while read -r ko; do
 	insmod "$ko" || { echo "WEAVE-VM: cannot load $ko"; exit 1; }
 done < "$vm/deps"
+# The debug kernel's kmemleak: forget what the kernel itself left before
+# weave.ko is loaded; the scan after rmmod below reports the rest.
+kmemleak=/sys/kernel/debug/kmemleak
+debug=$(cat "$vm/debug")
+if [ "$debug" = 1 ]; then
+	echo scan > $kmemleak && echo clear > $kmemleak ||
+		echo "WEAVE-VM: no kmemleak on a debug kernel"
+fi
 # The benchmark sweeps max_tasks up to the largest the core accepts.
 params=
 case $mode in bench|profile) params=max_tasks=1024 ;; esac
@@ -83,7 +91,7 @@ check)
 	else
 		run_many $(cat "$BASE_DIR/weave/tests")
 		# The debug kernel's own suites: fault injection, sw_sync.
-		if [ "$(cat "$vm/debug")" = 1 ]; then
+		if [ "$debug" = 1 ]; then
 			run_many $(cat "$BASE_DIR/weave/tests-debug")
 		fi
 		cd /
@@ -92,6 +100,10 @@ check)
 		run_many $(cat "$BASE_DIR/weave/tests-multi")
 	fi
 	cd /
+	echo "WEAVE-RESULT: 0"
+	;;
+boot)
+	# Only the load above and the unload below: scripts/vm/boot-check.sh.
 	echo "WEAVE-RESULT: 0"
 	;;
 demo)
@@ -133,4 +145,18 @@ if rmmod weave; then
 	echo "WEAVE-RMMOD: ok"
 else
 	echo "WEAVE-RMMOD: failed"
+fi
+
+# kmemleak reports an object once it is a few seconds old and unreferenced
+# in a scan; run.sh fails the lane on any report.
+if [ "$debug" = 1 ]; then
+	sleep 6
+	echo scan > $kmemleak
+	echo scan > $kmemleak
+	if cat $kmemleak > /tmp/kmemleak; then
+		echo "WEAVE-KMEMLEAK: $(grep -c '^unreferenced object' /tmp/kmemleak)"
+	else
+		echo "WEAVE-KMEMLEAK: cannot read $kmemleak"
+	fi
+	sed 's/^/WEAVE-KMEMLEAK-REPORT: /' /tmp/kmemleak
 fi

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Builds the VM lane's debug kernel (KASAN, lockdep, kmemleak, UBSAN, fault
+# injection, sw_sync) from Debian's linux-source-6.1, with the options in
+# scripts/debug-kernel.config merged over tinyconfig, and lays it out as
+# setup.sh lays out Debian's kernels: CACHE/kernels/KVER/{boot,lib/modules},
+# plus CACHE/kernels/KVER/build, the tree external modules build against.
+# Writes CACHE/debug-kernel.mk (KDBG=KVER).
+#
+# The result is cached by the source package's version, the fragment and
+# this script's recipe number: a warm run only checks the key.
+#
+# Usage: scripts/debug-kernel.sh CACHE_DIR
+set -eu
+
+cache=$(cd "${1:?usage: debug-kernel.sh CACHE_DIR}" && pwd)
+frag=$(pwd)/scripts/debug-kernel.config
+tarball=/usr/src/linux-source-6.1.tar.xz
+# Raise when the way the kernel is built changes.
+recipe=1
+
+[ -f "$tarball" ] || { echo "debug-kernel: no $tarball (make setup)" >&2; exit 1; }
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+key=$({ echo "$srcver"; echo "$recipe"; cat "$frag"; } | sha256sum | cut -c1-12)
+top=$cache/debug-kernel
+dbg=$top/$key
+
+if [ -f "$dbg/.done" ]; then
+	cp "$dbg/debug-kernel.mk" "$cache/debug-kernel.mk"
+	exit 0
+fi
+
+start=$(date +%s)
+say() {
+	echo "debug-kernel: $* ($(($(date +%s) - start)) s)"
+}
+say "building the debug kernel from linux-source $srcver, config $key; once per machine, 10 to 20 minutes"
+# Other keys are stale; this one resumes where an interrupted build stopped.
+mkdir -p "$dbg"
+find "$top" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} + 2> /dev/null
+rm -f "$cache/debug-kernel.mk"
+src=$dbg/src
+obj=$dbg/obj
+log=$dbg/build.log
+mkdir -p "$src" "$obj"
+if [ ! -f "$dbg/.unpacked" ]; then
+	say "unpacking the source"
+	tar -C "$src" --strip-components=1 -xJf "$tarball"
+	touch "$dbg/.unpacked"
+fi
+
+# DRM_SCHED and DRM_GEM_SHMEM_HELPER have no prompt: only drivers select
+# them.  Give each a prompt so that the fragment can ask for them.
+for sym in DRM_SCHED DRM_GEM_SHMEM_HELPER; do
+	sed -i "/^config $sym\$/{n;s/^\ttristate\$/\ttristate \"$sym (weave debug kernel)\"/}" \
+		"$src/drivers/gpu/drm/Kconfig"
+	grep -q "\"$sym (weave debug kernel)\"" "$src/drivers/gpu/drm/Kconfig" ||
+		{ echo "debug-kernel: cannot give $sym a prompt" >&2; exit 1; }
+done
+
+say "configuring"
+make -s -C "$src" O="$obj" tinyconfig > "$log" 2>&1
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >> "$log" 2>&1
+make -s -C "$src" O="$obj" olddefconfig >> "$log" 2>&1
+# Every line of the fragment must survive: a dependency that is not met
+# drops an option silently.
+grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$frag" | while read -r line; do
+	case $line in
+	'# '*)
+		sym=${line#\# }
+		sym=${sym%% *}
+		! grep -q "^$sym=" "$obj/.config" ;;
+	*)
+		grep -qxF "$line" "$obj/.config" ;;
+	esac || { echo "debug-kernel: .config lacks: $line" >&2; echo x; }
+done > "$dbg/missing"
+[ -s "$dbg/missing" ] && exit 1
+
+say "compiling with $(nproc) jobs; the log is $log"
+make -C "$src" O="$obj" -j"$(nproc)" bzImage modules >> "$log" 2>&1 &
+pid=$!
+while kill -0 $pid 2> /dev/null; do
+	sleep 60
+	kill -0 $pid 2> /dev/null &&
+		say "$(grep -c '^  CC' "$log") files compiled"
+done
+wait $pid || { tail -n 40 "$log" >&2; echo "debug-kernel: build failed" >&2; exit 1; }
+
+kver=$(cat "$obj/include/config/kernel.release")
+say "installing $kver"
+kdir=$cache/kernels/$kver
+rm -rf "$kdir"
+mkdir -p "$kdir/boot"
+cp "$obj/arch/x86/boot/bzImage" "$kdir/boot/vmlinuz-$kver"
+make -s -C "$src" O="$obj" INSTALL_MOD_PATH="$kdir" modules_install >> "$log" 2>&1
+ln -sfn "$obj" "$kdir/build"
+touch "$kdir/.debug" "$kdir/.done"
+echo "KDBG=$kver" > "$dbg/debug-kernel.mk"
+touch "$dbg/.done"
+cp "$dbg/debug-kernel.mk" "$cache/debug-kernel.mk"
+say "done: $kdir"
