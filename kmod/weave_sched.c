@@ -66,9 +66,9 @@
  * into the ring.  An enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it with kvfree().  A task whose enqueue
  * failed is still the core's.  A task cancelled by weave_sched_fini() is
- * freed by the core with kvfree().  Buffer
- * references behind &weave_binding.bo are not the core's business: the
- * backend takes its own in enqueue, the caller's may hang off the track.
+ * freed by the core with kvfree().  Buffer references behind
+ * &weave_binding.bo are not the core's business: the backend takes its own
+ * in enqueue, the caller's may hang off the track.
  */
 
 /**
@@ -85,9 +85,10 @@
  *
  * - weave_sched_execute(), weave_sched_flush(), weave_sched_flush_all()
  *   and weave_sched_stream_destroy() keep it: the execution stops there,
- *   the refused task and every later one of its slot stay queued in order,
- *   the backend streams the execution used are still flushed, and the
- *   call reports the error.  Calling again hands them over.
+ *   the refused task and every task it had not handed over yet stay
+ *   queued in their slots, in order, the backend streams the execution
+ *   used are still flushed, and the call reports the error.  Calling again
+ *   hands them over.
  * - The executions inside weave_sched_register() (align and threshold)
  *   cannot keep it, as the new task must find its buffers' queued tasks on
  *   its own slot and room in the ring: the core hands the task to fail,
@@ -377,8 +378,8 @@ static int weave_sched_exec(struct weave_sched *sched, const u32 *streams,
  * round-robin, in set order, on the first slot's backend stream, flush it.
  * Sequential: for each slot in order, enqueue its tasks on its own backend
  * stream and flush it.  Slots with an empty queue stay in the set.  A task
- * the backend refuses stops the execution and stays queued, with the rest
- * of its slot; errors are latched, see "DOC: Errors".
+ * the backend refuses stops the execution: it and every task not handed
+ * over yet stay queued; errors are latched, see "DOC: Errors".
  *
  * Context: &weave_sched.lock held.
  * Return: 0 if every task queued on the slots was handed to the backend,
@@ -562,8 +563,8 @@ int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream)
  * One weave_sched_execute() of every used slot in index order, then a
  * flush of each of their backend streams, for a caller about to touch
  * memory that any stream may use.  A task the backend refuses stops the
- * execution and stays queued, with the rest of its slot and of the slots
- * after it (weave_sched_queued() counts them); the flushes still happen.
+ * execution: it and every task not handed over yet stay queued
+ * (weave_sched_queued() counts them); the flushes still happen.
  *
  * Context: &weave_sched.lock held.
  * Return: 0, or the first error latched on any slot, lowest slot first;
