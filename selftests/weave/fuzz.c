@@ -3636,15 +3636,21 @@ FIXTURE(fuzz) {
 	int seconds;
 };
 
-/* The run's length: @share of WEAVE_FUZZ_SECONDS (or of the default). */
-static int fz_seconds(double share)
+/* WEAVE_FUZZ_SECONDS, or the default. */
+static double fz_total_seconds(void)
 {
 	const char *env = getenv("WEAVE_FUZZ_SECONDS");
 	double total = env ? strtod(env, NULL) : FZ_DEFAULT_SECONDS;
+
+	return total > 0 ? total : FZ_DEFAULT_SECONDS;
+}
+
+/* The run's length: @share of WEAVE_FUZZ_SECONDS. */
+static int fz_seconds(double share)
+{
+	double total = fz_total_seconds();
 	int s;
 
-	if (!(total > 0))
-		total = FZ_DEFAULT_SECONDS;
 	s = (int)(total * share + 0.5);
 	if (s < 1)
 		s = 1;
@@ -3787,8 +3793,9 @@ static void fz_run(struct __test_metadata *_metadata,
 
 	ASSERT_EQ(0, fz.failure[0]) {
 		TH_LOG("%s", fz.failure);
-		TH_LOG("replay: WEAVE_FUZZ_SEED=%#" PRIx64 " WEAVE_FUZZ_SECONDS=%d, or make fuzz SEED=%#" PRIx64,
-		       fz.seed, self->seconds, fz.seed);
+		TH_LOG("replay: WEAVE_FUZZ_SEED=%#" PRIx64 " WEAVE_FUZZ_SECONDS=%g, or make fuzz SEED=%#" PRIx64 " SECONDS=%g",
+		       fz.seed, fz_total_seconds(), fz.seed,
+		       fz_total_seconds());
 	}
 	/*
 	 * Every op was tried: a table entry that never runs tests nothing.
