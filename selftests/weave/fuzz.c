@@ -3358,13 +3358,128 @@ static enum fz_op fz_pick_op(struct fz_ctx *c)
 	return (enum fz_op)i;
 }
 
+/* Where a random array pointer goes: zeros, scratch, data or nowhere. */
+static uint64_t fz_raw_ptr(struct fz_ctx *c)
+{
+	switch (fz_below(c, 4)) {
+	case 0:
+		return (uintptr_t)fz.zeros + 8 * fz_below(c, 64);
+	case 1:
+		return (uintptr_t)c->rw + 8 * fz_below(c, 4096);
+	case 2:
+		return (uintptr_t)c->data + fz_below(c, 4096);
+	default:
+		return fz_bad_ptr(c);
+	}
+}
+
+/*
+ * A random struct: every word random, then only what keeps the fuzzer
+ * safe is fixed.  Memory the kernel writes is the out buffer or none;
+ * buffers stay small; syncobj counts stay sane (absurd ones are the core
+ * guards' mutation); TRANSFER gets no unknown flag unless the guards are
+ * on.  Waits may be long: the timer interrupts them.
+ */
+static void fz_raw(struct fz_ctx *c)
+{
+	union fz_arg *a = &c->call.arg;
+	size_t i, size = _IOC_SIZE(c->call.req);
+	uint32_t *w = (uint32_t *)a;
+
+	c->call.mode = FZ_RANDOM;
+	c->call.nmut = 0;
+	for (i = 0; i < size / 4; i++)
+		w[i] = fz_below(c, 3) ? (uint32_t)fz_below(c, 40) :
+					 (uint32_t)fz_edgy(c);
+	fz_mut(c, "random struct", false);
+	switch (c->call.op) {
+	case OP_QUERY:
+		if (fz_below(c, 2)) {
+			a->query.size %= FZ_OUT + 1;
+			a->query.pointer = (uintptr_t)c->out +
+				fz_below(c, FZ_OUT - a->query.size + 1);
+		} else {
+			a->query.pointer = fz_bad_ptr(c);
+		}
+		c->call.v[0] = a->query.size;
+		c->call.v[1] = a->query.pointer;
+		break;
+	case OP_BO_CREATE:
+		if (a->bo_create.size > FZ_MAX_BO &&
+		    a->bo_create.size <= fz.info.max_bo_size)
+			a->bo_create.size %= FZ_MAX_BO;
+		if (c->live_bytes + FZ_MAX_BO > FZ_LIVE_BYTES &&
+		    a->bo_create.size <= fz.info.max_bo_size)
+			a->bo_create.size %= fz.page;
+		c->call.v[0] = a->bo_create.size;
+		c->call.v[1] = a->bo_create.flags;
+		break;
+	case OP_ENQUEUE:
+		a->enqueue.tasks.ptr = fz_raw_ptr(c);
+		a->enqueue.in_syncs.ptr = fz_raw_ptr(c);
+		c->call.v[0] = a->enqueue.tasks.count;
+		break;
+	case OP_SO_EXPORT:
+	case OP_SO_IMPORT:
+		c->call.v[0] = a->so_handle.flags;
+		break;
+	case OP_SO_WAIT:
+		a->so_wait.handles = fz_raw_ptr(c);
+		a->so_wait.count_handles %= FZ_SANE_COUNT + 1;
+		c->call.v[0] = a->so_wait.count_handles;
+		c->call.v[1] = a->so_wait.flags;
+		break;
+	case OP_SO_TL_WAIT:
+		a->so_tl_wait.handles = fz_raw_ptr(c);
+		a->so_tl_wait.points = fz_raw_ptr(c);
+		a->so_tl_wait.count_handles %= FZ_SANE_COUNT + 1;
+		break;
+	case OP_SO_RESET:
+	case OP_SO_SIGNAL:
+		a->so_array.handles = fz_raw_ptr(c);
+		a->so_array.count_handles %= FZ_SANE_COUNT + 1;
+		break;
+	case OP_SO_TL_SIGNAL:
+		a->so_tl_array.handles = fz_raw_ptr(c);
+		a->so_tl_array.points = fz_raw_ptr(c);
+		a->so_tl_array.count_handles %= FZ_SANE_COUNT + 1;
+		break;
+	case OP_SO_QUERY:
+		/* The kernel writes count points. */
+		a->so_tl_array.handles = fz_raw_ptr(c);
+		a->so_tl_array.count_handles %= 65;
+		a->so_tl_array.points = fz_below(c, 2) ? fz_bad_ptr(c) :
+			(uintptr_t)c->out + 8 * fz_below(c, FZ_OUT / 8 - 64);
+		break;
+	case OP_SO_TRANSFER:
+		if (!fz.core_guards)
+			a->so_transfer.flags &=
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT;
+		break;
+	case OP_VERSION:
+		/* The kernel writes at most the strings' lengths (< 256). */
+		a->version.name = (char *)(uintptr_t)(fz_below(c, 4) ?
+			(uintptr_t)c->out : fz_bad_ptr(c));
+		a->version.date = (char *)(uintptr_t)(fz_below(c, 4) ?
+			(uintptr_t)c->out + 256 : fz_bad_ptr(c));
+		a->version.desc = (char *)(uintptr_t)(fz_below(c, 4) ?
+			(uintptr_t)c->out + 512 : fz_bad_ptr(c));
+		break;
+	default:
+		break;
+	}
+}
+
 /* One random call, built, made and checked. */
 static void fz_step(struct fz_ctx *c)
 {
 	enum fz_op op = fz_pick_op(c);
 
 	fz_begin(c, op, fz_reqs[op]);
-	fz_ops[op].gen(c);
+	if (op < OP_FORBIDDEN && fz_one_in(c, 16))
+		fz_raw(c);
+	else
+		fz_ops[op].gen(c);
 	fz_issue(c);
 }
 
@@ -3630,9 +3745,51 @@ static void fz_drain(struct __test_metadata *_metadata, int fd,
 
 /* --- runs ------------------------------------------------------------------ */
 
+/*
+ * weave.ko's reference count: one per open file, dma-buf and fence of
+ * its that something holds.  -1 if it cannot be read.
+ */
+static long weave_refcnt(void)
+{
+	FILE *f = fopen("/sys/module/weave/refcnt", "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * Waits for weave.ko's reference count to come back to @base, as jobs and
+ * fences are freed asynchronously; fails the test, with the count, if it
+ * does not: then something still holds a fence or a file, and rmmod would
+ * fail.
+ */
+static void weave_await_refcnt(struct __test_metadata *_metadata, long base)
+{
+	int64_t deadline = weave_test_now() + 2 * WEAVE_TEST_WAIT_NS;
+	long now;
+
+	for (;;) {
+		now = weave_refcnt();
+		if (now == base || weave_test_now() > deadline)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(base, now) {
+		TH_LOG("weave.ko is held %ld times, %ld before: a reference leaked (rmmod will fail)",
+		       now, base);
+	}
+}
+
+
 FIXTURE(fuzz) {
 	int fd;			/* a file of its own, for usage queries */
 	struct drm_weave_memory_usage base;
+	long refcnt;
 	int seconds;
 };
 
@@ -3667,6 +3824,8 @@ FIXTURE_SETUP(fuzz)
 	fz.info = weave_test_info(_metadata, self->fd);
 	fz.page = fz.info.page_size;
 	self->base = weave_test_usage(_metadata, self->fd);
+	self->refcnt = weave_refcnt();
+	ASSERT_LT(0, self->refcnt);
 
 	env = getenv("WEAVE_FUZZ_SEED");
 	fz.seed = env ? strtoull(env, NULL, 0) : weave_rand_seed();
@@ -3849,6 +4008,8 @@ static void fz_run(struct __test_metadata *_metadata,
 			usleep(10000);
 		}
 	}
+	/* Nor is any fence or file of weave's held. */
+	weave_await_refcnt(_metadata, self->refcnt);
 }
 
 /* One thread on one file: a run replays call for call from its seed. */
