@@ -817,4 +817,166 @@ TEST_F_TIMEOUT(stress, processes_kills_closes_prime, 240)
 	fflush(stdout);
 }
 
+/*
+ * What the processes above found, made to happen every time: a client
+ * goes away, killed or by closing its file, while a job of one of its
+ * slots waits (through a buffer both use) for a job of another slot, which
+ * waits on its hardware queue behind another client's work; and the first
+ * slot's last job to run has completed.  Nothing it queued may outlive it
+ * (weave.ko's reference count comes back), and it must go within twice
+ * the job timeout: its work is cancelled, and the other client's is not
+ * its to wait for.
+ */
+FIXTURE(gone) {
+	int fd;
+	struct drm_weave_device_info info;
+	long refcnt;
+};
+
+FIXTURE_VARIANT(gone) {
+	bool kill;	/* killed with SIGKILL, else it closes its file */
+};
+
+FIXTURE_VARIANT_ADD(gone, killed) {
+	.kill = true,
+};
+
+FIXTURE_VARIANT_ADD(gone, closed) {
+	.kill = false,
+};
+
+FIXTURE_SETUP(gone)
+{
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->refcnt = weave_refcnt();
+	ASSERT_LT(0, self->refcnt);
+}
+
+FIXTURE_TEARDOWN(gone)
+{
+	close(self->fd);
+}
+
+/* The other client's jobs: as many as a hardware queue takes at once. */
+#define SX_HOG_JOBS	64
+
+/* The client that goes: slot 2 (queue 0) waits for slot 1 (queue 1). */
+static void sx_gone_child(int up, int down, bool kill, uint32_t timeout_ms)
+{
+	uint32_t a, b, own, x;
+	uint64_t size = 4096;
+	struct weave_test_batch t;
+	int64_t start, took;
+	int fd = sx_open(), n;
+	char c;
+
+	sx_who = "gone";
+	SX_CHECK(!weave_set_param(fd, DRM_WEAVE_PARAM_STRATEGY,
+				  DRM_WEAVE_STRATEGY_SEQUENTIAL), "SET_PARAM");
+	SX_CHECK(!weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL, &b) &&
+		 b == 1, "STREAM_CREATE 1");
+	SX_CHECK(!weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL, &a) &&
+		 a == 2, "STREAM_CREATE 2");
+	SX_CHECK(!weave_bo_create(fd, &size, 0, &own), "BO_CREATE");
+	SX_CHECK(!weave_bo_create(fd, &size, 0, &x), "BO_CREATE");
+
+	/* Slot 2's job that runs and completes. */
+	weave_test_batch_init(&t);
+	weave_test_fill_task(&t, own, 0, size, 1);
+	SX_CHECK(!weave_test_submit(fd, a, &t), "ENQUEUE");
+	SX_CHECK(!weave_flush(fd, a, NULL), "FLUSH");
+	SX_CHECK(!weave_wait(fd, a, weave_timeout_ns(WEAVE_TEST_WAIT_NS)),
+		 "WAIT");
+	sx_tell(up, 'a');
+	SX_CHECK(read(down, &c, 1) == 1, "read from the parent");
+
+	/* Slot 1 writes x, behind the other client's work on queue 1 ... */
+	weave_test_fill_task(&t, x, 0, size, 2);
+	SX_CHECK(!weave_test_submit(fd, b, &t), "ENQUEUE");
+	SX_CHECK(!weave_flush(fd, b, NULL), "FLUSH");
+	/* ... and slot 2's next jobs read x: they wait for it. */
+	for (n = 0; n < 3; n++) {
+		weave_test_copy_task(&t, x, 0, own, 0, size);
+		SX_CHECK(!weave_test_submit(fd, a, &t), "ENQUEUE");
+		SX_CHECK(!weave_flush(fd, a, NULL), "FLUSH");
+	}
+	sx_tell(up, 'b');
+	if (kill)
+		for (;;)
+			pause();
+	start = weave_test_now();
+	close(fd);
+	took = weave_test_now() - start;
+	SX_CHECK(took < 2 * timeout_ms * 1000000ll, "close took %lld ms",
+		 (long long)(took / 1000000));
+	_exit(0);
+}
+
+TEST_F_TIMEOUT(gone, while_its_jobs_wait_behind_another_client, 120)
+{
+	/* The other client's work lasts 2.5 job timeouts, each job 1/25. */
+	uint32_t delay_us = self->info.job_timeout_ms * 1000 / 25;
+	int up[2], down[2], status, i, hog;
+	struct weave_test_batch b;
+	uint32_t hog_stream;
+	int64_t start, took;
+	char c;
+	pid_t pid;
+
+	ASSERT_LT(1000u, delay_us);
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		sx_gone_child(up[1], down[0], variant->kill,
+			      self->info.job_timeout_ms);
+	}
+	close(up[1]);
+	close(down[0]);
+	ASSERT_EQ(1, read(up[0], &c, 1));
+
+	/* The other client fills hardware queue 1 (its slot 1). */
+	hog = weave_test_open(_metadata);
+	hog_stream = weave_test_stream(_metadata, hog,
+				       DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(1u, hog_stream);
+	weave_test_batch_init(&b);
+	for (i = 0; i < SX_HOG_JOBS; i++) {
+		weave_test_delay(&b, delay_us);
+		weave_test_enqueue(_metadata, hog, hog_stream, &b);
+		ASSERT_EQ(0, weave_flush(hog, hog_stream, NULL));
+	}
+	ASSERT_EQ(1, write(down[1], "g", 1));
+	ASSERT_EQ(1, read(up[0], &c, 1));
+
+	start = weave_test_now();
+	if (variant->kill)
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	took = weave_test_now() - start;
+	if (variant->kill) {
+		EXPECT_TRUE(WIFSIGNALED(status) &&
+			    WTERMSIG(status) == SIGKILL);
+	} else {
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	EXPECT_GT(2 * self->info.job_timeout_ms * 1000000ll, took) {
+		TH_LOG("the client took %lld ms to go",
+		       (long long)(took / 1000000));
+	}
+
+	/* The other client's work is not lost either. */
+	weave_test_wait(_metadata, hog, hog_stream);
+	EXPECT_EQ((uint64_t)SX_HOG_JOBS,
+		  weave_test_squery(_metadata, hog, hog_stream).completed);
+	close(hog);
+	close(up[0]);
+	close(down[1]);
+	weave_await_refcnt(_metadata, self->refcnt);
+}
+
 TEST_HARNESS_MAIN
