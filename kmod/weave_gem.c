@@ -197,6 +197,15 @@ weave_gem_prime_import_sg_table(struct drm_device *drm,
 	return obj;
 }
 
+/*
+ * shmem fails with -ENOSPC when it cannot allocate a file's inode or
+ * account its pages: a lack of memory, which the uAPI calls -ENOMEM.
+ */
+static int weave_gem_enomem(int err)
+{
+	return err == -ENOSPC ? -ENOMEM : err;
+}
+
 /**
  * weave_gem_bo_create_ioctl() - Handle %DRM_IOCTL_WEAVE_BO_CREATE.
  * @drm: The DRM device.
@@ -230,7 +239,7 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem))
-		return PTR_ERR(shmem);
+		return weave_gem_enomem(PTR_ERR(shmem));
 	weave_gem_account(&shmem->base);
 	to_weave_bo(&shmem->base)->flags = args->flags;
 
@@ -238,7 +247,7 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 	ret = weave_compat_shmem_pin(shmem);
 	if (ret) {
 		drm_gem_object_put(&shmem->base);
-		return ret;
+		return weave_gem_enomem(ret);
 	}
 	to_weave_bo(&shmem->base)->pinned = true;
 

@@ -251,7 +251,8 @@ int weave_bo_import(int fd, int dmabuf_fd, uint32_t *handle);
  *
  * Return: 0 on success; -EINVAL if @priority is unknown; -EPERM if it is
  * high and the caller lacks CAP_SYS_NICE; -ENOSPC if the file already has
- * max_client_streams streams.  *@handle is only updated on success.
+ * max_client_streams streams; -ENOMEM.  *@handle is only updated on
+ * success.
  */
 int weave_stream_create(int fd, uint32_t priority, uint32_t *handle);
 
@@ -337,7 +338,7 @@ int64_t weave_timeout_ns(int64_t rel_ns);
  *
  * Return: 0 on success; -EINVAL if @param is unknown or @value is out of
  * range; -EBUSY if the setting can no longer change (%DRM_WEAVE_PARAM_MAX_TASKS
- * after the file's first enqueue).
+ * after the file's first enqueue); -ENOMEM (the setting is then unchanged).
  */
 int weave_set_param(int fd, uint32_t param, uint64_t value);
 

@@ -436,6 +436,7 @@ enum drm_weave_priority {
  * - -EINVAL: @flags or @pad is not zero, or @priority is unknown.
  * - -EPERM: @priority is high and the caller lacks CAP_SYS_NICE.
  * - -ENOSPC: The client already has max_streams_per_client streams.
+ * - -ENOMEM: The kernel is out of memory; no stream was created.
  */
 struct drm_weave_stream_create {
 	/** @flags: Must be zero. */
@@ -823,6 +824,7 @@ enum drm_weave_param {
  *
  * - -EINVAL: @param is unknown, @pad is not zero, or @value is out of range.
  * - -EBUSY: The setting can no longer change for this client.
+ * - -ENOMEM: The kernel is out of memory; the setting is unchanged.
  */
 struct drm_weave_set_param {
 	/** @param: One of &enum drm_weave_param. */

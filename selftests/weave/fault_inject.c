@@ -1,0 +1,1677 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: allocation failures.  Every weave ioctl, the core ioctls that make
+ * objects through weave's render node (PRIME export and import, syncobj
+ * creation), open and close run with the Nth allocation of the calling
+ * task failed, for N from 1 until the call makes fewer than N allocations.
+ * Each time the call must succeed or fail with an errno its uAPI documents,
+ * keep every promise the uAPI makes about what a failure leaves behind,
+ * and leave the client working and nothing allocated.  The lane's kmemleak
+ * scan and console check catch what the device's own counters cannot.
+ *
+ * The knob is /proc/thread-self/fail-nth (FAULT_INJECTION_DEBUG_FS, with
+ * FAILSLAB and FAIL_PAGE_ALLOC): writing N arms it; every allocation the
+ * injectors consider counts it down and the one that reaches zero fails.
+ * Read back after the call, it is 0 if that failure was injected and what
+ * is left of N if the call made fewer allocations; writing 0 disarms it.
+ * Only the call under test runs between arming and disarming, as one
+ * system call, and the process is mlockall()ed so that no page fault (which
+ * allocates) happens inside it.  Without the knobs every test fails; none
+ * skips.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+/*
+ * A line of the test's output.  Tests run in forked children that end
+ * with _exit(): what they print to stdout must be flushed at once.
+ */
+#define fi_note(...) do {					\
+	ksft_print_msg(__VA_ARGS__);				\
+	fflush(stdout);						\
+} while (0)
+
+/*
+ * The threshold of the clients here.  It keeps slot rings and job task
+ * arrays under a page, so kvmalloc() never falls back to vmalloc(), whose
+ * failures print a stack dump (warn_alloc()); and a four-task enqueue
+ * executes its slot within the call.
+ */
+#define FI_MAX_TASKS	4
+
+/* A loop that gets this far is stuck: no call here allocates that much. */
+#define FI_MAX_STEPS	2000u
+
+/* Host-write bytes of one step's work. */
+#define FI_WRITE	256
+
+/* Work lanes (stream and buffers) a client has at most. */
+#define FI_LANES	3u
+
+#define FI_DEBUGFS	"/sys/kernel/debug/"
+
+/*
+ * By default failslab and fail_page_alloc only consider allocations that
+ * cannot sleep, and fail_page_alloc only those of order 1 and up and not
+ * __GFP_HIGHMEM (shmem pages are).  Make them consider every allocation
+ * weave makes, and keep them quiet: at the default verbosity, 2, every
+ * injected failure prints a line and a stack dump on the console.
+ */
+static const struct {
+	const char *file;
+	const char *value;
+} fi_knobs[] = {
+	{ "failslab/ignore-gfp-wait", "N" },
+	{ "failslab/cache-filter", "N" },
+	{ "failslab/verbose", "0" },
+	{ "fail_page_alloc/ignore-gfp-wait", "N" },
+	{ "fail_page_alloc/ignore-gfp-highmem", "N" },
+	{ "fail_page_alloc/min-order", "0" },
+	{ "fail_page_alloc/verbose", "0" },
+};
+
+#define FI_NKNOBS	(sizeof(fi_knobs) / sizeof(fi_knobs[0]))
+
+/* Failures injected by every test, in a page the tests' processes share. */
+static uint64_t *fi_total;
+
+static void __attribute__((constructor)) fi_total_map(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	fi_total = p == MAP_FAILED ? NULL : p;
+}
+
+/* A stream with buffers of its own for one step's work. */
+struct fi_lane {
+	uint32_t stream;
+	uint32_t wbo;		/* three pages */
+	uint32_t wres;		/* one page */
+	uint8_t *wmap;
+	uint32_t *rmap;
+};
+
+/* A client: a file with a stream and buffers for the checked chain. */
+struct fi_client {
+	int fd;
+	uint32_t stream;
+	uint32_t bo;		/* four pages */
+	uint32_t res;		/* one page */
+	uint32_t *res_map;
+	uint32_t nlanes;
+	struct fi_lane lane[FI_LANES];
+};
+
+FIXTURE(fi) {
+	int nth;		/* /proc/thread-self/fail-nth */
+	bool knobs_set;
+	char saved[FI_NKNOBS][24];
+	char path[64];		/* the render node */
+	struct drm_weave_device_info info;
+	uint64_t page;
+	struct drm_weave_memory_usage base;
+	struct fi_client main;	/* the client the checks use */
+	uint32_t round;		/* names each checked chain */
+	uint64_t steps;		/* calls made with the knob armed */
+	uint64_t injected;	/* of those, with a failure injected */
+	int64_t start;
+};
+
+typedef FIXTURE_DATA(fi) fi_t;
+
+/* Reads a debugfs knob into @buf (@len bytes) without its newline. */
+static int fi_knob_read(const char *file, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return n ? -errno : -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int fi_knob_write(const char *file, const char *value)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), FI_DEBUGFS "%s", file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -EIO;
+}
+
+/* The raw ioctl, once: drmIoctl() would repeat it on EINTR or EAGAIN. */
+static int fi_ioctl(int fd, unsigned long request, void *arg)
+{
+	return ioctl(fd, request, arg) ? -errno : 0;
+}
+
+/* Arms the knob: the @n-th allocation from now on fails. */
+static void fi_arm(struct __test_metadata *_metadata, fi_t *self,
+		   unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	ASSERT_EQ(len, pwrite(self->nth, buf, len, 0));
+}
+
+/* Disarms the knob; returns whether the armed failure was injected. */
+static bool fi_disarm(struct __test_metadata *_metadata, fi_t *self)
+{
+	char buf[24];
+	ssize_t len;
+
+	len = pread(self->nth, buf, sizeof(buf) - 1, 0);
+	ASSERT_EQ(1, pwrite(self->nth, "0", 1, 0));
+	ASSERT_LT(0, len);
+	buf[len] = 0;
+	return strtoul(buf, NULL, 10) == 0;
+}
+
+/*
+ * Counts step @n of a loop over @what.  Returns true when the loop is
+ * done: when no failure was injected, the call made fewer than @n
+ * allocations, and it must then have succeeded.
+ */
+static bool fi_done(struct __test_metadata *_metadata, fi_t *self,
+		    const char *what, unsigned int n, bool injected, int ret)
+{
+	self->steps++;
+	if (injected) {
+		self->injected++;
+		ASSERT_GT(FI_MAX_STEPS, n) {
+			TH_LOG("%s: still allocating at fail-nth %u", what, n);
+		}
+		return false;
+	}
+	ASSERT_EQ(0, ret) {
+		TH_LOG("%s failed with %d (%s) at fail-nth %u, where no allocation failed",
+		       what, ret, strerror(-ret), n);
+	}
+	fi_note("%s: %u allocation(s) failed in turn\n", what, n - 1);
+	return true;
+}
+
+/* Fails unless @ret is 0 or -ENOMEM; says what and at which step. */
+static void fi_ok_or_enomem(struct __test_metadata *_metadata,
+			    const char *what, unsigned int n, int ret)
+{
+	ASSERT_TRUE(ret == 0 || ret == -ENOMEM) {
+		TH_LOG("%s at fail-nth %u: %d (%s), not 0 or -ENOMEM",
+		       what, n, ret, strerror(-ret));
+	}
+}
+
+/*
+ * Flushes @stream and waits for it, as weave_test_finish() does, but says
+ * why the stream failed if it did.
+ */
+static void fi_finish(struct __test_metadata *_metadata, int fd,
+		      uint32_t stream)
+{
+	struct drm_weave_stream_query q;
+	int ret = weave_flush(fd, stream, NULL);
+
+	if (!ret)
+		ret = weave_wait(fd, stream,
+				 weave_timeout_ns(WEAVE_TEST_WAIT_NS));
+	if (ret) {
+		memset(&q, 0, sizeof(q));
+		weave_stream_query(fd, stream, &q);
+		TH_LOG("stream %u: %s; its error %d (%s), %llu enqueued, %llu executed, %llu completed",
+		       stream, strerror(-ret), q.error, strerror(-q.error),
+		       (unsigned long long)q.enqueued,
+		       (unsigned long long)q.executed,
+		       (unsigned long long)q.completed);
+	}
+	ASSERT_EQ(0, ret);
+}
+
+/* A lane of work for @c: a stream and its buffers, mapped. */
+static void fi_lane_add(struct __test_metadata *_metadata, fi_t *self,
+			struct fi_client *c)
+{
+	struct fi_lane *l = &c->lane[c->nlanes];
+
+	ASSERT_GT(FI_LANES, c->nlanes);
+	l->stream = weave_test_stream(_metadata, c->fd,
+				      DRM_WEAVE_PRIORITY_NORMAL);
+	l->wbo = weave_test_bo(_metadata, c->fd, 3 * self->page, 0);
+	l->wres = weave_test_bo(_metadata, c->fd, self->page, 0);
+	l->wmap = weave_test_map(_metadata, c->fd, l->wbo, 3 * self->page);
+	l->rmap = weave_test_map(_metadata, c->fd, l->wres, self->page);
+	c->nlanes++;
+}
+
+/*
+ * Sets up client @c on @fd, or on a new file if @fd is negative, with
+ * threshold FI_MAX_TASKS and @nlanes lanes.
+ */
+static void fi_client_open(struct __test_metadata *_metadata, fi_t *self,
+			   struct fi_client *c, int fd, uint32_t nlanes)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd = fd >= 0 ? fd : weave_test_open(_metadata);
+	weave_test_param(_metadata, c->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 FI_MAX_TASKS);
+	c->stream = weave_test_stream(_metadata, c->fd,
+				      DRM_WEAVE_PRIORITY_NORMAL);
+	c->bo = weave_test_bo(_metadata, c->fd, 4 * self->page, 0);
+	c->res = weave_test_bo(_metadata, c->fd, self->page, 0);
+	c->res_map = weave_test_map(_metadata, c->fd, c->res, self->page);
+	while (c->nlanes < nlanes)
+		fi_lane_add(_metadata, self, c);
+}
+
+/* Unmaps @c's buffers and closes its file, with no knob armed. */
+static void fi_client_close(struct __test_metadata *_metadata, fi_t *self,
+			    struct fi_client *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->nlanes; i++) {
+		weave_test_unmap(_metadata, c->lane[i].wmap, 3 * self->page);
+		weave_test_unmap(_metadata, c->lane[i].rmap, self->page);
+	}
+	weave_test_unmap(_metadata, c->res_map, self->page);
+	ASSERT_EQ(0, close(c->fd));
+	c->fd = -1;
+}
+
+/*
+ * The client still works: a checked chain (fill, fill, add, copy, crc32c)
+ * on its own stream, flushed and waited for, gives the right checksum.
+ */
+static void fi_client_round(struct __test_metadata *_metadata, fi_t *self,
+			    struct fi_client *c)
+{
+	uint32_t i = ++self->round;
+	uint32_t a = weave_test_chain_a(i), b = weave_test_chain_b(i);
+	struct weave_test_batch batch;
+
+	weave_test_batch_init(&batch);
+	weave_test_chain(&batch, c->bo, self->page, a, b, c->res, 0);
+	weave_test_enqueue(_metadata, c->fd, c->stream, &batch);
+	fi_finish(_metadata, c->fd, c->stream);
+	ASSERT_EQ(weave_test_chain_crc(self->page, a, b), c->res_map[0]) {
+		TH_LOG("the client's checked chain %u went wrong", i);
+	}
+}
+
+/* Polls until the device holds @bos more buffers of @bytes than at setup. */
+static void fi_await_usage(struct __test_metadata *_metadata, fi_t *self,
+			   uint64_t bos, uint64_t bytes)
+{
+	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
+	struct drm_weave_memory_usage now;
+
+	for (;;) {
+		now = weave_test_usage(_metadata, self->main.fd);
+		if (now.live_bos == self->base.live_bos + bos &&
+		    now.live_bytes == self->base.live_bytes + bytes)
+			return;
+		if (weave_test_now() > deadline)
+			break;
+		usleep(2000);
+	}
+	ASSERT_EQ(self->base.live_bos + bos, now.live_bos);
+	ASSERT_EQ(self->base.live_bytes + bytes, now.live_bytes);
+}
+
+/* The device is back to its usage at setup and the main client works. */
+static void fi_settled(struct __test_metadata *_metadata, fi_t *self)
+{
+	fi_await_usage(_metadata, self, 0, 0);
+	fi_client_round(_metadata, self, &self->main);
+}
+
+FIXTURE_SETUP(fi)
+{
+	char buf[24];
+	ssize_t len;
+	size_t i;
+	int fd, ret;
+
+	self->nth = -1;
+	self->main.fd = -1;
+	self->start = weave_test_now();
+	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		TH_LOG("mlockall: %s", strerror(errno));
+	}
+	self->nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->nth) {
+		TH_LOG("/proc/thread-self/fail-nth: %s (the kernel needs CONFIG_FAULT_INJECTION_DEBUG_FS)",
+		       strerror(errno));
+	}
+	for (i = 0; i < FI_NKNOBS; i++) {
+		ret = fi_knob_read(fi_knobs[i].file, self->saved[i],
+				   sizeof(self->saved[i]));
+		ASSERT_EQ(0, ret) {
+			TH_LOG("%s%s: %s (the kernel needs CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC, debugfs mounted)",
+			       FI_DEBUGFS, fi_knobs[i].file, strerror(-ret));
+		}
+	}
+	/* Nothing but fail-nth may fail an allocation. */
+	ASSERT_EQ(0, fi_knob_read("failslab/probability", buf, sizeof(buf)));
+	ASSERT_STREQ("0", buf);
+	ASSERT_EQ(0, fi_knob_read("fail_page_alloc/probability", buf,
+				  sizeof(buf)));
+	ASSERT_STREQ("0", buf);
+
+	fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, fd);
+	self->page = self->info.page_size;
+	fi_client_open(_metadata, self, &self->main, fd, 0);
+	self->base = weave_test_usage(_metadata, self->main.fd);
+	snprintf(buf, sizeof(buf), "/proc/self/fd/%d", self->main.fd);
+	len = readlink(buf, self->path, sizeof(self->path) - 1);
+	ASSERT_LT(0, len);
+	self->path[len] = 0;
+
+	fi_client_round(_metadata, self, &self->main);
+
+	/* Last, as the teardown that restores the knobs runs after it only. */
+	for (i = 0; i < FI_NKNOBS; i++) {
+		ret = fi_knob_write(fi_knobs[i].file, fi_knobs[i].value);
+		if (ret)
+			break;
+	}
+	if (i < FI_NKNOBS) {
+		TH_LOG("writing %s to %s%s: %s", fi_knobs[i].value,
+		       FI_DEBUGFS, fi_knobs[i].file, strerror(-ret));
+		for (i = 0; i < FI_NKNOBS; i++)
+			fi_knob_write(fi_knobs[i].file, self->saved[i]);
+		ASSERT_EQ(0, ret);
+	}
+	self->knobs_set = true;
+}
+
+FIXTURE_TEARDOWN(fi)
+{
+	size_t i;
+
+	if (self->nth >= 0) {
+		if (pwrite(self->nth, "0", 1, 0) != 1)
+			TH_LOG("cannot disarm fail-nth");
+		close(self->nth);
+	}
+	for (i = 0; self->knobs_set && i < FI_NKNOBS; i++)
+		fi_knob_write(fi_knobs[i].file, self->saved[i]);
+	if (self->main.fd >= 0)
+		close(self->main.fd);
+	if (fi_total)
+		__atomic_add_fetch(fi_total, self->injected, __ATOMIC_SEQ_CST);
+	fi_note("%s: %llu calls with fail-nth armed, %llu allocation failures injected, %lld ms\n",
+		       _metadata->name, (unsigned long long)self->steps,
+		       (unsigned long long)self->injected,
+		       (long long)((weave_test_now() - self->start) / 1000000));
+}
+
+/* --- open and close ---------------------------------------------------- */
+
+TEST_F_TIMEOUT(fi, open, 120)
+{
+	struct fi_client c;
+	unsigned int n;
+	int fd, err;
+	bool inj;
+
+	for (n = 1;; n++) {
+		fi_arm(_metadata, self, n);
+		fd = open(self->path, O_RDWR | O_CLOEXEC);
+		err = fd < 0 ? -errno : 0;
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "open", n, err);
+		if (fd >= 0) {
+			/* A file that opened is a whole client. */
+			fi_client_open(_metadata, self, &c, fd, 0);
+			fi_client_round(_metadata, self, &c);
+			fi_client_close(_metadata, self, &c);
+		}
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "open", n, inj, err))
+			break;
+	}
+}
+
+/*
+ * Gives @c work of every kind a close must cancel and reap: a job running
+ * a delay, a job waiting on that job's fence (a gate), tasks queued in a
+ * slot's ring, and staged host-write bytes.
+ */
+static void fi_busy(struct __test_metadata *_metadata, fi_t *self,
+		    struct fi_client *c)
+{
+	uint32_t obj = weave_test_syncobj(_metadata, c->fd);
+	struct drm_weave_sync sync = weave_sync(obj, 0);
+	uint32_t gated, queued, staged;
+	uint8_t bytes[FI_WRITE];
+	struct weave_test_batch b;
+
+	gated = weave_test_stream(_metadata, c->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	queued = weave_test_stream(_metadata, c->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	staged = weave_test_stream(_metadata, c->fd, DRM_WEAVE_PRIORITY_LOW);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, self->info.job_timeout_ms * 1000 / 2);
+	weave_test_fill_task(&b, c->bo, 0, self->page, 1);
+	weave_test_enqueue(_metadata, c->fd, c->stream, &b);
+	ASSERT_EQ(0, weave_flush(c->fd, c->stream, &sync));
+
+	weave_test_fill_task(&b, c->bo, self->page, self->page, 2);
+	ASSERT_EQ(0, weave_enqueue(c->fd, gated, b.task, b.n, &sync, 1,
+				   NULL));
+	weave_test_batch_init(&b);
+	ASSERT_EQ(0, weave_flush(c->fd, gated, NULL));
+
+	weave_test_fill_task(&b, c->res, 0, self->page, 3);
+	weave_test_enqueue(_metadata, c->fd, queued, &b);
+
+	memset(bytes, 4, sizeof(bytes));
+	weave_test_write_task(&b, c->bo, 2 * self->page, sizeof(bytes), bytes);
+	weave_test_enqueue(_metadata, c->fd, staged, &b);
+
+	ASSERT_EQ(2u, weave_test_client_usage(_metadata, c->fd).queued_tasks);
+	ASSERT_NE(0u, weave_test_client_usage(_metadata, c->fd).staged_bytes);
+}
+
+static void fi_close_loop(struct __test_metadata *_metadata, fi_t *self,
+			  bool busy)
+{
+	const char *what = busy ? "close with work" : "close";
+	struct fi_client c;
+	unsigned int n;
+	bool inj;
+	int err;
+
+	for (n = 1;; n++) {
+		fi_client_open(_metadata, self, &c, -1, 0);
+		fi_client_round(_metadata, self, &c);
+		if (busy)
+			fi_busy(_metadata, self, &c);
+		weave_test_unmap(_metadata, c.res_map, self->page);
+
+		/* The last reference: the file is released within the call. */
+		fi_arm(_metadata, self, n);
+		err = close(c.fd) ? -errno : 0;
+		inj = fi_disarm(_metadata, self);
+		ASSERT_EQ(0, err) {
+			TH_LOG("%s at fail-nth %u: %s", what, n, strerror(-err));
+		}
+		/* Its work is cancelled and reaped: its buffers are freed. */
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, what, n, inj, err))
+			break;
+	}
+}
+
+TEST_F_TIMEOUT(fi, close_idle, 120)
+{
+	fi_close_loop(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(fi, close_busy, 120)
+{
+	fi_close_loop(_metadata, self, true);
+}
+
+/* --- buffers ----------------------------------------------------------- */
+
+TEST_F_TIMEOUT(fi, bo_create, 120)
+{
+	struct drm_weave_bo_create args;
+	unsigned int n;
+	uint8_t *map;
+	bool inj;
+	int ret;
+
+	for (n = 1;; n++) {
+		memset(&args, 0, sizeof(args));
+		args.size = 2 * self->page;
+		args.flags = n % 2 ? 0 : DRM_WEAVE_BO_NO_MMAP;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_BO_CREATE, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "BO_CREATE", n, ret);
+		if (!ret) {
+			ASSERT_EQ(2 * self->page, args.size);
+			fi_await_usage(_metadata, self, 1, 2 * self->page);
+			if (!args.flags) {
+				map = weave_test_map(_metadata, self->main.fd,
+						     args.handle, 2 * self->page);
+				ASSERT_EQ(2 * self->page,
+					  weave_test_check_bytes(map,
+								 2 * self->page,
+								 0));
+				weave_test_unmap(_metadata, map,
+						 2 * self->page);
+			}
+			weave_test_close_bo(_metadata, self->main.fd,
+					    args.handle);
+		}
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "BO_CREATE", n, inj, ret))
+			break;
+	}
+}
+
+/* --- PRIME and syncobjs: core ioctls that make objects through weave --- */
+
+TEST_F_TIMEOUT(fi, prime_export, 120)
+{
+	struct drm_prime_handle args;
+	uint32_t bo, imported;
+	unsigned int n;
+	uint8_t *map;
+	int fd2, ret;
+	bool inj;
+
+	fd2 = weave_test_open(_metadata);
+	for (n = 1;; n++) {
+		/* A fresh buffer each time: no dma-buf is cached for it. */
+		bo = weave_test_bo(_metadata, self->main.fd, self->page, 0);
+		map = weave_test_map(_metadata, self->main.fd, bo, self->page);
+		memset(map, 0xe5, self->page);
+		weave_test_unmap(_metadata, map, self->page);
+
+		memset(&args, 0, sizeof(args));
+		args.handle = bo;
+		args.flags = DRM_CLOEXEC | DRM_RDWR;
+		args.fd = -1;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(self->main.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD,
+			       &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "PRIME_HANDLE_TO_FD", n, ret);
+		if (ret) {
+			/* Nothing half made: an export now works. */
+			ASSERT_EQ(0, weave_bo_export(self->main.fd, bo,
+						     DRM_CLOEXEC | DRM_RDWR,
+						     &args.fd));
+		}
+		/* The dma-buf is the buffer, in another file too. */
+		ASSERT_EQ(0, weave_bo_import(fd2, args.fd, &imported));
+		map = weave_test_map(_metadata, fd2, imported, self->page);
+		ASSERT_EQ(self->page,
+			  weave_test_check_bytes(map, self->page, 0xe5));
+		weave_test_unmap(_metadata, map, self->page);
+		fi_await_usage(_metadata, self, 1, self->page);
+		weave_test_close_bo(_metadata, fd2, imported);
+		weave_test_close_bo(_metadata, self->main.fd, bo);
+		ASSERT_EQ(0, close(args.fd));
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "PRIME_HANDLE_TO_FD", n, inj, ret))
+			break;
+	}
+	close(fd2);
+}
+
+TEST_F_TIMEOUT(fi, prime_import, 120)
+{
+	struct drm_prime_handle args;
+	uint32_t bo, again;
+	unsigned int n;
+	int fd2, dmabuf, ret;
+	uint8_t *map;
+	bool inj;
+
+	for (n = 1;; n++) {
+		/* A fresh importer each time: it has seen no dma-buf yet. */
+		fd2 = weave_test_open(_metadata);
+		bo = weave_test_bo(_metadata, self->main.fd, self->page, 0);
+		map = weave_test_map(_metadata, self->main.fd, bo, self->page);
+		memset(map, 0x3c, self->page);
+		weave_test_unmap(_metadata, map, self->page);
+		ASSERT_EQ(0, weave_bo_export(self->main.fd, bo,
+					     DRM_CLOEXEC | DRM_RDWR, &dmabuf));
+
+		memset(&args, 0, sizeof(args));
+		args.fd = dmabuf;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "PRIME_FD_TO_HANDLE", n, ret);
+		/* Importing again gives the same handle, or the first one. */
+		ASSERT_EQ(0, weave_bo_import(fd2, dmabuf, &again));
+		if (!ret) {
+			ASSERT_EQ(args.handle, again);
+		}
+		map = weave_test_map(_metadata, fd2, again, self->page);
+		ASSERT_EQ(self->page,
+			  weave_test_check_bytes(map, self->page, 0x3c));
+		weave_test_unmap(_metadata, map, self->page);
+		/* One object, however many handles. */
+		fi_await_usage(_metadata, self, 1, self->page);
+		ASSERT_EQ(0, close(dmabuf));
+		weave_test_close_bo(_metadata, self->main.fd, bo);
+		ASSERT_EQ(0, close(fd2));
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "PRIME_FD_TO_HANDLE", n, inj, ret))
+			break;
+	}
+}
+
+TEST_F_TIMEOUT(fi, syncobj_create, 120)
+{
+	struct drm_syncobj_create args;
+	unsigned int n, pass;
+	uint32_t obj;
+	bool inj;
+	int ret;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (n = 1;; n++) {
+			memset(&args, 0, sizeof(args));
+			args.flags = pass ? DRM_SYNCOBJ_CREATE_SIGNALED : 0;
+			fi_arm(_metadata, self, n);
+			ret = fi_ioctl(self->main.fd, DRM_IOCTL_SYNCOBJ_CREATE,
+				       &args);
+			inj = fi_disarm(_metadata, self);
+			fi_ok_or_enomem(_metadata, "SYNCOBJ_CREATE", n, ret);
+			if (!ret) {
+				obj = args.handle;
+				/* Signalled if asked, else without a fence. */
+				ASSERT_EQ(pass ? 0 : -EINVAL,
+					  drmSyncobjWait(self->main.fd, &obj,
+							 1, 0, 0, NULL) ?
+					  -errno : 0);
+				ASSERT_EQ(0, drmSyncobjDestroy(self->main.fd,
+							       obj));
+			}
+			fi_settled(_metadata, self);
+			if (fi_done(_metadata, self, "SYNCOBJ_CREATE", n, inj,
+				    ret))
+				break;
+		}
+	}
+}
+
+/* --- streams and settings ------------------------------------------------ */
+
+TEST_F_TIMEOUT(fi, stream_create, 120)
+{
+	struct drm_weave_stream_create args;
+	struct drm_weave_client_usage before;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	for (n = 1;; n++) {
+		before = weave_test_client_usage(_metadata, self->main.fd);
+		memset(&args, 0, sizeof(args));
+		args.priority = DRM_WEAVE_PRIORITY_NORMAL;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_STREAM_CREATE,
+			       &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "STREAM_CREATE", n, ret);
+		if (ret) {
+			ASSERT_EQ(before.streams, weave_test_client_usage(
+				_metadata, self->main.fd).streams);
+		} else {
+			ASSERT_EQ(before.streams + 1, weave_test_client_usage(
+				_metadata, self->main.fd).streams);
+			weave_test_squery(_metadata, self->main.fd,
+					  args.handle);
+			ASSERT_EQ(0, weave_stream_destroy(self->main.fd,
+							  args.handle));
+		}
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "STREAM_CREATE", n, inj, ret))
+			break;
+	}
+}
+
+/*
+ * STREAM_DESTROY executes the stream's queued tasks first: "destroying a
+ * stream never loses work".  So whatever allocation fails, the work must
+ * be done once the client flushes.  Out of memory, the call either
+ * destroys the stream, its tasks submitted or held for the next FLUSH, or
+ * fails with -ENOMEM and leaves the stream, its tasks still queued, to be
+ * destroyed by a second call.
+ */
+TEST_F_TIMEOUT(fi, stream_destroy, 120)
+{
+	struct drm_weave_stream_destroy args;
+	struct drm_weave_stream_query q;
+	uint8_t bytes[FI_WRITE];
+	struct weave_test_batch b;
+	struct drm_weave_sync out;
+	struct fi_client c;
+	uint32_t stream, obj, *words;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	fi_client_open(_metadata, self, &c, -1, 1);
+	words = (uint32_t *)c.lane[0].wmap;
+	obj = weave_test_syncobj(_metadata, c.fd);
+	for (n = 1;; n++) {
+		stream = weave_test_stream(_metadata, c.fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+		memset(bytes, n & 0xff, sizeof(bytes));
+		weave_test_batch_init(&b);
+		weave_test_write_task(&b, c.lane[0].wbo, 0, sizeof(bytes),
+				      bytes);
+		weave_test_fill_task(&b, c.lane[0].wbo, self->page, self->page,
+				     0xd0000000u | n);
+		weave_test_enqueue(_metadata, c.fd, stream, &b);
+
+		memset(&args, 0, sizeof(args));
+		args.handle = stream;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(c.fd, DRM_IOCTL_WEAVE_STREAM_DESTROY, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "STREAM_DESTROY", n, ret);
+		if (ret) {
+			q = weave_test_squery(_metadata, c.fd, stream);
+			ASSERT_EQ(0, q.error);
+			ASSERT_EQ(0, weave_stream_destroy(c.fd, stream));
+		}
+		ASSERT_EQ(-ENOENT, weave_stream_query(c.fd, stream, &q));
+
+		/* Its two tasks ran, or run with the next flush. */
+		out = weave_sync(obj, 0);
+		ASSERT_EQ(0, weave_flush_all(c.fd, &out));
+		ASSERT_EQ(0, drmSyncobjWait(c.fd, &obj, 1,
+					    weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+					    0, NULL));
+		/* Lost work fails the test; the loop goes on to find all. */
+		EXPECT_EQ((size_t)FI_WRITE,
+			  weave_test_check_bytes(c.lane[0].wmap, FI_WRITE,
+						 n & 0xff)) {
+			TH_LOG("STREAM_DESTROY at fail-nth %u returned 0 but its queued host write never ran",
+			       n);
+		}
+		EXPECT_EQ(0xd0000000u | n, words[self->page / 4]) {
+			TH_LOG("STREAM_DESTROY at fail-nth %u returned 0 but its queued fill never ran",
+			       n);
+		}
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, "STREAM_DESTROY", n, inj, ret))
+			break;
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * DRM_WEAVE_PARAM_MAX_TASKS makes the client a new scheduler core: on
+ * failure the old one, and its threshold, must stay.
+ */
+TEST_F_TIMEOUT(fi, set_param_max_tasks, 120)
+{
+	struct drm_weave_set_param args;
+	struct weave_test_batch b;
+	uint32_t stream, i;
+	unsigned int n;
+	bool inj;
+	int fd, ret;
+
+	ASSERT_LT(3u, self->info.max_tasks);
+	for (n = 1;; n++) {
+		fd = weave_test_open(_metadata);
+		stream = weave_test_stream(_metadata, fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+		memset(&args, 0, sizeof(args));
+		args.param = DRM_WEAVE_PARAM_MAX_TASKS;
+		args.value = 3;
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(fd, DRM_IOCTL_WEAVE_SET_PARAM, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, "SET_PARAM MAX_TASKS", n, ret);
+
+		/* Three tasks execute the slot if and only if it took. */
+		weave_test_batch_init(&b);
+		for (i = 0; i < 3; i++)
+			weave_test_noop(&b);
+		weave_test_enqueue(_metadata, fd, stream, &b);
+		ASSERT_EQ(ret ? 0u : 3u,
+			  weave_test_squery(_metadata, fd, stream).executed);
+		fi_finish(_metadata, fd, stream);
+		ASSERT_EQ(3u, weave_test_squery(_metadata, fd,
+						stream).completed);
+		ASSERT_EQ(0, close(fd));
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, "SET_PARAM MAX_TASKS", n, inj,
+			    ret))
+			break;
+	}
+}
+
+/*
+ * The ioctls that should allocate nothing: each takes one step, or fails
+ * a documented way.  None of them documents -ENOMEM.
+ */
+TEST_F_TIMEOUT(fi, small_ioctls, 120)
+{
+	static const char * const names[] = {
+		"QUERY DEVICE_INFO", "QUERY MEMORY_USAGE",
+		"QUERY CLIENT_USAGE", "STREAM_QUERY", "STREAM_ISOLATE enter",
+		"STREAM_ISOLATE leave", "SET_PARAM STRATEGY",
+		"WAIT on completed work", "WAIT on running work",
+		"BO_MMAP_OFFSET", "GEM_CLOSE",
+	};
+	struct drm_weave_client_usage cu;
+	struct drm_weave_stream_isolate iso;
+	struct drm_weave_bo_mmap_offset mo;
+	struct drm_weave_stream_query sq;
+	struct drm_weave_set_param sp;
+	struct drm_weave_query qa;
+	struct drm_gem_close gc;
+	struct drm_weave_wait w;
+	struct weave_test_batch b;
+	uint8_t reply[256];
+	unsigned int which, n;
+	bool inj;
+	int ret;
+
+	for (which = 0; which < sizeof(names) / sizeof(names[0]); which++) {
+		for (n = 1;; n++) {
+			/* Argument and state, made before arming. */
+			memset(&qa, 0, sizeof(qa));
+			qa.type = which;
+			qa.size = sizeof(reply);
+			qa.pointer = (uintptr_t)reply;
+			memset(&sq, 0, sizeof(sq));
+			sq.handle = self->main.stream;
+			iso.handle = self->main.stream;
+			iso.op = which == 4 ? DRM_WEAVE_ISOLATION_ENTER :
+					      DRM_WEAVE_ISOLATION_LEAVE;
+			if (which == 5) {
+				ASSERT_EQ(0, weave_stream_isolate(self->main.fd,
+						self->main.stream,
+						DRM_WEAVE_ISOLATION_ENTER));
+			}
+			memset(&sp, 0, sizeof(sp));
+			sp.param = DRM_WEAVE_PARAM_STRATEGY;
+			sp.value = n % 2 ? DRM_WEAVE_STRATEGY_SEQUENTIAL :
+					   DRM_WEAVE_STRATEGY_INTERLEAVE;
+			memset(&w, 0, sizeof(w));
+			w.handle = self->main.stream;
+			w.timeout_ns = weave_timeout_ns(WEAVE_TEST_WAIT_NS);
+			if (which == 8) {
+				weave_test_batch_init(&b);
+				weave_test_delay(&b, 20000);
+				weave_test_enqueue(_metadata, self->main.fd,
+						   self->main.stream, &b);
+				ASSERT_EQ(0, weave_flush(self->main.fd,
+							 self->main.stream,
+							 NULL));
+			}
+			memset(&mo, 0, sizeof(mo));
+			mo.handle = self->main.res;
+			memset(&gc, 0, sizeof(gc));
+			if (which == 10)
+				gc.handle = weave_test_bo(_metadata,
+							  self->main.fd,
+							  self->page, 0);
+
+			fi_arm(_metadata, self, n);
+			switch (which) {
+			case 0: case 1: case 2:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_QUERY, &qa);
+				break;
+			case 3:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_STREAM_QUERY,
+					       &sq);
+				break;
+			case 4: case 5:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_STREAM_ISOLATE,
+					       &iso);
+				break;
+			case 6:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_SET_PARAM, &sp);
+				break;
+			case 7: case 8:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_WAIT, &w);
+				break;
+			case 9:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_WEAVE_BO_MMAP_OFFSET,
+					       &mo);
+				break;
+			default:
+				ret = fi_ioctl(self->main.fd,
+					       DRM_IOCTL_GEM_CLOSE, &gc);
+				break;
+			}
+			inj = fi_disarm(_metadata, self);
+			ASSERT_EQ(0, ret) {
+				TH_LOG("%s at fail-nth %u: %s", names[which],
+				       n, strerror(-ret));
+			}
+			/* Undo what the call did. */
+			if (which == 4) {
+				ASSERT_EQ(0, weave_stream_isolate(self->main.fd,
+						self->main.stream,
+						DRM_WEAVE_ISOLATION_LEAVE));
+			}
+			if (which == 6) {
+				weave_test_param(_metadata, self->main.fd,
+						 DRM_WEAVE_PARAM_STRATEGY,
+						 DRM_WEAVE_STRATEGY_INTERLEAVE);
+			}
+			if (which == 2) {
+				memcpy(&cu, reply, sizeof(cu));
+				ASSERT_EQ(cu.ring_bytes + cu.job_bytes +
+					  cu.staged_bytes + cu.gate_bytes,
+					  cu.kernel_bytes);
+			}
+			fi_settled(_metadata, self);
+			if (fi_done(_metadata, self, names[which], n, inj,
+				    ret))
+				break;
+		}
+	}
+}
+
+/* --- enqueue --------------------------------------------------------------- */
+
+/*
+ * One step's work on lane @l: a host write of FI_WRITE bytes at the start
+ * of page 0, a fill of page 1, the crc32c of page 0 into the result and,
+ * with @four, a copy of page 1 to page 2.  What it must produce follows
+ * from @seed alone.
+ */
+struct fi_work {
+	uint32_t seed;
+	bool four;
+	uint8_t bytes[FI_WRITE];
+	struct weave_test_batch b;
+};
+
+static void fi_work_build(fi_t *self, struct fi_lane *l, struct fi_work *w,
+			  uint32_t seed, bool four)
+{
+	w->seed = seed;
+	w->four = four;
+	weave_test_fill(w->bytes, sizeof(w->bytes), seed);
+	weave_test_batch_init(&w->b);
+	weave_test_write_task(&w->b, l->wbo, 0, sizeof(w->bytes), w->bytes);
+	weave_test_fill_task(&w->b, l->wbo, self->page, self->page,
+			     seed ^ 0x0f0f0f0fu);
+	weave_test_crc_task(&w->b, l->wbo, 0, self->page, l->wres, 0);
+	if (four)
+		weave_test_copy_task(&w->b, l->wbo, self->page, l->wbo,
+				     2 * self->page, self->page);
+}
+
+/* Checks lane @l holds what @w produces (once it has run). */
+static void fi_work_check(struct __test_metadata *_metadata, fi_t *self,
+			  struct fi_lane *l, const struct fi_work *w,
+			  const char *what, unsigned int n)
+{
+	uint32_t *words = (uint32_t *)l->wmap, crc;
+	uint8_t *page0 = calloc(1, self->page);
+	size_t i;
+
+	ASSERT_NE(NULL, page0);
+	memcpy(page0, w->bytes, sizeof(w->bytes));
+	crc = weave_test_crc32c(page0, self->page);
+	free(page0);
+	ASSERT_EQ(0, memcmp(l->wmap, w->bytes, sizeof(w->bytes))) {
+		TH_LOG("%s, fail-nth %u: the host write is not in the buffer",
+		       what, n);
+	}
+	for (i = 0; i < self->page / 4; i++) {
+		ASSERT_EQ(w->seed ^ 0x0f0f0f0fu, words[self->page / 4 + i]) {
+			TH_LOG("%s, fail-nth %u: the fill is not in the buffer (word %zu)",
+			       what, n, i);
+		}
+	}
+	ASSERT_EQ(crc, l->rmap[0]) {
+		TH_LOG("%s, fail-nth %u: wrong crc32c", what, n);
+	}
+	if (w->four) {
+		ASSERT_EQ(0, memcmp(l->wmap + self->page,
+				    l->wmap + 2 * self->page, self->page)) {
+			TH_LOG("%s, fail-nth %u: the copy is not in the buffer",
+			       what, n);
+		}
+	}
+}
+
+static int fi_enqueue_raw(int fd, uint32_t stream, struct weave_test_batch *b,
+			  const struct drm_weave_sync *in, uint32_t nin)
+{
+	struct drm_weave_enqueue args;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	args.tasks.ptr = (uintptr_t)b->task;
+	args.tasks.stride = sizeof(b->task[0]);
+	args.tasks.count = b->n;
+	args.in_syncs.ptr = (uintptr_t)in;
+	args.in_syncs.stride = sizeof(*in);
+	args.in_syncs.count = nin;
+	return fi_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
+}
+
+enum fi_enqueue_kind {
+	FI_ENQ_COLD,		/* the client's first enqueue */
+	FI_ENQ_WARM,		/* a client that ran work before */
+	FI_ENQ_GATED,		/* in-fences that have not signalled */
+	FI_ENQ_THRESHOLD,	/* the enqueue executes the slot */
+};
+
+/* Syncobjs fi_in_syncs() makes. */
+#define FI_SYNCOBJS	4
+
+/*
+ * Makes the in-syncs of an enqueue of @kind on @c in @in, with the
+ * FI_SYNCOBJS syncobjs it creates in @objs; returns how many.  Pending
+ * fences come from @gate, another client, so that @c's own counters only
+ * move with the enqueue.
+ */
+static uint32_t fi_in_syncs(struct __test_metadata *_metadata,
+			    struct fi_client *c, struct fi_client *gate,
+			    enum fi_enqueue_kind kind,
+			    struct drm_weave_sync *in, uint32_t *objs)
+{
+	uint32_t i, gobj = weave_test_syncobj(_metadata, gate->fd);
+	struct weave_test_batch b;
+	struct drm_weave_sync out;
+	uint64_t point = 5;
+	int sfd = -1;
+
+	for (i = 0; i < FI_SYNCOBJS; i++)
+		objs[i] = weave_test_syncobj(_metadata, c->fd);
+	if (kind != FI_ENQ_GATED) {
+		/* Signalled fences: a binary syncobj and a timeline point. */
+		ASSERT_EQ(0, drmSyncobjSignal(c->fd, &objs[0], 1));
+		ASSERT_EQ(0, drmSyncobjTimelineSignal(c->fd, &objs[1], &point,
+						      1));
+		in[0] = weave_sync(objs[0], 0);
+		in[1] = weave_sync(objs[1], point);
+		return 2;
+	}
+	/*
+	 * Three fences of the gate client's delays, each its own context:
+	 * in two binary syncobjs, and at a timeline point (moved there from
+	 * the fourth syncobj).
+	 */
+	for (i = 0; i < 3; i++) {
+		weave_test_batch_init(&b);
+		weave_test_delay(&b, 10000);
+		weave_test_enqueue(_metadata, gate->fd, gate->stream, &b);
+		out = weave_sync(gobj, 0);
+		ASSERT_EQ(0, weave_flush(gate->fd, gate->stream, &out));
+		ASSERT_EQ(0, drmSyncobjExportSyncFile(gate->fd, gobj, &sfd));
+		ASSERT_EQ(0, drmSyncobjImportSyncFile(c->fd,
+						      objs[i == 2 ? 3 : i],
+						      sfd));
+		close(sfd);
+		in[i] = weave_sync(objs[i], i == 2 ? point : 0);
+	}
+	ASSERT_EQ(0, drmSyncobjTransfer(c->fd, objs[2], point, objs[3], 0, 0));
+	ASSERT_EQ(0, drmSyncobjDestroy(gate->fd, gobj));
+	return 3;
+}
+
+/*
+ * ENQUEUE fails with -ENOMEM having queued nothing, or queues every task.
+ * Only an execution within the call (the threshold) may fail a stream, with
+ * -ENOMEM, as the uAPI documents; otherwise the work then runs.
+ */
+static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
+			    enum fi_enqueue_kind kind, const char *what)
+{
+	struct drm_weave_client_usage before, after;
+	struct drm_weave_stream_query qb, q;
+	struct drm_weave_sync in[3];
+	uint32_t objs[FI_SYNCOBJS], nin, i;
+	struct weave_test_batch extra;
+	struct fi_work w;
+	struct fi_client c;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	if (kind != FI_ENQ_COLD) {
+		fi_client_open(_metadata, self, &c, -1, 1);
+		fi_client_round(_metadata, self, &c);
+	}
+	for (n = 1;; n++) {
+		if (kind == FI_ENQ_COLD)
+			fi_client_open(_metadata, self, &c, -1, 1);
+		nin = fi_in_syncs(_metadata, &c, &self->main, kind, in, objs);
+		fi_work_build(self, &c.lane[0], &w, 0x10000u * n + kind,
+			      kind == FI_ENQ_THRESHOLD);
+		qb = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		before = weave_test_client_usage(_metadata, c.fd);
+
+		fi_arm(_metadata, self, n);
+		ret = fi_enqueue_raw(c.fd, c.lane[0].stream, &w.b, in, nin);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		after = weave_test_client_usage(_metadata, c.fd);
+		if (ret) {
+			/* Nothing was queued, staged or gated. */
+			ASSERT_EQ(qb.enqueued, q.enqueued);
+			ASSERT_EQ(before.pending_tasks, after.pending_tasks);
+			ASSERT_EQ(before.queued_tasks, after.queued_tasks);
+			ASSERT_EQ(before.staged_bytes, after.staged_bytes);
+			ASSERT_EQ(before.gate_bytes, after.gate_bytes);
+			/* And the same call now goes through. */
+			ASSERT_EQ(0, weave_enqueue(c.fd, c.lane[0].stream,
+						   w.b.task, w.b.n, in, nin,
+						   NULL));
+		} else {
+			ASSERT_EQ(qb.enqueued + w.b.n, q.enqueued);
+		}
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		if (q.error) {
+			/* The documented way an execution runs out of memory. */
+			ASSERT_EQ((int)FI_ENQ_THRESHOLD, (int)kind) {
+				TH_LOG("%s, fail-nth %u: an enqueue that executes nothing failed its stream (%d)",
+				       what, n, q.error);
+			}
+			ASSERT_EQ(-ENOMEM, q.error);
+			ASSERT_EQ((uint32_t)DRM_WEAVE_STREAM_FAILED, q.state);
+			ASSERT_EQ(-ECANCELED, weave_flush(c.fd,
+							  c.lane[0].stream,
+							  NULL));
+			ASSERT_EQ(-ECANCELED, weave_wait(c.fd,
+				c.lane[0].stream,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+			/* Every task is accounted for, none is pending. */
+			weave_test_client_idle(_metadata, c.fd);
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[0].stream);
+			ASSERT_EQ(q.enqueued, q.executed);
+			ASSERT_EQ(q.enqueued, q.completed);
+			ASSERT_EQ(0, weave_stream_destroy(c.fd,
+							  c.lane[0].stream));
+			c.lane[0].stream = weave_test_stream(_metadata, c.fd,
+						DRM_WEAVE_PRIORITY_NORMAL);
+			fi_note("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
+				       what, n);
+		} else {
+			/*
+			 * One more task, on whatever the execution left in
+			 * the slot's ring, before anything flushes it.
+			 */
+			weave_test_batch_init(&extra);
+			weave_test_fill_task(&extra, c.lane[0].wres, 8, 4,
+					     w.seed);
+			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
+					   &extra);
+			fi_finish(_metadata, c.fd, c.lane[0].stream);
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[0].stream);
+			ASSERT_EQ(q.enqueued, q.completed);
+			fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+			ASSERT_EQ(w.seed, c.lane[0].rmap[2]) {
+				TH_LOG("%s, fail-nth %u: the task enqueued after it did not run",
+				       what, n);
+			}
+		}
+		for (i = 0; i < FI_SYNCOBJS; i++)
+			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (kind == FI_ENQ_COLD) {
+			fi_client_close(_metadata, self, &c);
+			fi_settled(_metadata, self);
+		}
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	if (kind != FI_ENQ_COLD) {
+		fi_client_close(_metadata, self, &c);
+		fi_settled(_metadata, self);
+	}
+}
+
+TEST_F_TIMEOUT(fi, enqueue_cold, 120)
+{
+	fi_enqueue_loop(_metadata, self, FI_ENQ_COLD, "ENQUEUE, first");
+}
+
+TEST_F_TIMEOUT(fi, enqueue_warm, 120)
+{
+	fi_enqueue_loop(_metadata, self, FI_ENQ_WARM, "ENQUEUE");
+}
+
+TEST_F_TIMEOUT(fi, enqueue_gated, 120)
+{
+	fi_enqueue_loop(_metadata, self, FI_ENQ_GATED, "ENQUEUE, gated");
+}
+
+TEST_F_TIMEOUT(fi, enqueue_threshold, 120)
+{
+	fi_enqueue_loop(_metadata, self, FI_ENQ_THRESHOLD,
+			"ENQUEUE, executing");
+}
+
+/* --- flush ------------------------------------------------------------------ */
+
+/* Whether syncobj @obj has a fence at @point (0: a binary syncobj). */
+static bool fi_has_fence(int fd, uint32_t obj, uint64_t point)
+{
+	/* Without a fence at the point, a wait fails at once. */
+	return drmSyncobjTimelineWait(fd, &obj, &point, 1, 0, 0, NULL) == 0 ||
+	       errno != EINVAL;
+}
+
+enum fi_flush_kind {
+	FI_FLUSH_STREAM,	/* one stream, a binary out-sync */
+	FI_FLUSH_TIMELINE,	/* one stream, a timeline point */
+	FI_FLUSH_ALL,		/* three streams, interleaved */
+	FI_FLUSH_ALL_SEQ,	/* three streams, sequential */
+	FI_FLUSH_DEPS,		/* on buffers other work still writes */
+};
+
+/*
+ * Before step @n of a FI_FLUSH_DEPS loop: other work that writes the
+ * lane's buffers and is still running, so the flushed job has implicit
+ * dependencies, and an in-sync on it.
+ */
+static void fi_deps_setup(struct __test_metadata *_metadata, fi_t *self,
+			  struct fi_client *c, uint32_t obj,
+			  struct drm_weave_sync *in)
+{
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 20000);
+	weave_test_fill_task(&b, c->lane[0].wbo, 2 * self->page, self->page,
+			     0x77);
+	weave_test_fill_task(&b, c->lane[0].wres, 4, 4, 0x77);
+	weave_test_enqueue(_metadata, c->fd, c->stream, &b);
+	*in = weave_sync(obj, 0);
+	ASSERT_EQ(0, weave_flush(c->fd, c->stream, in));
+}
+
+/*
+ * The promise of FLUSH: "whenever it returns 0 its work was submitted and
+ * the out-sync, if any, was set"; on -ENOMEM "the out-sync is left
+ * unchanged" and nothing is lost: the stream has not failed and calling
+ * again submits the work, which runs right.
+ */
+static void fi_flush_loop(struct __test_metadata *_metadata, fi_t *self,
+			  enum fi_flush_kind kind, const char *what)
+{
+	bool all = kind == FI_FLUSH_ALL || kind == FI_FLUSH_ALL_SEQ;
+	uint32_t lanes = all ? 3 : 1, obj, dep_obj, i;
+	bool lost[FI_LANES] = { false };
+	struct drm_weave_stream_query q;
+	struct fi_work w[FI_LANES];
+	struct drm_weave_flush args;
+	struct drm_weave_sync in;
+	struct fi_client c;
+	uint64_t point = 0;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	fi_client_open(_metadata, self, &c, -1, lanes);
+	if (kind == FI_FLUSH_ALL_SEQ)
+		weave_test_param(_metadata, c.fd, DRM_WEAVE_PARAM_STRATEGY,
+				 DRM_WEAVE_STRATEGY_SEQUENTIAL);
+	obj = weave_test_syncobj(_metadata, c.fd);
+	dep_obj = weave_test_syncobj(_metadata, c.fd);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		for (i = 0; i < lanes; i++) {
+			fi_work_build(self, &c.lane[i], &w[i],
+				      0x20000u * n + 0x100 * kind + i, false);
+			if (kind == FI_FLUSH_DEPS) {
+				fi_deps_setup(_metadata, self, &c, dep_obj,
+					      &in);
+				ASSERT_EQ(0, weave_enqueue(c.fd,
+							   c.lane[i].stream,
+							   w[i].b.task,
+							   w[i].b.n, &in, 1,
+							   NULL));
+			} else {
+				weave_test_enqueue(_metadata, c.fd,
+						   c.lane[i].stream, &w[i].b);
+			}
+		}
+		if (kind == FI_FLUSH_TIMELINE) {
+			point++;
+		} else {
+			/* A fresh binary syncobj: it has no fence yet. */
+			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, obj));
+			obj = weave_test_syncobj(_metadata, c.fd);
+		}
+		memset(&args, 0, sizeof(args));
+		args.stream = all ? 0 : c.lane[0].stream;
+		args.flags = all ? DRM_WEAVE_FLUSH_ALL : 0;
+		args.out_sync = weave_sync(obj, point);
+
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(c.fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+
+		for (i = 0; i < lanes; i++) {
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[i].stream);
+			/*
+			 * A broken promise fails the test; the loop goes on
+			 * (with a new stream) to find every step that breaks
+			 * it.
+			 */
+			lost[i] = q.error != 0;
+			EXPECT_EQ(0, q.error) {
+				TH_LOG("%s, fail-nth %u: FLUSH returned %d but stream %u failed with %d; FLUSH promises that 0 means submitted and -ENOMEM means nothing lost",
+				       what, n, ret, c.lane[i].stream,
+				       q.error);
+			}
+			if (ret)
+				continue;
+			ASSERT_EQ(q.enqueued, q.executed) {
+				TH_LOG("%s, fail-nth %u: FLUSH returned 0 with %llu of %llu tasks not submitted",
+				       what, n,
+				       (unsigned long long)(q.enqueued - q.executed),
+				       (unsigned long long)q.enqueued);
+			}
+		}
+		if (ret) {
+			ASSERT_FALSE(fi_has_fence(c.fd, obj, point)) {
+				TH_LOG("%s, fail-nth %u: FLUSH failed but set its out-sync",
+				       what, n);
+			}
+			/*
+			 * Calling again submits everything (a stream failed
+			 * against the promise refuses a FLUSH of its own).
+			 */
+			if (lost[0] && !all) {
+				args.stream = 0;
+				args.flags = DRM_WEAVE_FLUSH_ALL;
+			}
+			ASSERT_EQ(0, fi_ioctl(c.fd, DRM_IOCTL_WEAVE_FLUSH,
+					      &args));
+		}
+		ASSERT_EQ(0, drmSyncobjTimelineWait(c.fd, &obj, &point, 1,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL)) {
+			TH_LOG("%s, fail-nth %u: the out-sync did not signal",
+			       what, n);
+		}
+		for (i = 0; i < lanes; i++) {
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[i].stream);
+			ASSERT_EQ(q.enqueued, q.completed);
+			if (lost[i]) {
+				ASSERT_EQ(0, weave_stream_destroy(c.fd,
+							c.lane[i].stream));
+				c.lane[i].stream = weave_test_stream(_metadata,
+						c.fd, DRM_WEAVE_PRIORITY_NORMAL);
+				continue;
+			}
+			fi_work_check(_metadata, self, &c.lane[i], &w[i],
+				      what, n);
+		}
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+TEST_F_TIMEOUT(fi, flush_stream, 120)
+{
+	fi_flush_loop(_metadata, self, FI_FLUSH_STREAM, "FLUSH");
+}
+
+TEST_F_TIMEOUT(fi, flush_timeline, 120)
+{
+	fi_flush_loop(_metadata, self, FI_FLUSH_TIMELINE,
+		      "FLUSH to a timeline point");
+}
+
+TEST_F_TIMEOUT(fi, flush_all, 120)
+{
+	fi_flush_loop(_metadata, self, FI_FLUSH_ALL, "FLUSH_ALL");
+}
+
+TEST_F_TIMEOUT(fi, flush_all_sequential, 120)
+{
+	fi_flush_loop(_metadata, self, FI_FLUSH_ALL_SEQ,
+		      "FLUSH_ALL, sequential");
+}
+
+TEST_F_TIMEOUT(fi, flush_deps, 120)
+{
+	fi_flush_loop(_metadata, self, FI_FLUSH_DEPS,
+		      "FLUSH with dependencies");
+}
+
+/*
+ * Whether lane 0's flushed work is held: FLUSH failed after its tasks left
+ * the slot's ring for a job the kernel could not submit.  Still counted
+ * as pending, not yet as executed (handed to a hardware queue).
+ */
+static bool fi_held(struct __test_metadata *_metadata, struct fi_client *c,
+		    int ret)
+{
+	struct drm_weave_client_usage u;
+	struct drm_weave_stream_query q;
+
+	q = weave_test_squery(_metadata, c->fd, c->lane[0].stream);
+	u = weave_test_client_usage(_metadata, c->fd);
+	return ret == -ENOMEM && !u.queued_tasks && u.pending_tasks &&
+	       q.executed < q.enqueued;
+}
+
+/*
+ * The path no other test reaches: FLUSH packs the tasks into a job, then
+ * cannot submit it (the scheduler's job, a dependency slot or a
+ * reservation slot cannot be allocated).  The job is kept, FLUSH fails
+ * with -ENOMEM and leaves the out-sync alone, later tasks of the client
+ * join the kept job behind its tasks, and the next FLUSH of any stream
+ * submits it all.
+ *
+ * Steps where FLUSH returns 0 with a stream failed are fi_flush_loop()'s
+ * business; here they only cost a new stream.
+ */
+TEST_F_TIMEOUT(fi, flush_held, 120)
+{
+	const char *what = "FLUSH, held";
+	unsigned int n, held = 0, failed = 0;
+	struct drm_weave_stream_query q;
+	struct drm_weave_flush args;
+	struct drm_weave_sync out;
+	struct weave_test_batch b;
+	uint32_t obj, *copy;
+	struct fi_client c;
+	struct fi_work w;
+	bool inj;
+	int ret;
+
+	fi_client_open(_metadata, self, &c, -1, 2);
+	copy = (uint32_t *)c.lane[1].wmap;
+	obj = weave_test_syncobj(_metadata, c.fd);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		fi_work_build(self, &c.lane[0], &w, 0x30000u * n, false);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
+		ASSERT_EQ(0, drmSyncobjDestroy(c.fd, obj));
+		obj = weave_test_syncobj(_metadata, c.fd);
+		out = weave_sync(obj, 0);
+		memset(&args, 0, sizeof(args));
+		args.stream = c.lane[0].stream;
+		args.out_sync = out;
+
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(c.fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+
+		if (fi_held(_metadata, &c, ret)) {
+			held++;
+			ASSERT_EQ(0, q.error);
+			ASSERT_FALSE(fi_has_fence(c.fd, obj, 0));
+			/*
+			 * A copy of the held fill, on the other stream, is
+			 * enqueued behind it and flushed with it.
+			 */
+			weave_test_batch_init(&b);
+			weave_test_copy_task(&b, c.lane[0].wbo, self->page,
+					     c.lane[1].wbo, 0, self->page);
+			weave_test_enqueue(_metadata, c.fd, c.lane[1].stream,
+					   &b);
+			ASSERT_EQ(0, weave_flush(c.fd, c.lane[1].stream,
+						 NULL));
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[0].stream);
+			ASSERT_EQ(q.enqueued, q.executed) {
+				TH_LOG("fail-nth %u: a FLUSH of another stream did not submit the held job",
+				       n);
+			}
+			weave_test_wait(_metadata, c.fd, c.lane[1].stream);
+			weave_test_wait(_metadata, c.fd, c.lane[0].stream);
+			ASSERT_EQ(w.seed ^ 0x0f0f0f0fu, copy[0]) {
+				TH_LOG("fail-nth %u: the later copy ran before the held fill",
+				       n);
+			}
+			ASSERT_EQ(w.seed ^ 0x0f0f0f0fu,
+				  copy[self->page / 4 - 1]);
+			/* The out-sync is set by the next FLUSH asking. */
+			ASSERT_EQ(0, weave_flush(c.fd, c.lane[0].stream,
+						 &out));
+		} else if (ret) {
+			ASSERT_EQ(0, q.error);
+			ASSERT_EQ(0, weave_flush(c.fd, c.lane[0].stream,
+						 &out));
+		} else if (q.error) {
+			/* Packing failed; see fi_flush_loop(). */
+			failed++;
+			ASSERT_EQ(0, weave_stream_destroy(c.fd,
+							  c.lane[0].stream));
+			c.lane[0].stream = weave_test_stream(_metadata, c.fd,
+						DRM_WEAVE_PRIORITY_NORMAL);
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			if (fi_done(_metadata, self, what, n, inj, ret))
+				break;
+			continue;
+		}
+		ASSERT_EQ(0, drmSyncobjWait(c.fd, &obj, 1,
+					    weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+					    0, NULL));
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		ASSERT_EQ(q.enqueued, q.completed);
+		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_note("%s: %u step(s) held a job, %u failed a stream instead\n",
+		       what, held, failed);
+	ASSERT_LT(0u, held) {
+		TH_LOG("no step of FLUSH kept a job it could not submit: the held-job path was not reached");
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * A client closed while it holds a job that FLUSH could not submit: the
+ * job is dropped with everything it holds.  Each step is a new client, so
+ * the first held step of its first flush is found again.
+ */
+TEST_F_TIMEOUT(fi, close_held, 120)
+{
+	const char *what = "FLUSH, then close";
+	struct drm_weave_flush args;
+	struct fi_client c;
+	struct fi_work w;
+	unsigned int n;
+	bool inj, held;
+	int ret;
+
+	for (n = 1;; n++) {
+		fi_client_open(_metadata, self, &c, -1, 1);
+		fi_work_build(self, &c.lane[0], &w, 0x40000u * n, false);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
+		memset(&args, 0, sizeof(args));
+		args.stream = c.lane[0].stream;
+
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(c.fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+		held = fi_held(_metadata, &c, ret);
+		fi_client_close(_metadata, self, &c);
+		fi_settled(_metadata, self);
+		self->steps++;
+		self->injected += inj;
+		if (held) {
+			fi_note("%s: closed a client holding a job at fail-nth %u\n",
+				       what, n);
+			break;
+		}
+		ASSERT_TRUE(inj) {
+			TH_LOG("no step of a client's first FLUSH, up to fail-nth %u, kept a job it could not submit",
+			       n);
+		}
+		ASSERT_GT(FI_MAX_STEPS, n);
+	}
+}
+
+/*
+ * Last, in a fixture of its own (fixtures run in the order they are
+ * defined): the number the documentation quotes.
+ */
+FIXTURE(summary) {
+	int unused;
+};
+
+FIXTURE_SETUP(summary)
+{
+}
+
+FIXTURE_TEARDOWN(summary)
+{
+}
+
+TEST_F(summary, total)
+{
+	ASSERT_NE(NULL, fi_total);
+	fi_note("fault_inject: %llu allocation failures injected in all\n",
+		       (unsigned long long)*fi_total);
+	ASSERT_LT(0u, *fi_total);
+}
+
+TEST_HARNESS_MAIN
