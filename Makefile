@@ -27,7 +27,7 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
-.PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile lint clean
+.PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile fuzz lint clean
 all: module lib selftests examples unit $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
@@ -175,6 +175,20 @@ boot-check: all
 	@rc=0; for k in $(LANE_KVERS); do \
 		scripts/vm/boot-check.sh $(CACHE) $$k $(BOOTS) || rc=1; \
 	done; exit $$rc
+
+# The ioctl fuzzer in the VM for SECONDS (default 300), in runs of at most
+# 600 s, from SEED (random if unset; each run's seed is printed, and a
+# failure prints how to replay it).  FUZZ_KERNELS: the kernels, by default
+# Debian's 6.1.
+SECONDS ?= 300
+SEED ?=
+FUZZ_KERNELS ?= $(K61)
+fuzz: all
+	@for k in $(FUZZ_KERNELS); do \
+		WEAVE_FUZZ="$(SECONDS) $(SEED)" \
+		WEAVE_VM_TIMEOUT=$$(($(SECONDS) + 600)) \
+		scripts/vm/run.sh $(CACHE) $$k fuzz || exit 1; \
+	done
 
 # The benchmark under perf in the VM: where the kernel's time goes.
 profile: all

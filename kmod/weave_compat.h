@@ -60,6 +60,12 @@
  *   the field exists: %WEAVE_COMPAT_FOP_FLAGS.
  * - &platform_driver.remove returns void since 6.11; before, a driver with
  *   a void remove sets .remove_new: WEAVE_COMPAT_PLATFORM_REMOVE().
+ * - drm_sched_entity_fini() waits until the scheduler is done with the
+ *   entity (&drm_sched_entity.entity_idle) on 6.12; on 6.1 only if jobs
+ *   are still queued in it, not when the scheduler has just taken the
+ *   last one and is running it.  No wrapper: weave keeps a backend
+ *   stream's entities until the last job made for it is freed, which is
+ *   safe under both ("DOC: soft engine", Lifetimes).
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD

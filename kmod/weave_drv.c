@@ -133,6 +133,12 @@
  * exported dma-buf holds a reference on the module, through the owner of
  * the file operations, and so do jobs and weave's fences (see "DOC: soft
  * engine").  It drains the engines' teardown before it returns.
+ *
+ * A client's state that its jobs use outlives the client's file: each job
+ * holds a reference to the client's engine context, to the backend stream
+ * whose scheduler entity it went through (the scheduler touches the entity
+ * after it took the job, so the stream is freed with its last job, not at
+ * close), to its logical streams and buffers, and to the module.
  */
 
 /* The most devices one module load may create. */

@@ -68,13 +68,32 @@
  * fence wins), and at most %WEAVE_MAX_SLOT_GATES of them.
  *
  * Submission never loses a task.  Every allocation a job needs is made
- * when its tasks are appended; a task that cannot be appended (out of
- * memory) fails visibly: its stream is marked failed with -ENOMEM and the
- * task counts as executed and completed.  Buffers are pinned from their
- * creation, so flush pins nothing.  Flush can still fail for lack of
- * memory (scheduler job, dependency or reservation slots); the job then
- * stays in &weave_ectx.job, unchanged, and every later task of the client
- * is appended to it, so no order is broken, until a later flush pushes it.
+ * when its tasks are appended.  enqueue refuses a task it has no memory to
+ * append, leaving it and the job untouched; the core then keeps the task
+ * queued and the FLUSH (or ENQUEUE) fails with -ENOMEM, or, in the
+ * executions an ENQUEUE causes after it committed, hands it to fail: its
+ * stream is marked failed with -ENOMEM and the task counts as executed and
+ * completed.  Buffers are pinned from their creation, so flush pins
+ * nothing.  Flush can still fail for lack of memory (scheduler job,
+ * dependency or reservation slots); the job then stays in &weave_ectx.job,
+ * unchanged, and every later task of the client is appended to it, so no
+ * order is broken, until a later flush pushes it.
+ *
+ * Lifetimes.  A job holds references to the client's engine context, the
+ * logical streams of its tasks, its buffers, the backend stream it was
+ * made for and the module, and drops them when it is freed.  The
+ * scheduler still touches an entity after it has taken the entity's last
+ * job: its thread (6.1) or submit work item (6.12) signals the entity's
+ * idle completion after run_job.  drm_sched_entity_fini() waits for that
+ * completion on 6.12, but on 6.1 only while the entity still queues jobs,
+ * so a client closing just after the scheduler took its last job would
+ * free the entity under it.  weave relies on neither: a backend stream,
+ * with its entities, is freed once the client has destroyed the entities
+ * and the last job made for the stream is freed.  The scheduler frees a
+ * job in a later pass of the thread or ordered work queue that ran it, or
+ * with that stopped (drm_sched_stop() at a timeout), so after everything
+ * the pass that took the job did with its entity.  The same holds at
+ * unload: no job means no backend stream.
  *
  * Errors.  A FAIL task sets its errno on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
@@ -152,8 +171,14 @@ struct weave_engine {
 /**
  * struct weave_bstream - A backend stream: the soft engine's per-slot
  * submission context.
+ *
+ * The scheduler may still be using an entity after drm_sched_entity_fini()
+ * returns (see "DOC: soft engine", Lifetimes), so the stream is freed only
+ * once the client has destroyed it and every job made for it is freed.
  */
 struct weave_bstream {
+	/** @ref: The client's reference and one per job made for the stream. */
+	struct kref ref;
 	/** @ctx: The client's engine context. */
 	struct weave_ectx *ctx;
 	/** @slot: The slot whose backend stream this is. */
@@ -199,6 +224,22 @@ struct weave_proxy {
 	struct weave_fence f;
 	struct dma_fence *in;
 	struct dma_fence_cb cb;
+};
+
+/* One input of a join. */
+struct weave_join_in {
+	struct dma_fence_cb cb;
+	struct weave_join *join;
+	struct dma_fence *fence;	/* a reference */
+};
+
+/* A weave fence that signals once all its inputs have, see weave_join_create(). */
+struct weave_join {
+	struct weave_fence f;
+	atomic_t pending;	/* inputs not signalled, plus one until armed */
+	u32 n;			/* used entries of @in */
+	u32 max;		/* entries of @in */
+	struct weave_join_in *in;
 };
 
 /* One encoded task, what the worker runs. */
@@ -334,6 +375,11 @@ static const char *weave_proxy_timeline_name(struct dma_fence *f)
 	return "weave-out";
 }
 
+static const char *weave_join_timeline_name(struct dma_fence *f)
+{
+	return "weave-all";
+}
+
 static void weave_hw_fence_release(struct dma_fence *f)
 {
 	dma_fence_free(f);
@@ -358,6 +404,24 @@ static void weave_proxy_release(struct dma_fence *f)
 	dma_fence_free(f);
 	module_put(THIS_MODULE);
 }
+
+static void weave_join_release(struct dma_fence *f)
+{
+	struct weave_join *join = container_of(f, struct weave_join, f.base);
+	u32 i;
+
+	for (i = 0; i < join->n; i++)
+		dma_fence_put(join->in[i].fence);
+	kvfree(join->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static const struct dma_fence_ops weave_join_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_join_timeline_name,
+	.release = weave_join_release,
+};
 
 static const struct dma_fence_ops weave_proxy_ops = {
 	.get_driver_name = weave_fence_driver_name,
@@ -497,6 +561,101 @@ struct dma_fence *weave_fence_export(struct dma_fence *in)
 		return ERR_PTR(-ENOMEM);
 	}
 	return weave_proxy_attach(proxy, in);
+}
+
+/* One input fewer to wait for; the last one signals the join. */
+static void weave_join_done(struct weave_join *join, int err)
+{
+	if (err)
+		weave_fence_error(&join->f.base, err);
+	if (atomic_dec_and_test(&join->pending)) {
+		dma_fence_signal(&join->f.base);
+		dma_fence_put(&join->f.base);	/* the inputs' reference */
+	}
+}
+
+static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct weave_join_in *in = container_of(cb, struct weave_join_in, cb);
+
+	weave_join_done(in->join, f->error);
+}
+
+/**
+ * weave_join_create() - Make a weave fence that will wait for several.
+ * @max: The most inputs it will get.
+ *
+ * Everything the fence needs is allocated here, so that the inputs can be
+ * added and the fence armed where nothing may fail any more.  Until it is
+ * armed the fence does not signal; a fence given no input may be put
+ * without ever being armed.
+ *
+ * Return: The fence with one reference, or NULL if out of memory.
+ */
+struct weave_join *weave_join_create(u32 max)
+{
+	struct weave_join *join;
+
+	join = kzalloc(sizeof(*join), GFP_KERNEL);
+	if (!join)
+		return NULL;
+	join->in = kvmalloc_array(max, sizeof(*join->in), GFP_KERNEL);
+	if (!join->in) {
+		kfree(join);
+		return NULL;
+	}
+	join->max = max;
+	atomic_set(&join->pending, 1);
+	spin_lock_init(&join->f.lock);
+	dma_fence_init(&join->f.base, &weave_join_ops, &join->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	return join;
+}
+
+/**
+ * weave_join_add() - Make a join wait for one more fence.
+ * @join: From weave_join_create(), not armed yet, with room left.
+ * @fence: The fence; this takes the caller's reference.
+ */
+void weave_join_add(struct weave_join *join, struct dma_fence *fence)
+{
+	struct weave_join_in *in;
+
+	if (WARN_ON_ONCE(join->n == join->max)) {
+		dma_fence_put(fence);
+		return;
+	}
+	in = &join->in[join->n++];
+	in->join = join;
+	in->fence = fence;
+	atomic_inc(&join->pending);
+	if (dma_fence_add_callback(fence, &in->cb, weave_join_cb))
+		weave_join_done(join, fence->error);
+}
+
+/**
+ * weave_join_arm() - Let a join signal once its inputs have.
+ * @join: From weave_join_create(); this takes the caller's reference.
+ *
+ * Return: The join's fence, which signals when every input added has, with
+ * the error of one that failed if any did.
+ */
+struct dma_fence *weave_join_arm(struct weave_join *join)
+{
+	dma_fence_get(&join->f.base);	/* dropped by the last input */
+	weave_join_done(join, 0);
+	return &join->f.base;
+}
+
+/**
+ * weave_join_put() - Drop a join that was given no input.
+ * @join: The join, or NULL.
+ */
+void weave_join_put(struct weave_join *join)
+{
+	if (join)
+		dma_fence_put(&join->f.base);
 }
 
 /*
@@ -934,6 +1093,11 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 
 static void weave_ectx_release(struct kref *ref);
 
+static void weave_bstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_bstream, ref));
+}
+
 /* Count @n more entries of job task arrays in &weave_ectx.job_bytes. */
 static void weave_job_bytes_add(struct weave_ectx *ctx, u32 n)
 {
@@ -983,6 +1147,8 @@ static void weave_job_free(struct weave_job *job)
 	kvfree(job->objs);
 	if (job->deps != job->dep0)
 		kvfree(job->deps);
+	/* The last job of a destroyed backend stream frees it. */
+	kref_put(&job->bs->ref, weave_bstream_release);
 	atomic64_dec(&ctx->jobs);
 	kref_put(&ctx->ref, weave_ectx_release);
 	kfree(job);
@@ -1025,6 +1191,7 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	atomic64_inc(&ctx->jobs);
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);
+	kref_get(&bs->ref);
 	job->ctx = ctx;
 	job->bs = bs;
 	job->queue = bs->queue;
@@ -1102,13 +1269,15 @@ static const struct drm_sched_backend_ops weave_sched_ops = {
 /* ---- backend ops --------------------------------------------------------- */
 
 /*
- * A task that cannot be appended to a job fails visibly: its stream is
- * marked failed with @err and the task counts as executed and completed,
- * so the stream's counters still add up.
+ * A task that cannot be appended to a job, where the core cannot keep it
+ * queued, fails visibly: its stream is marked failed with @err and the
+ * task counts as executed and completed, so the stream's counters still
+ * add up.
  */
-static void weave_task_fail(struct weave_ectx *ctx,
-			    const struct weave_task *task, int err)
+static void weave_engine_fail(void *backend, const struct weave_task *task,
+			      int err, struct weave_failures *failures)
 {
+	struct weave_ectx *ctx = backend;
 	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);
 
 	weave_staging_free(ctx, task->data, task->len);
@@ -1172,13 +1341,12 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	job = ctx->job;
 	if (!job) {
 		job = weave_job_alloc(bs);
-		if (!job) {
-			weave_task_fail(ctx, task, -ENOMEM);
+		if (!job)
 			return -ENOMEM;
-		}
 		ctx->job = job;
 	}
 
+	/* Refused: the task stays the core's, the job as it was. */
 	first = !test_bit(origin, job->slots);
 	ret = weave_job_reserve(job, task,
 				es->ngates + (first && es->last ? 1 : 0));
@@ -1187,7 +1355,6 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 			ctx->job = NULL;
 			weave_job_free(job);
 		}
-		weave_task_fail(ctx, task, ret);
 		return ret;
 	}
 
@@ -1410,6 +1577,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
+	kref_init(&bs->ref);
 	bs->ctx = ctx;
 	bs->slot = slot;
 	bs->queue = &engine->queues[slot % engine->num_queues];
@@ -1427,6 +1595,10 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	return bs;
 }
 
+/*
+ * Destroy the entities and drop the client's reference: the stream itself
+ * goes with its last job, see "DOC: soft engine", Lifetimes.
+ */
 static void weave_engine_destroy_stream(void *backend,
 					struct weave_bstream *bs)
 {
@@ -1434,7 +1606,7 @@ static void weave_engine_destroy_stream(void *backend,
 
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
 		drm_sched_entity_destroy(&bs->entity[p]);
-	kfree(bs);
+	kref_put(&bs->ref, weave_bstream_release);
 }
 
 static bool weave_engine_requires_isolation(void *backend,
@@ -1451,6 +1623,7 @@ static bool weave_engine_requires_isolation(void *backend,
  */
 const struct weave_backend_ops weave_engine_ops = {
 	.enqueue = weave_engine_enqueue,
+	.fail = weave_engine_fail,
 	.flush = weave_engine_flush,
 	.create_stream = weave_engine_create_stream,
 	.destroy_stream = weave_engine_destroy_stream,

@@ -22,6 +22,7 @@ struct drm_device;
 struct weave_device;
 struct weave_engine;
 struct weave_job;
+struct weave_join;
 struct weave_proxy;
 
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
@@ -177,6 +178,10 @@ struct weave_proxy *weave_proxy_create(void);
 struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
 				     struct dma_fence *in);
 void weave_proxy_put(struct weave_proxy *proxy);
+struct weave_join *weave_join_create(u32 max);
+void weave_join_add(struct weave_join *join, struct dma_fence *fence);
+struct dma_fence *weave_join_arm(struct weave_join *join);
+void weave_join_put(struct weave_join *join);
 struct dma_fence *weave_fence_export(struct dma_fence *in);
 
 void weave_lstream_put(struct weave_lstream *ls);

@@ -63,11 +63,12 @@
  *
  * A task owns its host-write staging &weave_task.data.  The caller owns it
  * until weave_sched_register() returns 0; then the core owns it, copied
- * into the ring.  enqueue hands it to the backend, whatever enqueue
- * returns; the backend frees it with kvfree().  A task cancelled by
- * weave_sched_fini() is freed by the core with kvfree().  Buffer
- * references behind &weave_binding.bo are not the core's business: the
- * backend takes its own in enqueue, the caller's may hang off the track.
+ * into the ring.  An enqueue that succeeds hands it to the backend, and so
+ * does a fail; the backend frees it with kvfree().  A task whose enqueue
+ * failed is still the core's.  A task cancelled by weave_sched_fini() is
+ * freed by the core with kvfree().  Buffer references behind
+ * &weave_binding.bo are not the core's business: the backend takes its own
+ * in enqueue, the caller's may hang off the track.
  */
 
 /**
@@ -77,12 +78,24 @@
  * a malformed task, or the error of ring allocation or create_stream.  The
  * task is then untouched and still the caller's.
  *
- * Once accepted, a task always leaves the ring through enqueue or, at
- * teardown, cancellation.  An execution never stops half way: a failed
- * enqueue or flush is reported by the backend, which decides what becomes
- * of that task or submission (the soft engine fails a task visibly and
- * keeps a submission for the next flush), and the core goes on with the
- * rest.
+ * Once accepted, a task leaves the ring through enqueue, fail or, at
+ * teardown, cancellation.  A backend refuses a task by failing its enqueue
+ * (the soft engine does when it has no memory for it); the task is then
+ * untouched.  What happens next depends on who asked for the execution:
+ *
+ * - weave_sched_execute(), weave_sched_flush(), weave_sched_flush_all()
+ *   and weave_sched_stream_destroy() keep it: the execution stops there,
+ *   the refused task and every task it had not handed over yet stay
+ *   queued in their slots, in order, the backend streams the execution
+ *   used are still flushed, and the call reports the error.  Calling again
+ *   hands them over.
+ * - The executions inside weave_sched_register() (align and threshold)
+ *   cannot keep it, as the new task must find its buffers' queued tasks on
+ *   its own slot and room in the ring: the core hands the task to fail,
+ *   which disposes of it visibly, and goes on with the rest.
+ *
+ * A failed flush is the backend's to handle (the soft engine keeps the
+ * submission for the next flush); the core goes on.
  * The core also latches the first error code on a slot: a failed enqueue
  * on the slot the task came from, a failed flush on the slot whose backend
  * stream it was, and a failed flush of an interleaved execution stream on
@@ -104,7 +117,7 @@
  * @count: Number of queued tasks, below max_tasks between calls.
  * @error: First error latched since the last flush, see "DOC: Errors".
  * @enqueued: Tasks registered on the slot.
- * @executed: Tasks handed to enqueue.
+ * @executed: Tasks the backend took, through enqueue or fail.
  */
 struct weave_slot {
 	struct weave_bstream *bstream;
@@ -197,11 +210,17 @@ static void weave_task_copy(struct weave_task *dst,
 	dst->len = src->len;
 }
 
+/* The oldest task of the ring, which stays there. */
+static struct weave_task *weave_slot_peek(struct weave_slot *slot)
+{
+	return &slot->ring[slot->head];
+}
+
 /* Take the oldest task off the ring.  It stays valid until the next push. */
 static struct weave_task *weave_slot_pop(struct weave_sched *s,
 					 struct weave_slot *slot)
 {
-	struct weave_task *task = &slot->ring[slot->head];
+	struct weave_task *task = weave_slot_peek(slot);
 
 	if (++slot->head == s->max_tasks)
 		slot->head = 0;
@@ -218,16 +237,29 @@ static void weave_task_done(struct weave_sched *s, struct weave_task *task)
 		weave_track_put(s, task->bindings[i].track);
 }
 
-static void weave_slot_run_one(struct weave_sched *s, struct weave_slot *slot,
-			       struct weave_bstream *bs)
+/*
+ * Hand the slot's oldest task to the backend on @bs.  If the backend
+ * refuses it, the error is latched and, with @keep, returned with the task
+ * still queued; without @keep the task goes to fail.  See "DOC: Errors".
+ */
+static int weave_slot_run_one(struct weave_sched *s, struct weave_slot *slot,
+			      struct weave_bstream *bs, bool keep)
 {
-	struct weave_task *task = weave_slot_pop(s, slot);
+	struct weave_task *task = weave_slot_peek(slot);
+	int err;
 
-	weave_slot_latch(slot, s->ops->enqueue(s->backend, bs, task,
-					       s->failures));
+	err = s->ops->enqueue(s->backend, bs, task, s->failures);
+	if (err) {
+		weave_slot_latch(slot, err);
+		if (keep)
+			return err;
+		s->ops->fail(s->backend, task, err, s->failures);
+	}
 	task->data = NULL;	/* The backend's now. */
+	weave_slot_pop(s, slot);
 	slot->executed++;
 	weave_task_done(s, task);
+	return 0;
 }
 
 static int weave_bstream_flush(struct weave_sched *s, struct weave_bstream *bs)
@@ -241,27 +273,37 @@ static bool weave_slot_isolated(struct weave_sched *s, struct weave_slot *slot)
 	       s->ops->requires_isolation(s->backend, slot->bstream);
 }
 
-/* Each slot's tasks on its own backend stream, one slot after the other. */
-static void weave_sched_run_sequential(struct weave_sched *s, u32 n)
+/*
+ * Each slot's tasks on its own backend stream, one slot after the other.
+ * Returns 0, or the error of a refusal kept with @keep, which stops it
+ * after flushing the slot's backend stream.
+ */
+static int weave_sched_run_sequential(struct weave_sched *s, u32 n, bool keep)
 {
 	struct weave_slot *slot;
+	int err = 0;
 	u32 i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !err; i++) {
 		slot = &s->slots[s->set[i]];
-		while (slot->count)
-			weave_slot_run_one(s, slot, slot->bstream);
+		while (slot->count && !err)
+			err = weave_slot_run_one(s, slot, slot->bstream, keep);
 		weave_slot_latch(slot, weave_bstream_flush(s, slot->bstream));
 	}
+	return err;
 }
 
-/* Round-robin every slot's tasks onto the first slot's backend stream. */
-static void weave_sched_run_interleave(struct weave_sched *s, u32 n)
+/*
+ * Round-robin every slot's tasks onto the first slot's backend stream.
+ * Returns 0, or the error of a refusal kept with @keep, which stops the
+ * round-robin; the first slot's backend stream is flushed either way.
+ */
+static int weave_sched_run_interleave(struct weave_sched *s, u32 n, bool keep)
 {
 	struct weave_bstream *exec = s->slots[s->set[0]].bstream;
 	struct weave_slot *slot;
 	u32 i, round, rounds = 0;
-	int err;
+	int err = 0, ferr;
 
 	for (i = 1; i < n; i++) {
 		slot = &s->slots[s->set[i]];
@@ -269,20 +311,21 @@ static void weave_sched_run_interleave(struct weave_sched *s, u32 n)
 	}
 	for (i = 0; i < n; i++)
 		rounds = max(rounds, s->slots[s->set[i]].count);
-	for (round = 0; round < rounds; round++) {
-		for (i = 0; i < n; i++) {
+	for (round = 0; round < rounds && !err; round++) {
+		for (i = 0; i < n && !err; i++) {
 			slot = &s->slots[s->set[i]];
 			if (slot->count)
-				weave_slot_run_one(s, slot, exec);
+				err = weave_slot_run_one(s, slot, exec, keep);
 		}
 	}
-	err = weave_bstream_flush(s, exec);
+	ferr = weave_bstream_flush(s, exec);
 	for (i = 0; i < n; i++)
-		weave_slot_latch(&s->slots[s->set[i]], err);
+		weave_slot_latch(&s->slots[s->set[i]], ferr);
+	return err;
 }
 
 /* Execute the n distinct, initialised slots in s->set[]. */
-static void weave_sched_run(struct weave_sched *s, u32 n)
+static int weave_sched_run(struct weave_sched *s, u32 n, bool keep)
 {
 	bool isolated = false;
 	u32 i;
@@ -291,9 +334,8 @@ static void weave_sched_run(struct weave_sched *s, u32 n)
 		isolated |= weave_slot_isolated(s, &s->slots[s->set[i]]);
 
 	if (s->strategy == WEAVE_STRATEGY_INTERLEAVE && !isolated)
-		weave_sched_run_interleave(s, n);
-	else
-		weave_sched_run_sequential(s, n);
+		return weave_sched_run_interleave(s, n, keep);
+	return weave_sched_run_sequential(s, n, keep);
 }
 
 static bool weave_set_has(const u32 *set, u32 n, u32 idx)
@@ -305,6 +347,21 @@ static bool weave_set_has(const u32 *set, u32 n, u32 idx)
 			return true;
 	}
 	return false;
+}
+
+/* weave_sched_execute(), keeping refused tasks queued or not. */
+static int weave_sched_exec(struct weave_sched *sched, const u32 *streams,
+			    u32 count, bool keep)
+{
+	u32 i, idx, n = 0;
+
+	for (i = 0; i < count; i++) {
+		idx = weave_sched_slot(sched, streams[i]);
+		if (sched->slots[idx].bstream &&
+		    !weave_set_has(sched->set, n, idx))
+			sched->set[n++] = idx;
+	}
+	return n ? weave_sched_run(sched, n, keep) : 0;
 }
 
 /**
@@ -320,25 +377,19 @@ static bool weave_set_has(const u32 *set, u32 n, u32 idx)
  * backend stream but the first's, enqueue the tasks of all slots
  * round-robin, in set order, on the first slot's backend stream, flush it.
  * Sequential: for each slot in order, enqueue its tasks on its own backend
- * stream and flush it.  Slots with an empty queue stay in the set.  Errors
- * are latched, see "DOC: Errors".
+ * stream and flush it.  Slots with an empty queue stay in the set.  A task
+ * the backend refuses stops the execution: it and every task not handed
+ * over yet stay queued; errors are latched, see "DOC: Errors".
  *
  * Context: &weave_sched.lock held.
+ * Return: 0 if every task queued on the slots was handed to the backend,
+ * else the error with which it refused one.
  */
-void weave_sched_execute(struct weave_sched *sched, const u32 *streams,
-			 u32 count)
+int weave_sched_execute(struct weave_sched *sched, const u32 *streams,
+			u32 count)
 {
-	u32 i, idx, n = 0;
-
 	lockdep_assert_held(sched->lock);
-	for (i = 0; i < count; i++) {
-		idx = weave_sched_slot(sched, streams[i]);
-		if (sched->slots[idx].bstream &&
-		    !weave_set_has(sched->set, n, idx))
-			sched->set[n++] = idx;
-	}
-	if (n)
-		weave_sched_run(sched, n);
+	return weave_sched_exec(sched, streams, count, true);
 }
 
 /* Make the slot's ring and backend stream on its first use. */
@@ -395,8 +446,9 @@ int weave_sched_reserve(struct weave_sched *sched, u32 stream)
  * is not drained); 2) push the task on the slot's ring; 3) if the ring
  * holds max_tasks tasks, execute the slot.  Creates the slot's ring and
  * backend stream on first use.  On success the task's staging belongs to
- * the core ("DOC: Task ownership"); errors of the executions this causes
- * are latched ("DOC: Errors").
+ * the core ("DOC: Task ownership").  These executions leave no task
+ * queued: a task the backend refuses goes to its fail op; errors are
+ * latched ("DOC: Errors").
  *
  * Context: &weave_sched.lock held.
  * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
@@ -428,8 +480,9 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 		if (track->queued && track->slot != idx)
 			align[n++] = track->slot;
 	}
+	/* Below, a refused task cannot stay: see "DOC: Errors". */
 	if (n)
-		weave_sched_execute(sched, align, n);
+		weave_sched_exec(sched, align, n, false);
 
 	task->stream = stream;
 	task->slot = idx;
@@ -449,7 +502,7 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 	slot->enqueued++;
 
 	if (slot->count >= sched->max_tasks)
-		weave_sched_execute(sched, &idx, 1);
+		weave_sched_exec(sched, &idx, 1, false);
 	return 0;
 }
 
@@ -461,33 +514,46 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
  * weave_sched_execute() of @stream alone: its slot's tasks run on its own
  * backend stream, which is then flushed even if the queue was empty.  The
  * caller then takes its fence.  Does nothing if the slot was never used.
+ * A task the backend refuses stays queued with the rest of the slot
+ * (weave_sched_stats() shows them); a later flush hands them over.
  *
  * Context: &weave_sched.lock held.
- * Return: 0, or the error latched on the slot since its last flush, which
- * this clears.
+ * Return: 0, or the error latched on the slot since its last flush, this
+ * call's included, which this clears.
  */
 int weave_sched_flush(struct weave_sched *sched, u32 stream)
 {
 	lockdep_assert_held(sched->lock);
-	weave_sched_execute(sched, &stream, 1);
+	weave_sched_exec(sched, &stream, 1, true);
 	return weave_slot_take_error(weave_slot_of(sched, stream));
 }
 
 /**
- * weave_sched_stream_destroy() - Retire a logical stream.
+ * weave_sched_stream_destroy() - Hand over a logical stream's queued work
+ * before the stream is retired.
  * @sched: The scheduler.
  * @stream: The logical stream handle.
  *
- * Queued work is executed, never dropped: this is weave_sched_flush().  As
- * other streams may fold onto the slot, the slot and its backend stream
- * stay until weave_sched_fini().  Freeing the handle is the caller's job.
+ * Queued work is executed, never dropped: weave_sched_execute() of
+ * @stream.  As other streams may fold onto the slot, the slot and its
+ * backend stream stay until weave_sched_fini().  Freeing the handle is the
+ * caller's job, and only once this returned 0: a task of the slot may
+ * still be queued otherwise.
  *
  * Context: &weave_sched.lock held.
- * Return: As weave_sched_flush().
+ * Return: 0, clearing the slot's latched error, which belongs to tasks
+ * the backend took; or the error with which the backend refused a task,
+ * and the slot's tasks from that one on stay queued.
  */
 int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream)
 {
-	return weave_sched_flush(sched, stream);
+	int err;
+
+	lockdep_assert_held(sched->lock);
+	err = weave_sched_exec(sched, &stream, 1, true);
+	if (!err)
+		weave_slot_take_error(weave_slot_of(sched, stream));
+	return err;
 }
 
 /**
@@ -496,7 +562,9 @@ int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream)
  *
  * One weave_sched_execute() of every used slot in index order, then a
  * flush of each of their backend streams, for a caller about to touch
- * memory that any stream may use.
+ * memory that any stream may use.  A task the backend refuses stops the
+ * execution: it and every task not handed over yet stay queued
+ * (weave_sched_queued() counts them); the flushes still happen.
  *
  * Context: &weave_sched.lock held.
  * Return: 0, or the first error latched on any slot, lowest slot first;
@@ -515,7 +583,7 @@ int weave_sched_flush_all(struct weave_sched *sched)
 	}
 	if (!n)
 		return 0;
-	weave_sched_run(sched, n);
+	weave_sched_run(sched, n, true);
 	for (i = 0; i < n; i++) {
 		slot = &sched->slots[sched->set[i]];
 		weave_slot_latch(slot, weave_bstream_flush(sched, slot->bstream));

@@ -135,15 +135,21 @@ struct weave_task {
 /**
  * struct weave_backend_ops - What the core asks of a backend.
  * @enqueue: Append @task to @bs.  @bs may be another slot's backend stream
- *	(interleave).  The backend takes what @task owns (see "DOC: Task
- *	ownership") whatever it returns.  An error means this task failed;
- *	the core records it and goes on (see "DOC: Errors").
+ *	(interleave).  On success the backend takes what @task owns (see
+ *	"DOC: Task ownership").  An error refuses the task: the backend took
+ *	nothing and changed nothing, and the core keeps the task queued or
+ *	hands it to @fail (see "DOC: Errors").
+ * @fail: Take @task, which @enqueue refused with @err, and dispose of it
+ *	so that its failure is seen (the soft engine fails its stream).  The
+ *	backend takes what @task owns.
  * @flush: Submit everything enqueued on @bs, ordered before anything any
  *	backend stream submits later.  On error the backend may keep the
  *	work and submit it on a later flush.
  * @create_stream: The factory: make the backend stream of slot @slot.
  *	Returns it or an ERR_PTR(), never NULL.
- * @destroy_stream: Free @bs; nothing is enqueued on it but not flushed.
+ * @destroy_stream: Release @bs, which the core never uses again; nothing
+ *	is enqueued on it but not flushed.  The backend may keep its memory
+ *	while work submitted through it is still running.
  * @requires_isolation: Optional, false if NULL.  Whether @bs must run only
  *	its own slot's tasks (e.g. during a graph capture).  It may change
  *	between executions; the backend owns that state.
@@ -157,6 +163,8 @@ struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
 		       const struct weave_task *task,
 		       struct weave_failures *failures);
+	void (*fail)(void *backend, const struct weave_task *task, int err,
+		     struct weave_failures *failures);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
 	struct weave_bstream *(*create_stream)(void *backend, u32 slot);
@@ -227,7 +235,7 @@ struct weave_sched {
 /**
  * struct weave_slot_stats - Counters of a slot, see weave_sched_stats().
  * @enqueued: Tasks registered on the slot.
- * @executed: Tasks handed to the backend's enqueue, failed or not.
+ * @executed: Tasks the backend took, through enqueue or fail.
  * @queued: Tasks waiting in the slot's ring.
  */
 struct weave_slot_stats {
@@ -259,8 +267,8 @@ int weave_sched_set_strategy(struct weave_sched *sched,
 int weave_sched_reserve(struct weave_sched *sched, u32 stream);
 int weave_sched_register(struct weave_sched *sched, u32 stream,
 			 struct weave_task *task);
-void weave_sched_execute(struct weave_sched *sched, const u32 *streams,
-			 u32 count);
+int weave_sched_execute(struct weave_sched *sched, const u32 *streams,
+			u32 count);
 int weave_sched_flush(struct weave_sched *sched, u32 stream);
 int weave_sched_flush_all(struct weave_sched *sched);
 int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream);

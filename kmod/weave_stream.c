@@ -37,8 +37,9 @@
  * signal with -ECANCELED; see weave_ectx_abort()), then the core
  * cancels every queued task and destroys the backend streams, which kills
  * or drains their scheduler entities.  Jobs already pushed finish on their
- * own and hold references to what they use: the engine context, their
- * buffers, the logical streams of their tasks, and the module.
+ * own and hold references to what they use: the engine context, the
+ * backend stream (with the entities the scheduler may still be touching),
+ * their buffers, the logical streams of their tasks, and the module.
  */
 
 /**
@@ -291,7 +292,8 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
  * @data: A &struct drm_weave_stream_destroy.
  * @file: The client's file.
  *
- * Executes the stream's slot first, so no queued task is lost.
+ * Executes the stream's slot first, so no queued task is lost; if that
+ * runs out of memory, the stream stays.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -301,6 +303,7 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_stream_destroy *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct weave_lstream *ls;
+	int ret;
 
 	if (args->pad)
 		return -EINVAL;
@@ -311,8 +314,12 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 		mutex_unlock(&c->lock);
 		return -ENOENT;
 	}
-	/* A latched error belongs to the tasks, which did run. */
-	weave_sched_stream_destroy(&c->sched, args->handle);
+	/* Its tasks need the stream until the backend has them all. */
+	ret = weave_sched_stream_destroy(&c->sched, args->handle);
+	if (ret) {
+		mutex_unlock(&c->lock);
+		return ret;
+	}
 	xa_erase(&c->streams, args->handle);
 	c->nstreams--;
 	mutex_unlock(&c->lock);

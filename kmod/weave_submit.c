@@ -7,7 +7,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/dma-fence-array.h>
 #include <linux/dma-fence-chain.h>
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -440,8 +439,12 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		goto out_release;
 	slot = weave_sched_slot(&c->sched, args->stream);
-	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf)
-		weave_sched_execute(&c->sched, &args->stream, 1);
+	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf) {
+		/* Packing the slot's tasks hands its gates to a job. */
+		ret = weave_sched_execute(&c->sched, &args->stream, 1);
+		if (ret)
+			goto out_release;
+	}
 	ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
 	if (ret) {
 		nf = 0;		/* it put the fences */
@@ -488,36 +491,22 @@ out_unlock:
 	return ret;
 }
 
-/* A fence of everything flushed on any slot of the client, or NULL. */
-static struct dma_fence *weave_client_all_fence(struct weave_client *c)
+/*
+ * The fence of everything flushed on any slot of the client, made from
+ * @join, which has room for every slot.  Cannot fail.
+ */
+static struct dma_fence *weave_client_all_fence(struct weave_client *c,
+						struct weave_join *join)
 {
-	u32 i, n = 0, max = c->sched.max_streams;
-	struct dma_fence_array *array;
-	struct dma_fence **fences;
 	struct dma_fence *f;
+	u32 i;
 
-	fences = kmalloc_array(max, sizeof(*fences), GFP_KERNEL);
-	if (!fences)
-		return ERR_PTR(-ENOMEM);
-	for (i = 0; i < max; i++) {
+	for (i = 0; i < c->sched.max_streams; i++) {
 		f = weave_ectx_slot_fence(c->ectx, i);
 		if (f)
-			fences[n++] = f;
+			weave_join_add(join, f);
 	}
-	if (n <= 1) {
-		f = n ? fences[0] : NULL;
-		kfree(fences);
-		return f;
-	}
-	array = dma_fence_array_create(n, fences, dma_fence_context_alloc(1),
-				       1, false);
-	if (!array) {
-		while (n--)
-			dma_fence_put(fences[n]);
-		kfree(fences);
-		return ERR_PTR(-ENOMEM);
-	}
-	return &array->base;
+	return weave_join_arm(join);
 }
 
 /**
@@ -525,6 +514,9 @@ static struct dma_fence *weave_client_all_fence(struct weave_client *c)
  * @drm: The DRM device.
  * @data: A &struct drm_weave_flush.
  * @file: The client's file.
+ *
+ * What the out-sync needs is allocated first, so that nothing fails once
+ * the work is submitted: a 0 means all of it was.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -536,9 +528,12 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	struct dma_fence_chain *chain = NULL;
 	struct drm_syncobj *syncobj = NULL;
 	struct weave_proxy *proxy = NULL;
+	struct weave_join *join = NULL;
 	struct dma_fence *fence = NULL;
+	struct weave_slot_stats stats;
 	struct weave_lstream *ls;
 	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
+	u64 left = 0;
 	int ret = 0;
 
 	if (args->flags & ~DRM_WEAVE_FLUSH_ALL || (all && args->stream) ||
@@ -556,54 +551,60 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 				goto out;
 			}
 		}
-		proxy = weave_proxy_create();
-		if (!proxy) {
+		if (all)
+			join = weave_join_create(c->wdev->limits.max_streams);
+		else
+			proxy = weave_proxy_create();
+		if (!join && !proxy) {
 			ret = -ENOMEM;
 			goto out;
 		}
 	}
 
 	/*
-	 * Errors latched by earlier executions are not returned: a task that
-	 * could not be encoded marks its stream failed (-ECANCELED below), and
-	 * a job whose flush failed is pushed now or reported as held.
+	 * The state after the executions says whether this call's work was
+	 * all submitted; latched errors are not returned, they may be older: a
+	 * task failed by a threshold execution marks its stream failed
+	 * (-ECANCELED below), and a job whose push failed is pushed now or
+	 * still held.
 	 */
 	mutex_lock(&c->lock);
 	if (all) {
 		weave_sched_flush_all(&c->sched);
+		left = weave_sched_queued(&c->sched);
 	} else {
 		ls = xa_load(&c->streams, args->stream);
-		if (!ls)
+		if (!ls) {
 			ret = -ENOENT;
-		else if (atomic_read(&ls->error))
+		} else if (atomic_read(&ls->error)) {
 			ret = -ECANCELED;
-		else
+		} else {
 			weave_sched_flush(&c->sched, args->stream);
+			weave_sched_stats(&c->sched, args->stream, &stats);
+			left = stats.queued;
+		}
 	}
-	if (!ret && weave_ectx_held(c->ectx))
+	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
+	if (!ret && (left || weave_ectx_held(c->ectx)))
 		ret = -ENOMEM;
-	if (!ret && syncobj) {
-		if (all)
-			fence = weave_client_all_fence(c);
-		else
-			fence = weave_ectx_slot_fence(c->ectx,
-						      weave_sched_slot(&c->sched,
-								       args->stream));
-		if (IS_ERR(fence)) {
-			ret = PTR_ERR(fence);
-			fence = NULL;
+	if (!ret && join) {
+		fence = weave_client_all_fence(c, join);
+		join = NULL;
+	} else if (!ret && proxy) {
+		fence = weave_ectx_slot_fence(c->ectx,
+					      weave_sched_slot(&c->sched,
+							       args->stream));
+		if (fence) {
+			fence = weave_proxy_attach(proxy, fence);
+			proxy = NULL;
 		}
 	}
 	mutex_unlock(&c->lock);
 	if (ret || !syncobj)
 		goto out;
 
-	if (!fence) {
+	if (!fence)
 		fence = dma_fence_get_stub();
-	} else {
-		fence = weave_proxy_attach(proxy, fence);
-		proxy = NULL;
-	}
 	if (chain) {
 		drm_syncobj_add_point(syncobj, chain, fence,
 				      args->out_sync.timeline_value);
@@ -613,6 +614,7 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	}
 	dma_fence_put(fence);
 out:
+	weave_join_put(join);
 	weave_proxy_put(proxy);
 	dma_fence_chain_free(chain);
 	if (syncobj)

@@ -264,7 +264,9 @@ int weave_stream_create(int fd, uint32_t priority, uint32_t *handle);
  * Tasks still queued on the stream are executed first; the call does not
  * wait for them to complete.
  *
- * Return: 0 on success; -ENOENT if @handle names no stream of @fd.
+ * Return: 0 on success; -ENOENT if @handle names no stream of @fd;
+ * -ENOMEM if the kernel had no memory to execute the queued tasks, and
+ * then the stream is still there with its tasks queued.
  */
 int weave_stream_destroy(int fd, uint32_t handle);
 
@@ -430,8 +432,11 @@ int weave_enqueue(int fd, uint32_t stream,
  *
  * Does not wait.
  *
- * Return: 0 on success; -ENOENT if the stream or the syncobj does not
- * exist; -ECANCELED if the stream has failed; -ENOMEM.
+ * Return: 0 on success, when everything was submitted; -ENOENT if the
+ * stream or the syncobj does not exist; -ECANCELED if the stream has
+ * failed; -ENOMEM if the kernel ran out of memory before everything was
+ * submitted: what was not stays queued, in order, and calling again
+ * submits it.
  */
 int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
 
@@ -444,7 +449,9 @@ int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
  *
  * Issues %DRM_IOCTL_WEAVE_FLUSH with %DRM_WEAVE_FLUSH_ALL.
  *
- * Return: 0 on success; -ENOENT if the syncobj does not exist; -ENOMEM.
+ * Return: 0 on success, when everything was submitted; -ENOENT if the
+ * syncobj does not exist; -ENOMEM if the kernel ran out of memory before
+ * everything was submitted, as weave_flush().
  */
 int weave_flush_all(int fd, const struct drm_weave_sync *out_sync);
 

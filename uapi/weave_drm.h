@@ -460,6 +460,9 @@ struct drm_weave_stream_create {
  *
  * - -EINVAL: @pad is not zero.
  * - -ENOENT: @handle names no stream of this client.
+ * - -ENOMEM: The kernel ran out of memory while packing the queued tasks
+ *   of the stream's slot into a job.  The stream is not destroyed; the
+ *   tasks it could not pack stay queued, in order.  Call again.
  */
 struct drm_weave_stream_destroy {
 	/** @handle: The stream. */
@@ -593,11 +596,15 @@ struct drm_weave_sync {
  * would have more than 128 distinct in-fences pending is executed before
  * the new tasks are queued.
  *
- * Queuing a slot's max_tasks-th task executes the slot within this call.
- * Such an execution never fails the call nor loses a task: a task the
- * kernel has no memory to encode fails its stream instead (see
- * &struct drm_weave_stream_query, error -ENOMEM), and work it cannot
- * submit stays in the kernel until the next %DRM_IOCTL_WEAVE_FLUSH.
+ * Queuing a slot's max_tasks-th task executes the slot within this call,
+ * and so does queuing a task on a buffer that tasks queued on another slot
+ * use (that slot is executed first).  These executions happen after the
+ * call has committed to queuing its tasks, so they never fail it, nor lose
+ * a task, nor keep one queued: a task the kernel has no memory to pack into
+ * a job fails its stream instead (see &enum drm_weave_stream_state, error
+ * -ENOMEM), and a job it cannot submit stays in the kernel until the next
+ * %DRM_IOCTL_WEAVE_FLUSH.  (A FLUSH in the same situation keeps the tasks
+ * queued and fails instead.)
  *
  * Errors:
  *
@@ -652,17 +659,18 @@ struct drm_weave_enqueue {
  *   or @out_sync.flags not zero.
  * - -ENOENT: @stream or the out-sync syncobj does not exist.
  * - -ECANCELED: The stream has failed (nothing was flushed).
- * - -ENOMEM: The kernel is out of memory.  Either before anything was
- *   submitted, or while submitting: the client's unsubmitted tasks were
- *   not submitted and stay in the kernel, in order and ahead of anything
- *   enqueued later; the next FLUSH (of any stream) or threshold execution
- *   submits them.  Or, with %DRM_WEAVE_FLUSH_ALL and an out-sync, while
- *   combining the streams' fences after everything was submitted.  In
- *   every case the out-sync is left unchanged; call again to get it.
+ * - -ENOMEM: The kernel ran out of memory, and not all of the work was
+ *   submitted; some of it may have been.  Nothing is lost, failed or
+ *   reordered: tasks it had no memory to pack into a job stay queued on
+ *   their streams, in order, ahead of anything enqueued later, and a job it
+ *   could not submit stays in the kernel, ahead of every later task of the
+ *   client.  The out-sync is left unchanged.  Calling the same FLUSH again
+ *   submits the rest and sets the out-sync.  (A job held back is also
+ *   submitted by any later FLUSH or threshold execution of the client.)
  *
  * A FLUSH is never interrupted by a signal, and earlier threshold
- * executions do not make it fail: whenever it returns 0 its work was
- * submitted and the out-sync, if any, was set.
+ * executions do not make it fail: it returns 0 exactly when all of its
+ * work was submitted, and then the out-sync, if any, was set.
  */
 struct drm_weave_flush {
 	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
@@ -738,10 +746,11 @@ enum drm_weave_stream_state {
 	DRM_WEAVE_STREAM_ACTIVE = 0,
 	/**
 	 * @DRM_WEAVE_STREAM_FAILED: A job of the stream hung and was cut
-	 * short (error -ETIMEDOUT), or the kernel had no memory to encode one
-	 * of its tasks, which then counts as executed and completed without
-	 * running (-ENOMEM); the stream refuses new work with -ECANCELED
-	 * until it is destroyed.
+	 * short (error -ETIMEDOUT), or, in an execution that
+	 * %DRM_IOCTL_WEAVE_ENQUEUE caused, the kernel had no memory to pack
+	 * one of its tasks into a job, which then counts as executed and
+	 * completed without running (-ENOMEM); the stream refuses new work
+	 * with -ECANCELED until it is destroyed.
 	 */
 	DRM_WEAVE_STREAM_FAILED = 1,
 };

@@ -3,8 +3,8 @@
 #
 # Runs inside the test VM, in a chroot of the host's root: loads weave.ko and
 # its dependencies, runs the kselftest suites (check), the examples (demo),
-# the benchmark (bench), the benchmark under perf (profile) or nothing
-# (boot), then unloads weave.ko.
+# the benchmark (bench), the benchmark under perf (profile), the ioctl
+# fuzzer (fuzz) or nothing (boot), then unloads weave.ko.
 #
 # Usage: guest.sh ROOT MODE KVER VMDIR
 set -u
@@ -119,6 +119,27 @@ bench)
 	while read -r args; do
 		"$build/bench/weave-bench" $args || rc=$?
 	done < "$vm/bench"
+	echo "WEAVE-RESULT: $rc"
+	;;
+fuzz)
+	# The fuzzer for the seconds in $vm/fuzz, in runs of at most 600 s:
+	# the first from the seed given there, the others from random seeds
+	# (each printed); it stops at the first run that fails.
+	read -r secs seed < "$vm/fuzz"
+	left=${secs:-300}
+	rc=0
+	while [ "$left" -gt 0 ] && [ "$rc" -eq 0 ]; do
+		run=$left
+		[ "$run" -gt 600 ] && run=600
+		left=$((left - run))
+		[ -n "${seed:-}" ] || seed=0x$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+		echo "WEAVE-FUZZ: $run s from seed $seed"
+		WEAVE_FUZZ_SEED=$seed WEAVE_FUZZ_SECONDS=$run \
+			"$build/selftests/weave/fuzz" || rc=$?
+		[ "$rc" -eq 0 ] ||
+			echo "WEAVE-FUZZ: failed; replay: make fuzz SEED=$seed SECONDS=$run"
+		seed=
+	done
 	echo "WEAVE-RESULT: $rc"
 	;;
 profile)

@@ -5,7 +5,8 @@
 # 9p, runs scripts/vm/guest.sh in it and checks the kernel console.
 #
 # Usage: scripts/vm/run.sh CACHE_DIR KVER MODE
-#   MODE is check, demo, bench, profile or boot (see guest.sh).  Run from the top of the weave tree.
+#   MODE is check, demo, bench, profile, fuzz or boot (see guest.sh).  Run
+#   from the top of the weave tree.
 # Output: build/vm/KVER/{console.log,guest.log}, or $WEAVE_VM_DIR if set (so
 # that two runs can share a tree); exit status 0 only if the
 # guest finished, weave.ko unloaded and the console is clean.
@@ -71,6 +72,9 @@ done | awk '!seen[$0]++' > "$out/deps"
 # everything), and the configuration `make profile` runs:
 # BATCH,STREAMS,STRATEGY,MAX_TASKS.
 printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
+# `make fuzz`: how long to fuzz, in seconds, and the first seed (none:
+# random).
+printf '%s\n' "${WEAVE_FUZZ:-}" > "$out/fuzz"
 # The suites `check` runs, by name (none: all of them); a shorter loop
 # while working on one suite.
 printf '%s\n' "${WEAVE_SUITES:-}" > "$out/suites"

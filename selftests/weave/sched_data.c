@@ -352,6 +352,61 @@ TEST_F(data, flush_all_out_fence)
 	drmSyncobjDestroy(self->fd, syncobj);
 }
 
+/*
+ * With the sequential strategy each stream's tasks are a job of their own:
+ * flush all's out-fence waits for every one of them, and carries the error
+ * of one that failed.
+ */
+TEST_F(data, flush_all_out_fence_joins_every_job)
+{
+	uint32_t failing, slow, bo, syncobj;
+	struct drm_weave_stream_query q;
+	struct drm_weave_sync out;
+	struct weave_test_batch b;
+	uint32_t delay_us;
+	int status;
+
+	/* Half the job timeout: long, and never cut short. */
+	delay_us = self->info.job_timeout_ms * 500;
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_SEQUENTIAL);
+	failing = weave_test_stream(_metadata, self->fd,
+				    DRM_WEAVE_PRIORITY_NORMAL);
+	slow = weave_test_stream(_metadata, self->fd,
+				 DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+
+	weave_test_batch_init(&b);
+	weave_test_launch(&b, DRM_WEAVE_KERNEL_FAIL, NULL, 0, 1, EIO);
+	weave_test_enqueue(_metadata, self->fd, failing, &b);
+	weave_test_delay(&b, delay_us);
+	weave_test_fill_task(&b, bo, 0, self->page, 0x10ad);
+	weave_test_enqueue(_metadata, self->fd, slow, &b);
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+	out = weave_sync(syncobj, 0);
+	ASSERT_EQ(0, weave_flush_all(self->fd, &out));
+
+	/* The failing job is done, the slow one is not: nor is the fence. */
+	weave_test_wait(_metadata, self->fd, failing);
+	EXPECT_EQ(0, weave_test_sync_file_status(_metadata, self->fd,
+						 syncobj, 0));
+	q = weave_test_squery(_metadata, self->fd, slow);
+	ASSERT_EQ(0u, q.completed) {
+		TH_LOG("the %u ms delay ended before the check: machine too slow, the check proves nothing",
+		       delay_us / 1000);
+	}
+
+	ASSERT_EQ(0, drmSyncobjWait(self->fd, &syncobj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL));
+	q = weave_test_squery(_metadata, self->fd, slow);
+	EXPECT_EQ(2u, q.completed);
+	status = weave_test_sync_file_status(_metadata, self->fd, syncobj, 0);
+	EXPECT_EQ(-EIO, status);
+	weave_test_expect_words(_metadata, self->fd, bo, self->page, 0x10ad);
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
 /* Streams of two files never mix, even on the same buffer via PRIME. */
 TEST_F(data, two_files_share_buffer)
 {

@@ -32,20 +32,40 @@ static int mock_enqueue(void *backend, struct weave_bstream *bs,
 			struct weave_failures *failures)
 {
 	struct mock_backend *m = backend;
+	bool write = task->kind == WEAVE_TASK_HOST_WRITE;
+	bool refuse = m->fail_enqueue_err &&
+		      (write ? m->fail_enqueue_writes :
+			       task->kernel_id == m->fail_enqueue_kernel);
 
 	(void)failures;
+	if (write)
+		mock_record(m, "W%u:%llu%s", bs->slot,
+			    (unsigned long long)task->seqno, refuse ? "!" : "");
+	else
+		mock_record(m, "E%u:%u%s", bs->slot, task->kernel_id,
+			    refuse ? "!" : "");
+	if (refuse)
+		return m->fail_enqueue_err;	/* took nothing */
 	if (m->num_seen < MOCK_SEEN)
 		m->seen[m->num_seen++] = *task;
-	if (task->kind == WEAVE_TASK_HOST_WRITE) {
-		mock_record(m, "W%u:%llu", bs->slot,
-			    (unsigned long long)task->seqno);
+	if (write)
 		kvfree(task->data);	/* the backend owns the staging now */
-		return 0;
-	}
-	mock_record(m, "E%u:%u", bs->slot, task->kernel_id);
-	if (m->fail_enqueue_err && task->kernel_id == m->fail_enqueue_kernel)
-		return m->fail_enqueue_err;
 	return 0;
+}
+
+static void mock_fail(void *backend, const struct weave_task *task, int err,
+		      struct weave_failures *failures)
+{
+	struct mock_backend *m = backend;
+
+	(void)failures;
+	m->failed_err = err;
+	if (task->kind == WEAVE_TASK_HOST_WRITE) {
+		mock_record(m, "XW:%llu", (unsigned long long)task->seqno);
+		kvfree(task->data);	/* the backend owns the staging now */
+		return;
+	}
+	mock_record(m, "X:%u", task->kernel_id);
 }
 
 static int mock_flush(void *backend, struct weave_bstream *bs,
@@ -100,6 +120,7 @@ static bool mock_requires_isolation(void *backend,
 
 const struct weave_backend_ops mock_ops = {
 	.enqueue = mock_enqueue,
+	.fail = mock_fail,
 	.flush = mock_flush,
 	.create_stream = mock_create_stream,
 	.destroy_stream = mock_destroy_stream,

@@ -7,6 +7,9 @@
  *   D<bs>            destroy_stream
  *   E<bs>:<kernel>   enqueue of a launch on backend stream bs
  *   W<bs>:<seqno>    enqueue of a host write (its staging is freed here)
+ *   ...!             either, refused: the task stays the core's
+ *   X:<kernel>       fail of a launch the core could not keep
+ *   XW:<seqno>       fail of a host write (its staging is freed here)
  *   F<bs>            flush
  *   T<track>         the core's track_idle callback, index in mock->tracks
  *
@@ -33,14 +36,21 @@ struct mock_backend {
 	unsigned int live_streams;
 	struct weave_track tracks[MOCK_TRACKS];
 
-	/* Copies of every enqueued task, in order. */
+	/* Copies of every task the backend took through enqueue, in order. */
 	struct weave_task seen[MOCK_SEEN];
 	unsigned int num_seen;
+	/* The error of the last fail. */
+	int failed_err;
 
-	/* Error injection; an error of 0 injects nothing. */
+	/*
+	 * Error injection; an error of 0 injects nothing.  enqueue refuses
+	 * launches of fail_enqueue_kernel, and host writes if
+	 * fail_enqueue_writes.
+	 */
 	u32 fail_create_slot;
 	int fail_create_err;
 	u32 fail_enqueue_kernel;
+	bool fail_enqueue_writes;
 	int fail_enqueue_err;
 	u32 fail_flush_slot;
 	int fail_flush_err;

@@ -465,7 +465,11 @@ TEST_F(sched, duplicate_bindings_count_and_tracks_return_to_zero)
 	ASSERT_EQ(0u, Y->queued);
 }
 
-TEST_F(sched, enqueue_error_is_latched_and_nothing_is_dropped)
+/*
+ * A threshold execution cannot keep a refused task (the ring must have
+ * room): it goes to fail, the error is latched and the rest still runs.
+ */
+TEST_F(sched, threshold_fails_a_refused_task_and_goes_on)
 {
 	self->m.fail_enqueue_kernel = 2;
 	self->m.fail_enqueue_err = -ENOMEM;
@@ -473,13 +477,152 @@ TEST_F(sched, enqueue_error_is_latched_and_nothing_is_dropped)
 	LAUNCH(1, 5);
 	LAUNCH(0, 2);
 	LAUNCH(0, 3);
-	CALLS("C0 C1 E0:1 E0:2 E0:3 F0");
+	CALLS("C0 C1 E0:1 E0:2! X:2 E0:3 F0");
+	ASSERT_EQ(-ENOMEM, self->m.failed_err);
 	ASSERT_EQ(3u, stats(&self->s, 0).executed);
+	ASSERT_EQ(0u, stats(&self->s, 0).queued);
 	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
 	CALLS("E1:5 F1");
 	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, MAX_STREAMS));
 	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
 	CALLS("F0 F0");
+}
+
+/* Nor can align: the new task must find its buffer's tasks on its slot. */
+TEST_F(sched, align_fails_a_refused_task_and_goes_on)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	REG(0, host_write(Y, 8));
+	CALLS("C0");
+	self->m.fail_enqueue_kernel = 1;
+	self->m.fail_enqueue_writes = true;
+	self->m.fail_enqueue_err = -ENOMEM;
+	t = launch(4);
+	REG(1, *bind(&t, X, WEAVE_ACCESS_READ));
+	/* The host write's staging went to fail, which freed it. */
+	CALLS("C1 E0:1! X:1 T0 W0:2! XW:2 T1 F0");
+	ASSERT_EQ(1u, X->slot);
+	ASSERT_EQ(1u, X->queued);
+	ASSERT_EQ(0u, stats(&self->s, 0).queued);
+	ASSERT_EQ(2u, stats(&self->s, 0).executed);
+	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+}
+
+/*
+ * A flush keeps a refused task queued, with the rest of its slot, in
+ * order, and reports the error; once the backend takes tasks again, a
+ * flush hands them all over.
+ */
+TEST_F(sched, flush_keeps_refused_tasks_queued_in_order)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	CALLS("C0");
+	self->m.fail_enqueue_kernel = 1;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	CALLS("E0:1! F0");
+	ASSERT_EQ(2u, stats(&self->s, 0).queued);
+	ASSERT_EQ(0u, stats(&self->s, 0).executed);
+	ASSERT_EQ(0u, self->m.num_seen);
+	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	CALLS("E0:1! F0");
+
+	/* Later tasks queue behind them; the threshold still holds. */
+	self->m.fail_enqueue_err = 0;
+	LAUNCH(MAX_STREAMS, 3);
+	CALLS("E0:1 E0:2 E0:3 F0");
+	ASSERT_EQ(0u, stats(&self->s, 0).queued);
+	ASSERT_EQ(3u, stats(&self->s, 0).executed);
+	ASSERT_EQ(1u, self->m.seen[0].seqno);
+	ASSERT_EQ(3u, self->m.seen[2].seqno);
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("F0");
+}
+
+/* A refused host write keeps its staging and its track until taken. */
+TEST_F(sched, flush_keeps_a_refused_host_write_whole)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, host_write(X, 8));
+	REG(0, *bind(&t, X, WEAVE_ACCESS_READ));
+	self->m.fail_enqueue_writes = true;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	CALLS("C0 W0:1! F0");
+	ASSERT_EQ(2u, X->queued);
+	ASSERT_EQ(2u, stats(&self->s, 0).queued);
+
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	CALLS("W0:1 E0:1 T0 F0");
+	/* The mock freed the staging; ASan and LSan see it freed once. */
+	ASSERT_EQ(8u, self->m.seen[0].len);
+	ASSERT_NE(NULL, self->m.seen[0].data);
+	ASSERT_EQ(0u, X->queued);
+}
+
+/*
+ * Interleave stops at a refused task; every slot keeps what it did not
+ * hand over, and the execution stream is still flushed.
+ */
+TEST_F(sched, interleave_stops_at_a_refused_task)
+{
+	const u32 set[] = { 2, 0, 1 };
+
+	queue_three_slots(_metadata, self);
+	self->m.fail_enqueue_kernel = 3;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_execute(&self->s, set, 3));
+	CALLS("F0 F1 E2:4 E2:1 E2:3! F2");
+	ASSERT_EQ(1u, stats(&self->s, 0).queued);
+	ASSERT_EQ(1u, stats(&self->s, 1).queued);
+	ASSERT_EQ(1u, stats(&self->s, 2).queued);
+
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, weave_sched_execute(&self->s, set, 3));
+	CALLS("F0 F1 E2:5 E2:2 E2:3 F2");
+	ASSERT_EQ(0u, weave_sched_queued(&self->s));
+}
+
+/* Sequential stops at the refusing slot, after flushing it. */
+TEST_F(sched, sequential_stops_at_a_refused_task)
+{
+	const u32 set[] = { 2, 0, 1 };
+
+	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+					      WEAVE_STRATEGY_SEQUENTIAL));
+	queue_three_slots(_metadata, self);
+	self->m.fail_enqueue_kernel = 2;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_execute(&self->s, set, 3));
+	CALLS("E2:4 E2:5 F2 E0:1 E0:2! F0");
+	ASSERT_EQ(2u, weave_sched_queued(&self->s));
+
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, weave_sched_execute(&self->s, set, 3));
+	CALLS("F2 E0:2 F0 E1:3 F1");
+}
+
+/* A stream's work that the backend refuses stays; destroy says so. */
+TEST_F(sched, destroy_reports_refused_work)
+{
+	LAUNCH(0, 1);
+	LAUNCH(MAX_STREAMS, 2);
+	self->m.fail_enqueue_kernel = 2;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	CALLS("C0 E0:1 E0:2! F0");
+	ASSERT_EQ(1u, stats(&self->s, 0).queued);
+
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	CALLS("E0:2 F0");
+	/* Destroy cleared the latch, which belongs to work that was taken. */
+	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
 }
 
 TEST_F(sched, flush_error_is_latched_on_every_slot_it_carried)
@@ -507,9 +650,15 @@ TEST_F(sched, flush_all_reports_and_clears_latched_errors)
 	self->m.fail_enqueue_err = -ENOSPC;
 	LAUNCH(0, 1);
 	LAUNCH(2, 3);
+	LAUNCH(2, 4);
+	/* Stops at the refusal, keeps the rest queued, still flushes all. */
 	ASSERT_EQ(-ENOSPC, weave_sched_flush_all(&self->s));
-	CALLS("C0 C2 F2 E0:1 E0:3 F0 F0 F2");
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 2));
+	CALLS("C0 C2 F2 E0:1 E0:3! F0 F0 F2");
+	ASSERT_EQ(2u, weave_sched_queued(&self->s));
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	CALLS("F2 E0:3 E0:4 F0 F0 F2");
+	ASSERT_EQ(0u, weave_sched_queued(&self->s));
 	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
 }
 

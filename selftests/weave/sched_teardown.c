@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: teardown while the scheduler is busy.  A file is closed, or the
+ * process that holds it is killed, at several points of a hang (well
+ * before the job timeout, right around it, while the timeout is being
+ * handled) and of a busy queue (many queued jobs, jobs running, jobs just
+ * released by their in-fence), several times over.  Each close returns
+ * promptly and reaps everything; afterwards the device still works and
+ * weave.ko holds no reference beyond the test's own file, so it can be
+ * unloaded (the lane unloads it after the suites).
+ *
+ * On a stock kernel a use-after-free in these races goes unseen; on the
+ * debug kernel (KASAN) it is reported on the console, which fails the lane.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+/* Jobs queued behind a load's head job: more than a queue's 64 credits. */
+#define LOAD_QUEUED	80
+/* Streams of a load whose jobs wait on the head job's fence. */
+#define LOAD_GATED	24
+/* Each scenario runs this many times. */
+#define ITERATIONS	2
+/* The head job of a busy (not hung) load, in microseconds. */
+#define BUSY_DELAY_US	40000
+
+#define MS		1000000ll
+
+FIXTURE(teardown) {
+	int fd;
+	struct drm_weave_device_info info;
+	uint64_t page;
+	int64_t timeout_ns;
+	uint32_t gated;
+	struct drm_weave_memory_usage base;
+	long base_refs;
+};
+
+/* weave.ko's reference count, or -1 if it cannot be read. */
+static long module_refs(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/module/weave/refcnt", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+FIXTURE_SETUP(teardown)
+{
+	self->fd = weave_test_open(_metadata);
+	self->info = weave_test_info(_metadata, self->fd);
+	self->page = self->info.page_size;
+	self->timeout_ns = self->info.job_timeout_ms * MS;
+	ASSERT_LT(0, self->timeout_ns);
+	/* Gated streams get slots of their own, on every queue. */
+	self->gated = self->info.max_streams - 1;
+	if (self->gated > LOAD_GATED)
+		self->gated = LOAD_GATED;
+	self->base = weave_test_usage(_metadata, self->fd);
+	self->base_refs = module_refs();
+	ASSERT_LT(0, self->base_refs);
+}
+
+FIXTURE_TEARDOWN(teardown)
+{
+	close(self->fd);
+}
+
+static void sleep_until(int64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ll,
+		.tv_nsec = ns % 1000000000ll,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
+		;
+}
+
+/*
+ * Put a load on the fresh file @fd: on stream 1, a head job (a DELAY of
+ * @delay_us, then a FILL) and LOAD_QUEUED one-task jobs behind it, more
+ * than its queue runs at once, so that some wait in the scheduler's
+ * entity; on each of @gated more streams (slots of their own, on both
+ * queues) a job that waits on the head job's fence.  *@t0 is when the
+ * head job was flushed.  Returns 0 or a negative errno; it asserts
+ * nothing, so that a child process can run it.
+ */
+static int load(int fd, uint32_t delay_us, uint32_t gated, int64_t *t0)
+{
+	struct drm_weave_sync sync;
+	struct weave_test_batch b;
+	uint32_t head, stream, obj, bo;
+	uint64_t size = 4096;
+	unsigned int i;
+	int ret;
+
+	ret = drmSyncobjCreate(fd, 0, &obj) ? -errno : 0;
+	if (!ret)
+		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL, &head);
+	if (!ret)
+		ret = weave_bo_create(fd, &size, 0, &bo);
+	if (ret)
+		return ret;
+	sync = weave_sync(obj, 0);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, delay_us);
+	weave_test_fill_task(&b, bo, 0, size, 0x7e57);
+	ret = weave_test_submit(fd, head, &b);
+	if (!ret)
+		ret = weave_flush(fd, head, &sync);
+	if (ret)
+		return ret;
+	*t0 = weave_test_now();
+
+	for (i = 0; i < LOAD_QUEUED && !ret; i++) {
+		weave_test_noop(&b);
+		ret = weave_test_submit(fd, head, &b);
+		if (!ret)
+			ret = weave_flush(fd, head, NULL);
+	}
+	for (i = 0; i < gated && !ret; i++) {
+		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
+					  &stream);
+		if (ret)
+			break;
+		weave_test_noop(&b);
+		weave_test_noop(&b);
+		ret = weave_enqueue(fd, stream, b.task, b.n, &sync, 1, NULL);
+		weave_test_batch_init(&b);
+		if (!ret)
+			ret = weave_flush(fd, stream, NULL);
+	}
+	return ret;
+}
+
+/*
+ * Waits until weave holds only the test's own references again and every
+ * buffer of the closed file is freed: all of its jobs and fences are gone.
+ */
+static void await_reaped(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(teardown) *self, const char *what)
+{
+	int64_t deadline = weave_test_now() + 4 * self->timeout_ns +
+			   10 * WEAVE_TEST_SEC;
+	struct drm_weave_memory_usage now;
+	long refs;
+
+	for (;;) {
+		refs = module_refs();
+		now = weave_test_usage(_metadata, self->fd);
+		if (refs == self->base_refs &&
+		    now.live_bos == self->base.live_bos &&
+		    now.live_bytes == self->base.live_bytes)
+			return;
+		if (weave_test_now() > deadline)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(self->base_refs, refs) TH_LOG("%s: module references", what);
+	ASSERT_EQ(self->base.live_bos, now.live_bos) TH_LOG("%s", what);
+	ASSERT_EQ(self->base.live_bytes, now.live_bytes) TH_LOG("%s", what);
+}
+
+/* Loads a file of its own and closes it @at_ns after the head job left. */
+static void close_at(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(teardown) *self, uint32_t delay_us,
+		     int64_t at_ns, const char *what)
+{
+	int64_t t0 = 0, start, elapsed;
+	int fd;
+
+	fd = weave_test_open(_metadata);
+	ASSERT_EQ(0, load(fd, delay_us, self->gated, &t0)) TH_LOG("%s", what);
+	sleep_until(t0 + at_ns);
+	start = weave_test_now();
+	ASSERT_EQ(0, close(fd));
+	elapsed = weave_test_now() - start;
+	EXPECT_GT(2 * self->timeout_ns, elapsed) {
+		TH_LOG("%s: close took %lld ms", what,
+		       (long long)(elapsed / MS));
+	}
+	await_reaped(_metadata, self, what);
+}
+
+/*
+ * A child loads a file of its own and is killed with SIGKILL @at_ns after
+ * its head job left: the file is closed by the exiting process.
+ */
+static void kill_at(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(teardown) *self, uint32_t delay_us,
+		    int64_t at_ns, const char *what)
+{
+	struct { int64_t t0; int ret; } msg = { 0, -EIO };
+	int pipefd[2], status;
+	int64_t start;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = weave_device_open(0);
+
+		close(pipefd[0]);
+		msg.ret = fd < 0 ? fd : load(fd, delay_us, self->gated,
+					    &msg.t0);
+		if (write(pipefd[1], &msg, sizeof(msg)) != sizeof(msg))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(pipefd[1]);
+	ASSERT_EQ((ssize_t)sizeof(msg), read(pipefd[0], &msg, sizeof(msg)));
+	close(pipefd[0]);
+	if (msg.ret)
+		kill(pid, SIGKILL);
+	ASSERT_EQ(0, msg.ret) TH_LOG("%s: the child's load failed", what);
+
+	sleep_until(msg.t0 + at_ns);
+	start = weave_test_now();
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	EXPECT_GT(2 * self->timeout_ns, weave_test_now() - start) {
+		TH_LOG("%s: the killed child took too long to go", what);
+	}
+	await_reaped(_metadata, self, what);
+}
+
+/*
+ * The device still runs a checked chain, on a file of its own; once that
+ * file is closed weave is back to the test's own references.
+ */
+static void still_works(struct __test_metadata *_metadata,
+			FIXTURE_DATA(teardown) *self)
+{
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+	uint32_t stream, bo, res, *map;
+	int fd;
+
+	fd = weave_test_open(_metadata);
+	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, fd, 4 * self->page, 0);
+	res = weave_test_bo(_metadata, fd, self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_chain(&b, bo, self->page, 0x1357, 0x2468, res, 0);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+	weave_test_finish(_metadata, fd, stream);
+	map = weave_test_map(_metadata, fd, res, self->page);
+	EXPECT_EQ(weave_test_chain_crc(self->page, 0x1357, 0x2468), map[0]);
+	weave_test_unmap(_metadata, map, self->page);
+	usage = weave_test_client_idle(_metadata, fd);
+	EXPECT_EQ(0u, usage.pending_tasks);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE,
+		  weave_test_squery(_metadata, fd, stream).state);
+	ASSERT_EQ(0, close(fd));
+	await_reaped(_metadata, self, "after the checked chain");
+}
+
+typedef void (*teardown_fn)(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(teardown) *self, uint32_t delay_us,
+			    int64_t at_ns, const char *what);
+
+/*
+ * A hung head job, torn down well before the job timeout, right around
+ * it, and while the timeout handler and the released jobs run.  Each
+ * iteration shifts the points by a few milliseconds.
+ */
+static void hang_points(struct __test_metadata *_metadata,
+			FIXTURE_DATA(teardown) *self, teardown_fn fn)
+{
+	const int64_t t = self->timeout_ns;
+	const int64_t at[] = {
+		t / 4, t - 20 * MS, t - 2 * MS, t, t + 2 * MS, t + 10 * MS,
+		t + 30 * MS, t + 80 * MS,
+	};
+	uint32_t delay_us = weave_test_hang_delay_us(_metadata, &self->info);
+	char what[64];
+	unsigned int i, k;
+
+	for (k = 0; k < ITERATIONS; k++) {
+		for (i = 0; i < ARRAY_SIZE(at); i++) {
+			snprintf(what, sizeof(what), "hang, T%+lld ms, round %u",
+				 (long long)((at[i] - t) / MS + k), k);
+			fn(_metadata, self, delay_us, at[i] + k * MS, what);
+		}
+	}
+	still_works(_metadata, self);
+}
+
+/*
+ * A busy queue: torn down at once (jobs queued in the entities), while the
+ * head job runs, and as it completes and releases the gated jobs.
+ */
+static void busy_points(struct __test_metadata *_metadata,
+			FIXTURE_DATA(teardown) *self, teardown_fn fn)
+{
+	const int64_t d = BUSY_DELAY_US * 1000ll;
+	const int64_t at[] = {
+		0, 5 * MS, d - 5 * MS, d, d + 2 * MS, d + 5 * MS, d + 15 * MS,
+		d + 40 * MS,
+	};
+	char what[64];
+	unsigned int i, k;
+
+	for (k = 0; k < ITERATIONS; k++) {
+		for (i = 0; i < ARRAY_SIZE(at); i++) {
+			snprintf(what, sizeof(what), "busy, %lld ms, round %u",
+				 (long long)(at[i] / MS + k), k);
+			fn(_metadata, self, BUSY_DELAY_US, at[i] + k * MS,
+			   what);
+		}
+	}
+	still_works(_metadata, self);
+}
+
+TEST_F_TIMEOUT(teardown, close_during_hang, 120)
+{
+	hang_points(_metadata, self, close_at);
+}
+
+TEST_F_TIMEOUT(teardown, kill_during_hang, 120)
+{
+	hang_points(_metadata, self, kill_at);
+}
+
+TEST_F_TIMEOUT(teardown, close_busy_queue, 60)
+{
+	busy_points(_metadata, self, close_at);
+}
+
+TEST_F_TIMEOUT(teardown, kill_busy_queue, 60)
+{
+	busy_points(_metadata, self, kill_at);
+}
+
+TEST_HARNESS_MAIN
