@@ -87,10 +87,6 @@ MULTI_SUITES := devices
 # Suites that need the debug kernel's fault injection or sw_sync; the lane
 # runs them on that kernel only.
 DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))
-# Suites that reproduce open bugs (issue 8): built, not run by make check
-# until the bugs are fixed.  Tests of other suites that do are built only
-# with -DWEAVE_KNOWN_BUGS.
-KNOWN_BAD_SUITES := stress
 KSFT_OUT := $(BUILD)/selftests
 SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
 TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
@@ -106,7 +102,7 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 
 $(KSFT_OUT)/weave/tests: Makefile
 	@mkdir -p $(@D)
-	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES) $(KNOWN_BAD_SUITES),$(SUITES))) > $@
+	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES),$(SUITES))) > $@
 
 $(KSFT_OUT)/weave/tests-debug: Makefile
 	@mkdir -p $(@D)

@@ -56,7 +56,9 @@
  * at flush the job's buffers are locked together (ww mutexes), the job
  * waits for their reservation fences (implicit sync, reads after writes,
  * writes after everything) and adds, as a read or write fence, a weave
- * fence that stands in for its finished fence (see Unload).  (b) Each
+ * fence that stands in for its finished fence (see Unload).  It waits for
+ * its own client's jobs directly and for any other fence through a gate
+ * (see (c)), so that a closed client's jobs wait for no one else.  (b) Each
  * slot's FIFO, across backend streams (interleave puts a slot's tasks on
  * another slot's backend stream): a job depends on
  * &weave_eslot.last of every slot it holds tasks of, and becomes that
@@ -81,19 +83,23 @@
  *
  * Lifetimes.  A job holds references to the client's engine context, the
  * logical streams of its tasks, its buffers, the backend stream it was
- * made for and the module, and drops them when it is freed.  The
- * scheduler still touches an entity after it has taken the entity's last
- * job: its thread (6.1) or submit work item (6.12) signals the entity's
- * idle completion after run_job.  drm_sched_entity_fini() waits for that
- * completion on 6.12, but on 6.1 only while the entity still queues jobs,
- * so a client closing just after the scheduler took its last job would
- * free the entity under it.  weave relies on neither: a backend stream,
- * with its entities, is freed once the client has destroyed the entities
- * and the last job made for the stream is freed.  The scheduler frees a
- * job in a later pass of the thread or ordered work queue that ran it, or
- * with that stopped (drm_sched_stop() at a timeout), so after everything
- * the pass that took the job did with its entity.  The same holds at
- * unload: no job means no backend stream.
+ * made for and the module, and drops them when it is freed.  A client
+ * never waits for its entities to drain, not at close and not when it is
+ * killed: drm_sched_entity_flush() would wait behind other clients' work
+ * on the queue, and on 6.1 the kill that follows it for an exiting
+ * process leaks a fence reference when a job's dependency has already
+ * signalled, pinning the module.  Instead a backend stream, with its
+ * entities, lives until the client has let it go and the last job made
+ * for it is freed; drm_sched_entity_fini() then finds its queue empty and
+ * kills nothing.  That runs on weave_engine_wq, because the last job can
+ * be freed by the scheduler itself.  The scheduler frees a job in a later
+ * pass of the thread or ordered work queue that ran it, or with that
+ * stopped (drm_sched_stop() at a timeout), so after everything the pass
+ * that took the job did with its entity (such as signalling its idle
+ * completion).  A closed client's jobs drain without help: its abort fired
+ * every gate, so they wait only for each other and for room on their
+ * queue, and they skip their tasks.  The same holds at unload: no job
+ * means no backend stream, and module exit drains weave_engine_wq.
  *
  * Errors.  A FAIL task sets its errno on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
@@ -172,14 +178,16 @@ struct weave_engine {
  * struct weave_bstream - A backend stream: the soft engine's per-slot
  * submission context.
  *
- * The scheduler may still be using an entity after drm_sched_entity_fini()
- * returns (see "DOC: soft engine", Lifetimes), so the stream is freed only
- * once the client has destroyed it and every job made for it is freed.
+ * Its entities are finished, and it is freed, only once the client has
+ * let it go and every job made for it is freed (see "DOC: soft engine",
+ * Lifetimes).
  */
 struct weave_bstream {
 	/** @ref: The client's reference and one per job made for the stream. */
 	struct kref ref;
-	/** @ctx: The client's engine context. */
+	/** @fini_work: Finishes the entities and frees the stream. */
+	struct work_struct fini_work;
+	/** @ctx: The client's engine context, a reference. */
 	struct weave_ectx *ctx;
 	/** @slot: The slot whose backend stream this is. */
 	u32 slot;
@@ -224,6 +232,7 @@ struct weave_proxy {
 	struct weave_fence f;
 	struct dma_fence *in;
 	struct dma_fence_cb cb;
+	u64 owner;	/* &weave_ectx.id of the job's client, or zero */
 };
 
 /* One input of a join. */
@@ -694,6 +703,43 @@ static struct weave_gate *to_weave_gate(struct dma_fence *f)
 }
 
 /*
+ * Make a gate on @in, taking the caller's reference to @in; it does not
+ * watch @in until weave_gate_arm().  Returns it with one reference, or NULL
+ * (and @in is not taken) if out of memory.
+ */
+static struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
+					    struct dma_fence *in)
+{
+	struct weave_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+
+	if (!gate)
+		return NULL;
+	spin_lock_init(&gate->f.lock);
+	dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	gate->in = in;
+	gate->ctx = ctx;
+	INIT_LIST_HEAD(&gate->link);
+	return gate;
+}
+
+/*
+ * Put @gate, not armed, on the client's list (with a reference of its own)
+ * and watch its in-fence: it fires when that signals, or at the client's
+ * abort, whichever comes first.
+ */
+static void weave_gate_arm(struct weave_ectx *ctx, struct weave_gate *gate)
+{
+	dma_fence_get(&gate->f.base);
+	spin_lock_irq(&ctx->gate_lock);
+	list_add_tail(&gate->link, &ctx->gates);
+	spin_unlock_irq(&ctx->gate_lock);
+	if (dma_fence_add_callback(gate->in, &gate->cb, weave_gate_cb))
+		weave_gate_fire(gate, gate->in->error);
+}
+
+/*
  * Take a gate that left its slot out of the client's list: it gates no
  * job, so it is signalled (-ECANCELED) now rather than kept until its
  * in-fence signals.  Drops the slot's reference.
@@ -799,7 +845,7 @@ int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 		ret = weave_grow((void **)&es->gates, &es->cgates,
 				 es->ngates + fresh, sizeof(*es->gates));
 	for (i = 0; i < k; i++) {
-		gate = ret ? NULL : kzalloc(sizeof(*gate), GFP_KERNEL);
+		gate = ret ? NULL : weave_gate_create(ctx, fences[i]);
 		if (!gate) {
 			/* Gates made so far put their in-fence when released. */
 			for (j = 0; j < k; j++)
@@ -807,13 +853,6 @@ int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 			*n = 0;
 			return ret ?: -ENOMEM;
 		}
-		spin_lock_init(&gate->f.lock);
-		dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
-			       dma_fence_context_alloc(1), 1);
-		__module_get(THIS_MODULE);
-		gate->in = fences[i];
-		gate->ctx = ctx;
-		INIT_LIST_HEAD(&gate->link);
 		fences[i] = &gate->f.base;
 	}
 	return 0;
@@ -850,12 +889,7 @@ void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
 			es->gates[es->ngates++] = &gate->f.base;
 			ctx->ngates++;
 		}
-		dma_fence_get(&gate->f.base);
-		spin_lock_irq(&ctx->gate_lock);
-		list_add_tail(&gate->link, &ctx->gates);
-		spin_unlock_irq(&ctx->gate_lock);
-		if (dma_fence_add_callback(gate->in, &gate->cb, weave_gate_cb))
-			weave_gate_fire(gate, gate->in->error);
+		weave_gate_arm(ctx, gate);
 	}
 }
 
@@ -1093,9 +1127,31 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 
 static void weave_ectx_release(struct kref *ref);
 
+/* Tears engines and backend streams down; drained at module exit. */
+static struct workqueue_struct *weave_engine_wq;
+
+static void weave_bstream_fini_work(struct work_struct *work)
+{
+	struct weave_bstream *bs = container_of(work, struct weave_bstream,
+						fini_work);
+	u32 p;
+
+	/* No job of the stream is left: no entity waits, none is busy. */
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
+		drm_sched_entity_fini(&bs->entity[p]);
+	kref_put(&bs->ctx->ref, weave_ectx_release);
+	kfree(bs);
+}
+
+/*
+ * The last reference can go in the scheduler's own free_job, where an
+ * entity cannot be finished: do it on weave_engine_wq.
+ */
 static void weave_bstream_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct weave_bstream, ref));
+	struct weave_bstream *bs = container_of(ref, struct weave_bstream, ref);
+
+	queue_work(weave_engine_wq, &bs->fini_work);
 }
 
 /* Count @n more entries of job task arrays in &weave_ectx.job_bytes. */
@@ -1166,6 +1222,8 @@ static struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 		return NULL;
 	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
 	job->proxy = weave_proxy_create();
+	if (job->proxy)
+		job->proxy->owner = ctx->id;
 	/* The spare has task_hint entries and is counted already. */
 	job->tasks = xchg(&ctx->spare_tasks, NULL);
 	if (!job->tasks) {
@@ -1487,13 +1545,69 @@ retry:
  * reservation slots) was made at enqueue.  If one of those fails, the job
  * is left as it was, in &weave_ectx.job, and a later flush pushes it.
  */
+/* The &weave_ectx.id of the client whose job @f stands in for, or zero. */
+static u64 weave_fence_owner(struct dma_fence *f)
+{
+	if (f->ops != &weave_proxy_ops)
+		return 0;
+	return container_of(f, struct weave_proxy, f.base)->owner;
+}
+
+/*
+ * Make @job follow what its use of @obj must follow: the fences of @obj's
+ * reservation that a write (or a read) waits for.  The job waits for the
+ * client's own jobs directly, and for any other fence (another client's
+ * work, another driver's) through a gate, added to @gates with a reference
+ * and not armed yet.  The client's abort fires its gates, so a closed
+ * client's jobs never wait for someone else's.
+ *
+ * Context: @obj's reservation held.
+ */
+static int weave_job_add_implicit(struct weave_job *job,
+				  struct drm_gem_object *obj, bool write,
+				  struct list_head *gates)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct dma_resv_iter cursor;
+	struct weave_gate *gate;
+	struct dma_fence *f;
+	int ret;
+
+	dma_resv_for_each_fence(&cursor, obj->resv, dma_resv_usage_rw(write),
+				f) {
+		if (dma_fence_is_signaled(f))
+			continue;
+		if (weave_fence_owner(f) == ctx->id) {
+			ret = drm_sched_job_add_dependency(&job->base,
+							   dma_fence_get(f));
+			if (ret)
+				return ret;
+			continue;
+		}
+		gate = weave_gate_create(ctx, dma_fence_get(f));
+		if (!gate) {
+			dma_fence_put(f);
+			return -ENOMEM;
+		}
+		/* One reference for the job, one for @gates. */
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(&gate->f.base));
+		list_add_tail(&gate->link, gates);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 			      struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
 	struct weave_job *job = ctx->job;
+	struct weave_gate *gate, *tmp;
 	struct ww_acquire_ctx acquire;
 	struct dma_fence *finished, *out;
+	LIST_HEAD(gates);
 	u32 i, s;
 	int ret;
 
@@ -1521,8 +1635,7 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 			struct drm_gem_object *obj = job->objs[i];
 			bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
 
-			ret = drm_sched_job_add_implicit_dependencies(&job->base,
-								      obj, write);
+			ret = weave_job_add_implicit(job, obj, write, &gates);
 			if (!ret)
 				ret = dma_resv_reserve_fences(obj->resv, 1);
 			if (ret) {
@@ -1535,6 +1648,11 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 
 	/* Committed: nothing below fails. */
 	ctx->job = NULL;
+	list_for_each_entry_safe(gate, tmp, &gates, link) {
+		list_del_init(&gate->link);
+		weave_gate_arm(ctx, gate);
+		dma_fence_put(&gate->f.base);
+	}
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
 	out = weave_proxy_attach(job->proxy, dma_fence_get(finished));
@@ -1560,6 +1678,10 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	return 0;
 
 err_cleanup:
+	list_for_each_entry_safe(gate, tmp, &gates, link) {
+		list_del_init(&gate->link);
+		dma_fence_put(&gate->f.base);
+	}
 	/* Drops the scheduler's job and its dependencies, not the job's. */
 	drm_sched_job_cleanup(&job->base);
 	return ret;
@@ -1578,6 +1700,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&bs->ref);
+	INIT_WORK(&bs->fini_work, weave_bstream_fini_work);
 	bs->ctx = ctx;
 	bs->slot = slot;
 	bs->queue = &engine->queues[slot % engine->num_queues];
@@ -1592,20 +1715,18 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 			return ERR_PTR(ret);
 		}
 	}
+	kref_get(&ctx->ref);
 	return bs;
 }
 
 /*
- * Destroy the entities and drop the client's reference: the stream itself
- * goes with its last job, see "DOC: soft engine", Lifetimes.
+ * Drop the client's reference: the stream and its entities go once its
+ * last job is freed, and the client does not wait for that.  See "DOC: soft
+ * engine", Lifetimes.
  */
 static void weave_engine_destroy_stream(void *backend,
 					struct weave_bstream *bs)
 {
-	u32 p;
-
-	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
-		drm_sched_entity_destroy(&bs->entity[p]);
 	kref_put(&bs->ref, weave_bstream_release);
 }
 
@@ -1631,6 +1752,9 @@ const struct weave_backend_ops weave_engine_ops = {
 };
 
 /* ---- per-client context -------------------------------------------------- */
+
+/* The last &weave_ectx.id handed out. */
+static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
 
 static void weave_lstream_release(struct kref *ref)
 {
@@ -1668,6 +1792,7 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 		return NULL;
 	}
 	kref_init(&ctx->ref);
+	ctx->id = atomic64_inc_return(&weave_ectx_last_id);
 	ctx->drm = &wdev->drm;
 	drm_dev_get(ctx->drm);
 	ctx->engine = wdev->engine;
@@ -1775,9 +1900,6 @@ void weave_ectx_put(struct weave_ectx *ctx)
 }
 
 /* ---- the engine ---------------------------------------------------------- */
-
-/* Tears engines down away from their schedulers; drained at module exit. */
-static struct workqueue_struct *weave_engine_wq;
 
 /**
  * weave_engine_module_init() - Set up what every engine shares.

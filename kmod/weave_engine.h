@@ -95,6 +95,11 @@ struct weave_ectx {
 	/** @ref: The client's reference and one per job. */
 	struct kref ref;
 	/**
+	 * @id: Names the client's jobs in their proxies: never zero, never
+	 * reused while the module is loaded.
+	 */
+	u64 id;
+	/**
 	 * @drm: The device, a reference: the engine and the device's buffers
 	 * stay until the client's last job is freed, also after an unplug.
 	 */

@@ -776,13 +776,10 @@ TEST_F_TIMEOUT(ff, close_in_sync_pending, 60)
 	ff_close_pending(_metadata, self, FF_GATE_IN_SYNC, false, -1);
 }
 
-#ifdef WEAVE_KNOWN_BUGS
-/* Known bug, open in issue 8: close waits for a foreign implicit fence. */
 TEST_F_TIMEOUT(ff, close_implicit_pending, 60)
 {
 	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, false, -1);
 }
-#endif /* WEAVE_KNOWN_BUGS */
 
 TEST_F_TIMEOUT(ff, exit_in_sync_pending, 60)
 {
@@ -801,8 +798,6 @@ TEST_F_TIMEOUT(ff, exit_implicit_pending, 60)
  * ends, the scheduler kills the job, and waits (unkillably) for each
  * dependency it has not reached: the foreign fence among them.
  */
-#ifdef WEAVE_KNOWN_BUGS
-/* Known bug, open in issue 8: close waits for a foreign implicit fence. */
 TEST_F_TIMEOUT(ff, exit_implicit_behind_weave_work, 60)
 {
 	uint32_t per_us = self->info.job_timeout_ms * 1000 / 2, i;
@@ -833,6 +828,5 @@ TEST_F_TIMEOUT(ff, exit_implicit_behind_weave_work, 60)
 	close(dmabuf);
 	weave_test_wait(_metadata, self->fd, self->stream);
 }
-#endif /* WEAVE_KNOWN_BUGS */
 
 TEST_HARNESS_MAIN

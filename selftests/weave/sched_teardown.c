@@ -334,16 +334,10 @@ static void busy_points(struct __test_metadata *_metadata,
 	still_works(_metadata, self);
 }
 
-#ifdef WEAVE_KNOWN_BUGS
-/*
- * Open in issue 8: on the debug kernel a fresh client's load fails with
- * -ECANCELED here; not yet understood.  Built only with -DWEAVE_KNOWN_BUGS.
- */
 TEST_F_TIMEOUT(teardown, close_during_hang, 120)
 {
 	hang_points(_metadata, self, close_at);
 }
-#endif /* WEAVE_KNOWN_BUGS */
 
 TEST_F_TIMEOUT(teardown, kill_during_hang, 120)
 {
