@@ -67,16 +67,6 @@
 #define WEAVE_FUZZ_CORE_GUARDS	1
 #endif
 
-/*
- * WEAVE_FUZZ_CLOSE_IN_HANG - Let a file be closed while a job of its times
- * out.  On 6.1 that frees a scheduler entity the scheduler thread still
- * uses (issue 8, part 4); until that is fixed, only files that are never
- * closed early run jobs that hang.
- */
-#ifndef WEAVE_FUZZ_CLOSE_IN_HANG
-#define WEAVE_FUZZ_CLOSE_IN_HANG	0
-#endif
-
 /* Seconds of fuzzing per run of `make check`, over both tests. */
 #define FZ_DEFAULT_SECONDS	20
 #define FZ_MAX_SECONDS		600
@@ -3909,8 +3899,7 @@ static void fz_run(struct __test_metadata *_metadata,
 		ASSERT_EQ(0, fz_ctx_init(ctx[i], i, fd, sh));
 		/* Half the private files are closed early now and then. */
 		ctx[i]->may_reopen = !sh && l->nthreads > 1 && i % 2 == 0;
-		ctx[i]->hangs_left = WEAVE_FUZZ_CLOSE_IN_HANG ||
-				     !ctx[i]->may_reopen ? 1 : 0;
+		ctx[i]->hangs_left = 1;
 		if (sh)
 			shared[nshared++] = ctx[i];
 	}
