@@ -31,14 +31,14 @@
  * its scheduler core with the soft engine's context as the backend, and a
  * tracking record per buffer its queued tasks bind.
  *
- * Closing the file (also when the process is killed) cancels and reaps:
- * the engine context is aborted first (a job whose flush failed is
- * dropped, running jobs stop between tasks, gates on foreign in-fences
- * signal with -ECANCELED; see weave_ectx_abort()), then the core
- * cancels every queued task and destroys the backend streams, which kills
- * or drains their scheduler entities.  Jobs already pushed finish on their
- * own and hold references to what they use: the engine context, the
- * backend stream (with the entities the scheduler may still be touching),
+ * Closing the file (also when the process is killed) cancels and reaps,
+ * and waits for nothing: the engine context is aborted first (a job whose
+ * flush failed is dropped, running jobs stop between tasks, every gate on
+ * another client's or driver's fence signals with -ECANCELED; see
+ * weave_ectx_abort()), then the core cancels every queued task and lets
+ * the backend streams go.  Jobs already pushed drain on their own, skipping
+ * their tasks, and hold references to what they use: the engine context,
+ * the backend stream (whose entities are finished after its last job),
  * their buffers, the logical streams of their tasks, and the module.
  */
 
