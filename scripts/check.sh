@@ -72,5 +72,14 @@ for job in $bg; do
 	collect "$k"
 done
 
+echo "== seconds per suite"
+for k in "$@"; do
+	f=$res/kselftest-$k.tap
+	[ -f "$f" ] || continue
+	printf '%s:' "$k"
+	sed -n 's/^# WEAVE-TIME: \([^ ]*\) \([0-9.]*\) s$/ \1 \2/p' "$f" | tr -d '\n'
+	echo
+done
+
 echo "== totals"
 python3 scripts/tally.py "$res"/*.tap

@@ -77,6 +77,27 @@ module_params() {
 	fi
 }
 
+# Seconds since boot, to the hundredth.
+uptime_cs() {
+	cut -d' ' -f1 /proc/uptime | tr -d .
+}
+
+# kselftest's run_many, which also says how long each suite took.
+timed_run_many() {
+	echo "TAP version 13"
+	DIR="${PWD#${BASE_DIR}/}"
+	test_num=0
+	echo "1..$#"
+	for TEST in "$@"; do
+		test_num=$((test_num + 1))
+		t0=$(uptime_cs)
+		run_one "$DIR" "$TEST" "$test_num"
+		t1=$(uptime_cs)
+		printf '# WEAVE-TIME: %s %d.%02d s\n' "${TEST#./}" \
+			$(((t1 - t0) / 100)) $(((t1 - t0) % 100))
+	done
+}
+
 case $mode in
 check)
 	export BASE_DIR=$build/selftests
@@ -87,17 +108,17 @@ check)
 	only=$(cat "$vm/suites")
 	if [ -n "$only" ]; then
 		# WEAVE_SUITES: just these suites, on one device.
-		run_many $(printf './%s ' $only)
+		timed_run_many $(printf './%s ' $only)
 	else
-		run_many $(cat "$BASE_DIR/weave/tests")
+		timed_run_many $(cat "$BASE_DIR/weave/tests")
 		# The debug kernel's own suites: fault injection, sw_sync.
 		if [ "$debug" = 1 ]; then
-			run_many $(cat "$BASE_DIR/weave/tests-debug")
+			timed_run_many $(cat "$BASE_DIR/weave/tests-debug")
 		fi
 		cd /
 		module_params
 		cd "$BASE_DIR/weave" || exit 1
-		run_many $(cat "$BASE_DIR/weave/tests-multi")
+		timed_run_many $(cat "$BASE_DIR/weave/tests-multi")
 	fi
 	cd /
 	echo "WEAVE-RESULT: 0"
