@@ -7,7 +7,9 @@
 
 CACHE	?= .cache
 BUILD	:= build
-VERSION	:= 1.0.0
+# The library's version is the one its header declares (weave.h).
+weave_ver = $(shell sed -n 's/^\#define WEAVE_VERSION_$(1)[[:space:]]*//p' libshim/weave.h)
+VERSION	:= $(call weave_ver,MAJOR).$(call weave_ver,MINOR).$(call weave_ver,PATCH)
 SOVER	:= 1
 
 -include $(CACHE)/kernels.mk

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libweave: streams: create, destroy, isolate, query, wait; and the
+ * libweave: streams: create, destroy, isolate, wait; and the
  * file's settings.
  */
 #include <stdint.h>
@@ -34,19 +34,6 @@ WEAVE_PUBLIC int weave_stream_isolate(int fd, uint32_t handle, uint32_t op)
 	struct drm_weave_stream_isolate args = { .handle = handle, .op = op };
 
 	return shim_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_ISOLATE, &args);
-}
-
-WEAVE_PUBLIC int weave_stream_query(int fd, uint32_t handle,
-				    struct drm_weave_stream_query *query)
-{
-	struct drm_weave_stream_query args = { .handle = handle };
-	int ret;
-
-	ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_QUERY, &args);
-	if (ret)
-		return ret;
-	*query = args;
-	return 0;
 }
 
 WEAVE_PUBLIC int weave_wait(int fd, uint32_t handle, int64_t timeout_ns)

@@ -4,7 +4,12 @@
  *
  * One function per ioctl, plus a few helpers (device discovery, mapping).
  * Every call goes through libdrm's drmIoctl(), which restarts on EINTR and
- * EAGAIN.  Functions return 0 (or a non-negative value where documented) on
+ * EAGAIN.  The functions that fill or read a uAPI struct of the caller are
+ * static inline here, so that they use the caller's size of the struct: a
+ * newer libweave.so.1, built against a uAPI whose structs grew at their
+ * end, never writes or reads past an older program's structs.
+ *
+ * Functions return 0 (or a non-negative value where documented) on
  * success and a negative errno value on failure; errno itself is not part
  * of the interface.  Nothing here prints, exits or keeps global state: all
  * state is the file descriptor and the handles the caller passes in.
@@ -15,12 +20,63 @@
 #include <fcntl.h>	/* O_CLOEXEC and O_RDWR, behind DRM_CLOEXEC, DRM_RDWR */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>	/* memset(), in the inline helpers */
 
 #include "weave_drm.h"
 
 #if defined(__cplusplus)
 extern "C" {
 #endif
+
+/**
+ * DOC: versions
+ *
+ * libweave.so.1 only grows: each release adds its functions to a new node
+ * of the version script (WEAVE_1.0, WEAVE_1.1, ...), and a function that
+ * became inline keeps its old symbol for the programs linked to it.
+ * %WEAVE_VERSION_MAJOR, %WEAVE_VERSION_MINOR and %WEAVE_VERSION_PATCH give
+ * the version of this header; weave_version() that of the library running.
+ */
+#define WEAVE_VERSION_MAJOR	1
+#define WEAVE_VERSION_MINOR	1
+#define WEAVE_VERSION_PATCH	0
+
+/**
+ * WEAVE_VERSION() - A library version as one comparable number.
+ * @major: The major version, 0 to 65535.
+ * @minor: The minor version, 0 to 255.
+ * @patch: The patch level, 0 to 255.
+ */
+#define WEAVE_VERSION(major, minor, patch) \
+	(((unsigned int)(major) << 16) | ((unsigned int)(minor) << 8) | \
+	 (unsigned int)(patch))
+
+/**
+ * weave_version() - The version of the running library.
+ *
+ * Since libweave 1.1.  Compare it with WEAVE_VERSION(): a program built
+ * against this header may find an older or a newer libweave.so.1 at run
+ * time.
+ *
+ * Return: WEAVE_VERSION(major, minor, patch) of the library, for example
+ * 0x010100 for 1.1.0.
+ */
+unsigned int weave_version(void);
+
+/**
+ * weave_ioctl() - Issue an ioctl on a weave device file.
+ * @fd: A weave device file.
+ * @request: A %DRM_IOCTL_WEAVE_* request, or a core DRM one.  The size of
+ *           its argument is encoded in the request, as the caller's header
+ *           defines it; the DRM core copies that many bytes in and out.
+ * @arg: The argument, a struct of that size.
+ *
+ * Since libweave 1.1.  Restarts on EINTR and EAGAIN, as drmIoctl() does.
+ * The inline helpers below go through it.
+ *
+ * Return: 0 on success, or the negative errno of the ioctl.
+ */
+int weave_ioctl(int fd, unsigned long request, void *arg);
 
 /**
  * DOC: devices
@@ -109,7 +165,13 @@ int weave_query(int fd, uint32_t type, void *data, uint32_t *size);
  *
  * Return: 0 on success, or a negative errno as for weave_query().
  */
-int weave_query_device_info(int fd, struct drm_weave_device_info *info);
+static inline int
+weave_query_device_info(int fd, struct drm_weave_device_info *info)
+{
+	uint32_t size = sizeof(*info);
+
+	return weave_query(fd, DRM_WEAVE_QUERY_DEVICE_INFO, info, &size);
+}
 
 /**
  * weave_query_memory_usage() - Query %DRM_WEAVE_QUERY_MEMORY_USAGE.
@@ -118,7 +180,13 @@ int weave_query_device_info(int fd, struct drm_weave_device_info *info);
  *
  * Return: 0 on success, or a negative errno as for weave_query().
  */
-int weave_query_memory_usage(int fd, struct drm_weave_memory_usage *usage);
+static inline int
+weave_query_memory_usage(int fd, struct drm_weave_memory_usage *usage)
+{
+	uint32_t size = sizeof(*usage);
+
+	return weave_query(fd, DRM_WEAVE_QUERY_MEMORY_USAGE, usage, &size);
+}
 
 /**
  * weave_query_client_usage() - Query %DRM_WEAVE_QUERY_CLIENT_USAGE.
@@ -132,7 +200,13 @@ int weave_query_memory_usage(int fd, struct drm_weave_memory_usage *usage);
  *
  * Return: 0 on success, or a negative errno as for weave_query().
  */
-int weave_query_client_usage(int fd, struct drm_weave_client_usage *usage);
+static inline int
+weave_query_client_usage(int fd, struct drm_weave_client_usage *usage)
+{
+	uint32_t size = sizeof(*usage);
+
+	return weave_query(fd, DRM_WEAVE_QUERY_CLIENT_USAGE, usage, &size);
+}
 
 /**
  * DOC: buffers
@@ -293,8 +367,20 @@ int weave_stream_isolate(int fd, uint32_t handle, uint32_t op);
  *
  * Return: 0 on success; -ENOENT if @handle names no stream of @fd.
  */
-int weave_stream_query(int fd, uint32_t handle,
-		       struct drm_weave_stream_query *query);
+static inline int weave_stream_query(int fd, uint32_t handle,
+				     struct drm_weave_stream_query *query)
+{
+	struct drm_weave_stream_query args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.handle = handle;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_QUERY, &args);
+	if (ret)
+		return ret;
+	*query = args;
+	return 0;
+}
 
 /**
  * weave_wait() - Wait for a stream's flushed work (%DRM_IOCTL_WEAVE_WAIT).
@@ -360,8 +446,18 @@ int weave_set_param(int fd, uint32_t param, uint64_t value);
  *
  * Return: the binding.
  */
-struct drm_weave_binding weave_binding(uint32_t handle, uint32_t access,
-				       uint64_t offset, uint64_t size);
+static inline struct drm_weave_binding
+weave_binding(uint32_t handle, uint32_t access, uint64_t offset, uint64_t size)
+{
+	struct drm_weave_binding binding;
+
+	memset(&binding, 0, sizeof(binding));
+	binding.handle = handle;
+	binding.access = access;
+	binding.offset = offset;
+	binding.size = size;
+	return binding;
+}
 
 /**
  * weave_task_launch() - Fill @task as a launch of a built-in kernel.
@@ -373,9 +469,21 @@ struct drm_weave_binding weave_binding(uint32_t handle, uint32_t access,
  * @uniforms: @size bytes of inline uniforms; may be NULL if @size is 0.
  * @size: Their size in bytes.
  */
-void weave_task_launch(struct drm_weave_task *task, uint32_t kernel,
-		       const struct drm_weave_binding *bindings, uint32_t count,
-		       const void *uniforms, uint32_t size);
+static inline void weave_task_launch(struct drm_weave_task *task,
+				     uint32_t kernel,
+				     const struct drm_weave_binding *bindings,
+				     uint32_t count, const void *uniforms,
+				     uint32_t size)
+{
+	memset(task, 0, sizeof(*task));
+	task->type = DRM_WEAVE_TASK_LAUNCH;
+	task->kernel = kernel;
+	task->bindings.ptr = (uintptr_t)bindings;
+	task->bindings.stride = sizeof(*bindings);
+	task->bindings.count = count;
+	task->uniforms = (uintptr_t)uniforms;
+	task->uniforms_size = size;
+}
 
 /**
  * weave_task_host_write() - Fill @task as a host write.
@@ -384,9 +492,17 @@ void weave_task_launch(struct drm_weave_task *task, uint32_t kernel,
  *           %DRM_WEAVE_ACCESS_WRITE.
  * @data: binding->size bytes to write; copied by the kernel at enqueue.
  */
-void weave_task_host_write(struct drm_weave_task *task,
-			   const struct drm_weave_binding *binding,
-			   const void *data);
+static inline void
+weave_task_host_write(struct drm_weave_task *task,
+		      const struct drm_weave_binding *binding, const void *data)
+{
+	memset(task, 0, sizeof(*task));
+	task->type = DRM_WEAVE_TASK_HOST_WRITE;
+	task->bindings.ptr = (uintptr_t)binding;
+	task->bindings.stride = sizeof(*binding);
+	task->bindings.count = 1;
+	task->data = (uintptr_t)data;
+}
 
 /**
  * weave_sync() - Build a &struct drm_weave_sync.
@@ -395,7 +511,16 @@ void weave_task_host_write(struct drm_weave_task *task,
  *
  * Return: the sync entry.
  */
-struct drm_weave_sync weave_sync(uint32_t handle, uint64_t point);
+static inline struct drm_weave_sync
+weave_sync(uint32_t handle, uint64_t point)
+{
+	struct drm_weave_sync sync;
+
+	memset(&sync, 0, sizeof(sync));
+	sync.handle = handle;
+	sync.timeline_value = point;
+	return sync;
+}
 
 /**
  * weave_enqueue() - Queue tasks on a stream (%DRM_IOCTL_WEAVE_ENQUEUE).
@@ -417,10 +542,30 @@ struct drm_weave_sync weave_sync(uint32_t handle, uint64_t point);
  * file would exceed max_pending_tasks or max_staged_bytes; -ECANCELED if
  * the stream has failed; -EFAULT if a user pointer cannot be read.
  */
-int weave_enqueue(int fd, uint32_t stream,
-		  const struct drm_weave_task *tasks, uint32_t count,
-		  const struct drm_weave_sync *in_syncs, uint32_t in_count,
-		  uint64_t *seqno);
+static inline int weave_enqueue(int fd, uint32_t stream,
+				const struct drm_weave_task *tasks,
+				uint32_t count,
+				const struct drm_weave_sync *in_syncs,
+				uint32_t in_count, uint64_t *seqno)
+{
+	struct drm_weave_enqueue args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	args.tasks.ptr = (uintptr_t)tasks;
+	args.tasks.stride = sizeof(*tasks);
+	args.tasks.count = count;
+	args.in_syncs.ptr = (uintptr_t)in_syncs;
+	args.in_syncs.stride = sizeof(*in_syncs);
+	args.in_syncs.count = in_count;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
+	if (ret)
+		return ret;
+	if (seqno)
+		*seqno = args.seqno;
+	return 0;
+}
 
 /**
  * weave_flush() - Submit a stream's queued tasks (%DRM_IOCTL_WEAVE_FLUSH).
@@ -438,7 +583,17 @@ int weave_enqueue(int fd, uint32_t stream,
  * submitted: what was not stays queued, in order, and calling again
  * submits it.
  */
-int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
+static inline int weave_flush(int fd, uint32_t stream,
+			      const struct drm_weave_sync *out_sync)
+{
+	struct drm_weave_flush args;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	if (out_sync)
+		args.out_sync = *out_sync;
+	return weave_ioctl(fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+}
 
 /**
  * weave_flush_all() - Submit every stream's queued tasks.
@@ -453,7 +608,17 @@ int weave_flush(int fd, uint32_t stream, const struct drm_weave_sync *out_sync);
  * syncobj does not exist; -ENOMEM if the kernel ran out of memory before
  * everything was submitted, as weave_flush().
  */
-int weave_flush_all(int fd, const struct drm_weave_sync *out_sync);
+static inline int weave_flush_all(int fd,
+				  const struct drm_weave_sync *out_sync)
+{
+	struct drm_weave_flush args;
+
+	memset(&args, 0, sizeof(args));
+	args.flags = DRM_WEAVE_FLUSH_ALL;
+	if (out_sync)
+		args.out_sync = *out_sync;
+	return weave_ioctl(fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+}
 
 #if defined(__cplusplus)
 }

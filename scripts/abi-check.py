@@ -1,8 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Checks that libweave's ABI is exactly what its header declares: the
-functions declared in weave.h, the symbols listed in the version script, and
-the dynamic symbols libweave.so exports must be the same set.
+"""Checks that libweave's ABI is exactly what its header and version script
+declare:
+
+- the functions weave.h declares (not its static inline ones) are exactly
+  those libweave.so exports at a default version (name@@NODE), each in the
+  node of libweave.map that lists it;
+- every name libweave.map lists is exported, in its node;
+- a name exported only at a non-default version (name@NODE, kept for the
+  programs linked before it became inline) is a static inline function of
+  weave.h.
 
 Usage: abi-check.py weave.h libweave.map libweave.so
 """
@@ -12,38 +19,75 @@ import sys
 
 
 def header_functions(path):
+    """Returns (declared, inline): the extern and static inline functions."""
     with open(path) as f:
         text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
-    return set(re.findall(r'\b(weave_\w+)\s*\(', text))
+    text = re.sub(r'^#.*?(?<!\\)$', '', text, flags=re.S | re.M)
+    names = set(re.findall(r'\b(weave_\w+)\s*\(', text))
+    inline = set(re.findall(r'static\s+inline\b[^;{(]*?\b(weave_\w+)\s*\(',
+                            text))
+    return names - inline, inline
 
 
-def map_symbols(path):
+def map_nodes(path):
+    """Returns {name: node} for every global of every node."""
     with open(path) as f:
-        text = re.sub(r'#.*', '', f.read())
-    glob = re.search(r'global:(.*?)local:', text, re.S)
-    return set(re.findall(r'\b(weave_\w+)\s*;', glob.group(1) if glob else ''))
+        text = re.sub(r'/\*.*?\*/|#.*', '', f.read(), flags=re.S)
+    nodes = {}
+    for node, body in re.findall(r'(\w[\w.]*)\s*\{(.*?)\}', text, re.S):
+        glob = re.search(r'global:(.*?)(local:|$)', body, re.S)
+        for name in re.findall(r'\b(weave_\w+)\s*;',
+                               glob.group(1) if glob else ''):
+            nodes[name] = node
+    return nodes
 
 
 def exported(path):
+    """Returns ({name: node} at default versions, {name: node} otherwise)."""
     out = subprocess.run(['nm', '-D', '--defined-only', path],
                          capture_output=True, text=True, check=True).stdout
-    return {line.split()[-1].split('@')[0] for line in out.splitlines()
-            if line.split()[1] in ('T', 'W')}
+    default, compat = {}, {}
+    for line in out.splitlines():
+        fields = line.split()
+        if fields[1] not in ('T', 'W'):
+            continue
+        m = re.match(r'(\w+)(@@?)(.*)$', fields[-1])
+        if not m:
+            default[fields[-1]] = None
+        elif m.group(2) == '@@':
+            default[m.group(1)] = m.group(3)
+        else:
+            compat[m.group(1)] = m.group(3)
+    return default, compat
 
 
 def main():
-    sets = {'weave.h': header_functions(sys.argv[1]),
-            'libweave.map': map_symbols(sys.argv[2]),
-            'libweave.so': exported(sys.argv[3])}
-    ok = True
-    for a in sets:
-        for b in sets:
-            extra = sets[a] - sets[b]
-            if a < b and extra or a > b and extra:
-                print(f'in {a} but not {b}: {" ".join(sorted(extra))}')
-                ok = False
-    print(f'{len(sets["libweave.so"])} exported functions')
-    return 0 if ok else 1
+    declared, inline = header_functions(sys.argv[1])
+    nodes = map_nodes(sys.argv[2])
+    default, compat = exported(sys.argv[3])
+    problems = []
+
+    def diff(what, a, b):
+        if a - b:
+            problems.append(f'{what}: {" ".join(sorted(a - b))}')
+
+    diff('declared in weave.h, not exported', declared, set(default))
+    diff('exported, not declared in weave.h', set(default), declared)
+    diff('in libweave.map, not exported', set(nodes),
+         set(default) | set(compat))
+    diff('exported, not in libweave.map', set(default) | set(compat),
+         set(nodes))
+    diff('exported at an old version only, not inline in weave.h',
+         set(compat), inline)
+    for name, node in list(default.items()) + list(compat.items()):
+        if name in nodes and nodes[name] != node:
+            problems.append(f'{name} exported at {node}, '
+                            f'listed in {nodes[name]}')
+    for p in problems:
+        print(p)
+    print(f'{len(default)} exported functions, {len(compat)} kept for '
+          f'old programs, {len(inline)} inline in weave.h')
+    return 1 if problems else 0
 
 
 if __name__ == '__main__':

@@ -566,7 +566,7 @@ static void sx_consumer(const struct sx_cfg *cfg, uint64_t seed, int sock,
 {
 	uint32_t stream, y, x, z, res, *map, want, v;
 	uint64_t size = 4096, rsize = 4096, zsize = 4096;
-	struct drm_weave_stream_query q;
+	struct drm_weave_stream_query q = { 0 };
 	struct weave_test_batch b;
 	int fd = sx_open(), dmabuf, ret;
 	unsigned int i, part;
