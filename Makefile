@@ -12,7 +12,19 @@ weave_ver = $(shell sed -n 's/^\#define WEAVE_VERSION_$(1)[[:space:]]*//p' libsh
 VERSION	:= $(call weave_ver,MAJOR).$(call weave_ver,MINOR).$(call weave_ver,PATCH)
 SOVER	:= 1
 
+# The test kernels, named by scripts/setup.sh in kernels.mk.  make remakes
+# an included makefile that has a rule before anything else, even for
+# `make clean` or `make -n`; so only the goals that need the set-up name
+# kernels.mk, and only when they run for real.  The others read it if it
+# is there and never run setup.sh (which runs apt and writes /etc/apt).
+SETUP_GOALS := all $(if $(KDIR),,module) lib selftests examples unit \
+	check check-lanes demo bench boot-check fuzz profile
+DRY_RUN	:= $(findstring n,$(firstword -$(MAKEFLAGS)))
+ifneq ($(if $(DRY_RUN),,$(filter $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))),)
 -include $(CACHE)/kernels.mk
+else
+-include $(wildcard $(CACHE)/kernels.mk)
+endif
 -include $(CACHE)/debug-kernel.mk
 KVERS	:= $(K61) $(K612)
 # The kernels the VM lane runs: the two stock kernels, then the debug kernel
@@ -30,12 +42,14 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
 .PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile fuzz lint clean
+.PHONY: install uninstall build-check FORCE
 all: module lib selftests examples unit $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
 	@scripts/setup.sh $(CACHE)
 
+# Made by the include above for SETUP_GOALS, and before `make check`.
 $(CACHE)/kernels.mk:
 	@scripts/setup.sh $(CACHE)
 
@@ -62,7 +76,7 @@ LIBA	:= $(BUILD)/lib/libweave.a
 
 lib: $(LIBSO) $(LIBA) $(BUILD)/lib/weave.pc
 
-$(BUILD)/libshim/%.o: libshim/%.c libshim/weave.h libshim/private.h uapi/weave_drm.h | $(CACHE)/kernels.mk
+$(BUILD)/libshim/%.o: libshim/%.c libshim/weave.h libshim/private.h uapi/weave_drm.h
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
@@ -78,9 +92,43 @@ $(LIBA): $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/lib/weave.pc: libshim/weave.pc.in Makefile
+# weave.pc names the directories `make install` uses; rewritten when they
+# change.  Those under PREFIX are written relative to ${prefix}.
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+$(BUILD)/lib/weave.pc: libshim/weave.pc.in FORCE
 	@mkdir -p $(@D)
-	sed -e 's|@prefix@|/usr/local|' -e 's|@version@|$(VERSION)|' $< > $@
+	@sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$(call pc_dir,$(LIBDIR))|' \
+		-e 's|@includedir@|$(call pc_dir,$(INCLUDEDIR))|' \
+		-e 's|@version@|$(VERSION)|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+
+# --- install: the library, its headers, weave.pc and the examples ------------
+PREFIX	?= /usr/local
+LIBDIR	?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DOCDIR	?= $(PREFIX)/share/doc/weave
+INSTALL	?= install
+EXAMPLE_SRCS := $(wildcard examples/*.c)
+
+install: lib
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples
+	$(INSTALL) -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
+	ln -sf libweave.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libweave.so.$(SOVER)
+	ln -sf libweave.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libweave.so
+	$(INSTALL) -m 644 $(LIBA) $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 644 libshim/weave.h uapi/weave_drm.h $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(BUILD)/lib/weave.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(EXAMPLE_SRCS) $(DESTDIR)$(DOCDIR)/examples/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libweave.so.$(VERSION) \
+		libweave.so.$(SOVER) libweave.so libweave.a) \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,weave.h weave_drm.h) \
+		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS)))
+	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # --- kselftest suites, laid out as a kselftest install ------------------------
 SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
@@ -146,7 +194,7 @@ UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 unit: $(if $(UNIT_SRCS),$(BUILD)/unit/sched_test)
 
 $(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
-		tests/unit/include/linux/*.h kmod/weave_sched.h) | $(CACHE)/kernels.mk
+		tests/unit/include/linux/*.h kmod/weave_sched.h)
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_CORE)
 
@@ -162,6 +210,12 @@ check-lanes: all
 
 lint: module lib
 	scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
+
+# libweave's ABI across a grown uAPI, `make install` with pkg-config, the
+# kselftest suites built in a kernel tree, and the goals that must not set
+# up: the user-space checks `make check` runs beside the unit tests.
+build-check: lib selftests
+	scripts/build-check.sh $(CACHE) $(BUILD)
 
 demo: setup
 	$(MAKE) all
@@ -206,6 +260,8 @@ clean:
 doc: $(BUILD)/doc/weave.rst
 
 $(BUILD)/doc/weave.rst: Documentation/weave.rst uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
-		scripts/render-doc.py | $(CACHE)/kernels.mk
+		scripts/render-doc.py
+	@test -f $(CACHE)/ksrc/scripts/kernel-doc || \
+		{ echo "make doc: no kernel-doc; run 'make setup' first" >&2; exit 1; }
 	@mkdir -p $(@D)
 	scripts/render-doc.py $(CACHE)/ksrc/scripts/kernel-doc $< $@

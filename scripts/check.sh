@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Runs every test and totals them: the core's unit tests, the VM lane's
-# self-test, the static checks, and the kselftest suites in the VM on each
-# kernel (the debug kernel's lane, if one is named, in the background from
-# the start).  Ends with one line: "N passed, N failed".
+# Runs every test and totals them: the core's unit tests, the user-space
+# build checks (scripts/build-check.sh), the VM lane's self-test, the static
+# checks, and the kselftest suites in the VM on each kernel (the debug
+# kernel's lane, if one is named, in the background from the start).  Ends
+# with one line: "N passed, N failed".
 #
 # Usage: scripts/check.sh CACHE_DIR KVER...
 set -u
@@ -36,6 +37,9 @@ for t in build/unit/*; do
 	"$t" > "$res/unit-$(basename "$t").tap" 2>&1
 	tail -n 1 "$res/unit-$(basename "$t").tap"
 done
+
+echo "== user-space build checks: libweave's ABI, install, kselftest build, set-up"
+scripts/build-check.sh "$cache" build
 
 echo "== the VM lane's console check"
 scripts/vm/selftest.sh > "$res/lane-selftest.tap"

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The user-space build checks, as TAP files in BUILD_DIR/results: libweave's
+# ABI against a uAPI that grew (tests/abi), `make install` and pkg-config,
+# the kselftest suites built and run the kernel's way, and which goals run
+# scripts/setup.sh (tests/build).  Needs libweave built in BUILD_DIR/lib
+# and the lane's suite list in BUILD_DIR/selftests; no VM.
+#
+# Usage: scripts/build-check.sh CACHE_DIR BUILD_DIR
+set -u
+cache=$1
+build=$2
+res=$build/results
+mkdir -p "$res"
+rc=0
+
+# run NAME COMMAND...: NAME.tap, and one line of totals.
+run() {
+	name=$1
+	shift
+	"$@" > "$res/$name.tap" 2>&1
+	grep -Eq '^not ok|^Bail out' "$res/$name.tap" && rc=1
+	echo "$name: $(grep -c '^ok' "$res/$name.tap") of" \
+		"$(sed -n 's/^1\.\.//p' "$res/$name.tap" | head -n 1) passed"
+}
+
+run abi tests/abi/run.sh "$build"
+run install tests/build/install.sh "$build"
+run kselftest-build tests/build/kselftest.sh "$cache" "$build"
+run no-setup tests/build/no-setup.sh "$build"
+exit $rc

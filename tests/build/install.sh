@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `make install` into a scratch DESTDIR, with a PREFIX and LIBDIR of its
+# own; the examples built from their installed sources with nothing but
+# `pkg-config --cflags --libs weave`; then `make uninstall`.  The DESTDIR
+# is the sysroot pkg-config sees; libdrm, which weave.pc requires, is
+# linked into it from the host.  Prints TAP.
+#
+# Usage: tests/build/install.sh BUILD_DIR
+set -u
+build=${1:?usage: install.sh BUILD_DIR}
+out=$(pwd)/$build/install-test
+root=$out/root
+prefix=/opt/weave
+libdir=$prefix/lib64
+cc=${CC:-cc}
+log=$out.log
+n=0
+vars="DESTDIR=$root PREFIX=$prefix LIBDIR=$libdir"
+
+echo "TAP version 13"
+echo "1..6"
+
+# result STATUS DESCRIPTION
+result() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		tail -n 30 "$log" | sed 's/^/# /'
+	fi
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+make --no-print-directory install $vars > "$log" 2>&1
+result $? "make install $vars"
+
+version=$(sed -n 's/^Version: //p' "$build/lib/weave.pc")
+l=$root$libdir
+(
+	[ -f "$l/libweave.so.$version" ] && [ ! -L "$l/libweave.so.$version" ] &&
+	[ "$(readlink "$l/libweave.so.1")" = "libweave.so.$version" ] &&
+	[ "$(readlink "$l/libweave.so")" = libweave.so.1 ] &&
+	[ -f "$l/libweave.a" ] &&
+	[ -f "$root$prefix/include/weave.h" ] &&
+	[ -f "$root$prefix/include/weave_drm.h" ] &&
+	[ -f "$l/pkgconfig/weave.pc" ] &&
+	for e in examples/*.c; do
+		[ -f "$root$prefix/share/doc/weave/examples/${e#examples/}" ] || exit 1
+	done
+) > "$log" 2>&1
+st=$?
+find "$root" >> "$log"
+result $st "the library $version, its links, libweave.a, the headers, weave.pc and the examples are installed"
+
+pc() {
+	PKG_CONFIG_PATH=$l/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
+		pkg-config "$@" weave
+}
+# (Without the sysroot, which pkg-config prepends to the paths.)
+for v in prefix libdir includedir; do
+	PKG_CONFIG_PATH=$l/pkgconfig pkg-config --variable=$v weave
+done > "$log" 2>&1
+pc --modversion >> "$log" 2>&1
+printf '%s\n' "$prefix" "$libdir" "$prefix/include" "$version" |
+	diff - "$log" > "$log.diff" 2>&1
+st=$?
+cat "$log.diff" >> "$log"
+result $st "weave.pc names the prefix, libdir, includedir and version installed"
+
+# libdrm, from the host, where the sysroot's pkg-config looks for it.
+for d in "$(pkg-config --variable=includedir libdrm)/libdrm" \
+	"$(pkg-config --variable=libdir libdrm)"; do
+	mkdir -p "$root$(dirname "$d")"
+	[ -e "$root$d" ] || ln -s "$d" "$root$d"
+done
+# Built in a folder of their own: nothing of the weave tree is on the paths.
+mkdir -p "$out/work"
+st=0
+: > "$log"
+for e in "$root$prefix"/share/doc/weave/examples/*.c; do
+	x=$out/work/$(basename "$e" .c)
+	(cd "$out/work" && $cc -Wall -Werror -o "$x" "$e" $(pc --cflags --libs)) \
+		>> "$log" 2>&1 &&
+		readelf -d "$x" | grep -q 'NEEDED.*\[libweave\.so\.1\]' || st=1
+done
+result $st "the installed examples build with pkg-config --cflags --libs weave alone"
+
+cat > "$out/work/version.c" <<'END'
+#include <stdio.h>
+#include <weave.h>
+
+int main(void)
+{
+	unsigned int v = weave_version();
+
+	printf("library %06x, header %d.%d.%d\n", v, WEAVE_VERSION_MAJOR,
+	       WEAVE_VERSION_MINOR, WEAVE_VERSION_PATCH);
+	return v != WEAVE_VERSION(WEAVE_VERSION_MAJOR, WEAVE_VERSION_MINOR,
+				  WEAVE_VERSION_PATCH);
+}
+END
+(cd "$out/work" && $cc -Wall -Werror -o version version.c $(pc --cflags --libs) &&
+	LD_LIBRARY_PATH=$l ./version) > "$log" 2>&1
+result $? "a program built against the installed header runs with the installed library, same version"
+
+make --no-print-directory uninstall $vars > "$log" 2>&1 &&
+	[ -z "$(find "$root$prefix" ! -type d)" ]
+st=$?
+find "$root$prefix" ! -type d >> "$log"
+result $st "make uninstall $vars removes every file"
