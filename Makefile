@@ -15,13 +15,14 @@ SOVER	:= 1
 # The test kernels, named by scripts/setup.sh in kernels.mk.  make remakes
 # an included makefile that has a rule before anything else, even for
 # `make clean` or `make -n`; so only the goals that need the set-up name
-# kernels.mk, and only when they run for real.  The others read it if it
-# is there and never run setup.sh (which runs apt and writes /etc/apt).
+# kernels.mk, and only when they run for real (and stop if setup.sh
+# fails).  The others read it if it is there and never run setup.sh,
+# which runs apt and writes /etc/apt.
 SETUP_GOALS := all $(if $(KDIR),,module) lib selftests examples unit \
 	check check-lanes demo bench boot-check fuzz profile
 DRY_RUN	:= $(findstring n,$(firstword -$(MAKEFLAGS)))
 ifneq ($(if $(DRY_RUN),,$(filter $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))),)
--include $(CACHE)/kernels.mk
+include $(CACHE)/kernels.mk
 else
 -include $(wildcard $(CACHE)/kernels.mk)
 endif
