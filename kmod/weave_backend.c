@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine as a backend of the scheduler core: its
+ * &struct weave_backend_ops, the backend streams, and the client's engine
+ * context.
+ */
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/dma-fence.h>
+#include <linux/dma-resv.h>
+#include <linux/err.h>
+#include <linux/kref.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/ww_mutex.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_gem_shmem_helper.h>
+#include <drm/gpu_scheduler.h>
+
+#include "weave_compat.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_fence.h"
+#include "weave_job.h"
+#include "weave_queue.h"
+
+/**
+ * DOC: soft engine
+ *
+ * The soft engine is the backend of the scheduler core; its hardware
+ * queues are described in "DOC: hardware queues".
+ *
+ * A backend stream is one slot's: three scheduler entities (one per
+ * priority) on queue slot % num_queues.  The client has at most one job
+ * not yet pushed, &weave_ectx.job: enqueue appends a task to it,
+ * allocating it (for the backend stream it is given) on first use; flush
+ * arms it on the entity of the highest priority among the logical streams
+ * of its tasks, and pushes it.
+ *
+ * Ordering.  (a) Jobs that share buffers, also across queues and clients:
+ * at flush the job's buffers are locked together (ww mutexes), the job
+ * waits for their reservation fences (implicit sync, reads after writes,
+ * writes after everything) and adds, as a read or write fence, a weave
+ * fence that stands in for its finished fence (see "DOC: fences").  It
+ * waits for its own client's jobs directly and for any other fence through
+ * a gate (see (c)), so that a closed client's jobs wait for no one else.
+ * (b) Each slot's FIFO, across backend streams (interleave puts a slot's
+ * tasks on another slot's backend stream): a job depends on
+ * &weave_eslot.last of every slot it holds tasks of, and becomes that
+ * slot's last.  (c) In-fences of %DRM_IOCTL_WEAVE_ENQUEUE become gates:
+ * weave fences that signal when the in-fence does, or at once with
+ * -ECANCELED when the client closes, so that a close never waits on
+ * someone else's fence.  The next job with a task of the slot depends on
+ * them.  A slot keeps one pending gate per fence context (the later
+ * fence wins), and at most %WEAVE_MAX_SLOT_GATES of them.
+ *
+ * Submission never loses a task.  Every allocation a job needs is made
+ * when its tasks are appended.  enqueue refuses a task it has no memory to
+ * append, leaving it and the job untouched; the core then keeps the task
+ * queued and the FLUSH (or ENQUEUE) fails with -ENOMEM, or, in the
+ * executions an ENQUEUE causes after it committed, hands it to fail: its
+ * stream is marked failed with -ENOMEM and the task counts as executed and
+ * completed.  Buffers are pinned from their creation, so flush pins
+ * nothing.  Flush can still fail for lack of memory (scheduler job,
+ * dependency or reservation slots); the job then stays in &weave_ectx.job,
+ * unchanged, and every later task of the client is appended to it, so no
+ * order is broken, until a later flush pushes it.
+ *
+ * Lifetimes.  A job holds references to the client's engine context, the
+ * logical streams of its tasks, its buffers, the backend stream it was
+ * made for and the module, and drops them when it is freed.  A client
+ * never waits for its entities to drain, not at close and not when it is
+ * killed: drm_sched_entity_flush() would wait behind other clients' work
+ * on the queue, and on 6.1 the kill that follows it for an exiting
+ * process leaks a fence reference when a job's dependency has already
+ * signalled, pinning the module.  Instead a backend stream, with its
+ * entities, lives until the client has let it go and the last job made
+ * for it is freed; drm_sched_entity_fini() then finds its queue empty and
+ * kills nothing.  That runs on weave_engine_wq, because the last job can
+ * be freed by the scheduler itself.  The scheduler frees a job in a later
+ * pass of the thread or ordered work queue that ran it, or with that
+ * stopped (drm_sched_stop() at a timeout), so after everything the pass
+ * that took the job did with its entity (such as signalling its idle
+ * completion).  A closed client's jobs drain without help: its abort fired
+ * every gate, so they wait only for each other and for room on their
+ * queue, and they skip their tasks.  The same holds at unload: no job
+ * means no backend stream, and module exit drains weave_engine_wq.
+ */
+
+static const enum drm_sched_priority weave_prio_map[WEAVE_NUM_PRIOS] = {
+	[DRM_WEAVE_PRIORITY_LOW] = WEAVE_COMPAT_SCHED_PRIORITY_LOW,
+	[DRM_WEAVE_PRIORITY_NORMAL] = DRM_SCHED_PRIORITY_NORMAL,
+	[DRM_WEAVE_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
+};
+
+static void weave_bstream_fini_work(struct work_struct *work)
+{
+	struct weave_bstream *bs = container_of(work, struct weave_bstream,
+						fini_work);
+	u32 p;
+
+	/* No job of the stream is left: no entity waits, none is busy. */
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
+		drm_sched_entity_fini(&bs->entity[p]);
+	weave_ectx_put(bs->ctx);
+	kfree(bs);
+}
+
+/*
+ * The last reference can go in the scheduler's own free_job, where an
+ * entity cannot be finished: do it on weave_engine_wq.
+ */
+void weave_bstream_release(struct kref *ref)
+{
+	struct weave_bstream *bs = container_of(ref, struct weave_bstream, ref);
+
+	queue_work(weave_engine_wq, &bs->fini_work);
+}
+
+static struct weave_bstream *weave_engine_create_stream(void *backend,
+							u32 slot)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_engine *engine = ctx->engine;
+	struct weave_bstream *bs;
+	u32 p;
+	int ret;
+
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	if (!bs)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&bs->ref);
+	INIT_WORK(&bs->fini_work, weave_bstream_fini_work);
+	bs->ctx = ctx;
+	bs->slot = slot;
+	bs->queue = &engine->queues[slot % engine->num_queues];
+	bs->sched_list[0] = &bs->queue->sched;
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++) {
+		ret = drm_sched_entity_init(&bs->entity[p], weave_prio_map[p],
+					    bs->sched_list, 1, NULL);
+		if (ret) {
+			while (p--)
+				drm_sched_entity_destroy(&bs->entity[p]);
+			kfree(bs);
+			return ERR_PTR(ret);
+		}
+	}
+	kref_get(&ctx->ref);
+	return bs;
+}
+
+/*
+ * Drop the client's reference: the stream and its entities go once its
+ * last job is freed, and the client does not wait for that.  See "DOC: soft
+ * engine", Lifetimes.
+ */
+static void weave_engine_destroy_stream(void *backend,
+					struct weave_bstream *bs)
+{
+	kref_put(&bs->ref, weave_bstream_release);
+}
+
+static bool weave_engine_requires_isolation(void *backend,
+					    const struct weave_bstream *bs)
+{
+	struct weave_ectx *ctx = backend;
+
+	return ctx->slots[bs->slot].isolated;
+}
+
+/*
+ * A task that cannot be appended to a job, where the core cannot keep it
+ * queued, fails visibly: its stream is marked failed with @err and the
+ * task counts as executed and completed, so the stream's counters still
+ * add up.
+ */
+static void weave_engine_fail(void *backend, const struct weave_task *task,
+			      int err, struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);
+
+	weave_staging_free(ctx, task->data, task->len);
+	atomic64_dec(&ctx->pending_tasks);
+	atomic_cmpxchg(&ls->error, 0, err);
+	atomic64_inc(&ls->executed);
+	atomic64_inc(&ls->completed);
+}
+
+static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
+				const struct weave_task *task,
+				struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	u32 origin = task->slot;
+	struct weave_eslot *es = &ctx->slots[origin];
+	struct weave_tally *tally;
+	struct weave_lstream *ls;
+	struct weave_etask *t;
+	struct weave_job *job;
+	bool first;
+	u32 i;
+	int ret;
+
+	/* A job whose flush failed takes every later task: see DOC. */
+	job = ctx->job;
+	if (!job) {
+		job = weave_job_alloc(bs);
+		if (!job)
+			return -ENOMEM;
+		ctx->job = job;
+	}
+
+	/* Refused: the task stays the core's, the job as it was. */
+	first = !test_bit(origin, job->slots);
+	ret = weave_job_reserve(job, task,
+				es->ngates + (first && es->last ? 1 : 0));
+	if (ret) {
+		if (!job->ntasks) {
+			ctx->job = NULL;
+			weave_job_free(job);
+		}
+		return ret;
+	}
+
+	/* Nothing below fails. */
+	if (first) {
+		__set_bit(origin, job->slots);
+		if (es->last)
+			job->deps[job->ndeps++] = dma_fence_get(es->last);
+	}
+	ctx->ngates -= es->ngates;
+	while (es->ngates)
+		job->deps[job->ndeps++] = es->gates[--es->ngates];
+
+	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
+	if (!tally || tally->ls->handle != task->stream) {
+		/* Destroying a stream executes its slot first: it is there. */
+		ls = xa_load(ctx->streams, task->stream);
+		tally = &job->tallies[job->ntallies++];
+		kref_get(&ls->ref);
+		tally->ls = ls;
+		tally->count = 0;
+		job->prio = max(job->prio, ls->priority);
+	}
+	tally->count++;
+	t = &job->tasks[job->ntasks++];
+	t->kind = task->kind;
+	t->kernel = task->kernel_id;
+	t->arg = 0;
+	if (task->uniform_len >= 4)
+		memcpy(&t->arg, task->uniforms, 4);
+	t->nb = min_t(u32, task->num_bindings, WEAVE_ETASK_BINDINGS);
+	for (i = 0; i < task->num_bindings; i++) {
+		struct drm_gem_object *obj = task->bindings[i].bo;
+
+		if (i < t->nb) {
+			t->b[i].shmem = to_drm_gem_shmem_obj(obj);
+			t->b[i].offset = task->bindings[i].offset;
+			t->b[i].size = task->bindings[i].size;
+		}
+		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
+			job->bos[job->nbos - 1].access |= task->bindings[i].access;
+			continue;
+		}
+		drm_gem_object_get(obj);
+		job->bos[job->nbos].obj = obj;
+		job->bos[job->nbos++].access = task->bindings[i].access;
+	}
+	t->data = task->data;
+	t->len = task->len;
+	job->pending++;
+	return 0;
+}
+
+static int weave_jbo_cmp(const void *a, const void *b)
+{
+	const struct weave_jbo *x = a, *y = b;
+
+	if (x->obj == y->obj)
+		return 0;
+	return x->obj < y->obj ? -1 : 1;
+}
+
+/*
+ * Sort the job's buffers, merge duplicates and their access, and list the
+ * objects for the reservation helpers in @objs, which has room.
+ */
+static void weave_job_uniq_bos(struct weave_job *job)
+{
+	u32 i, n = 0;
+
+	if (!job->nbos)
+		return;
+	sort(job->bos, job->nbos, sizeof(*job->bos), weave_jbo_cmp, NULL);
+	for (i = 0; i < job->nbos; i++) {
+		if (n && job->bos[n - 1].obj == job->bos[i].obj) {
+			job->bos[n - 1].access |= job->bos[i].access;
+			drm_gem_object_put(job->bos[i].obj);
+			continue;
+		}
+		job->bos[n++] = job->bos[i];
+	}
+	job->nbos = n;
+	for (i = 0; i < n; i++)
+		job->objs[i] = job->bos[i].obj;
+}
+
+/*
+ * Lock the reservations of @n distinct objects, like
+ * drm_gem_lock_reservations() but not interruptible: a signal must not
+ * make a flush drop the tasks it already took.  The ww protocol backs off
+ * on -EDEADLK, so this cannot deadlock.  Unlock with
+ * drm_gem_unlock_reservations().
+ */
+static int weave_lock_bos(struct drm_gem_object **objs, u32 n,
+			  struct ww_acquire_ctx *acquire)
+{
+	int contended = -1;
+	u32 i, j;
+	int ret;
+
+	ww_acquire_init(acquire, &reservation_ww_class);
+retry:
+	if (contended != -1)
+		dma_resv_lock_slow(objs[contended]->resv, acquire);
+	for (i = 0; i < n; i++) {
+		if (i == contended)
+			continue;
+		ret = dma_resv_lock(objs[i]->resv, acquire);
+		if (!ret)
+			continue;
+		/* Everything below i is locked, the contended one included. */
+		for (j = 0; j < i; j++)
+			dma_resv_unlock(objs[j]->resv);
+		if (contended > (int)i)
+			dma_resv_unlock(objs[contended]->resv);
+		if (ret == -EDEADLK) {
+			contended = i;
+			goto retry;
+		}
+		ww_acquire_fini(acquire);
+		return ret;
+	}
+	ww_acquire_done(acquire);
+	return 0;
+}
+
+/*
+ * Make @job follow what its use of @obj must follow: the fences of @obj's
+ * reservation that a write (or a read) waits for.  The job waits for the
+ * client's own jobs directly, and for any other fence (another client's
+ * work, another driver's) through a gate, added to @gates with a reference
+ * and not armed yet.  The client's abort fires its gates, so a closed
+ * client's jobs never wait for someone else's.
+ *
+ * Context: @obj's reservation held.
+ */
+static int weave_job_add_implicit(struct weave_job *job,
+				  struct drm_gem_object *obj, bool write,
+				  struct list_head *gates)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct dma_resv_iter cursor;
+	struct weave_gate *gate;
+	struct dma_fence *f;
+	int ret;
+
+	dma_resv_for_each_fence(&cursor, obj->resv, dma_resv_usage_rw(write),
+				f) {
+		if (dma_fence_is_signaled(f))
+			continue;
+		if (weave_fence_owner(f) == ctx->id) {
+			ret = drm_sched_job_add_dependency(&job->base,
+							   dma_fence_get(f));
+			if (ret)
+				return ret;
+			continue;
+		}
+		gate = weave_gate_create(ctx, dma_fence_get(f));
+		if (!gate) {
+			dma_fence_put(f);
+			return -ENOMEM;
+		}
+		/* One reference for the job, one for @gates. */
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(&gate->f.base));
+		list_add_tail(&gate->link, gates);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Push the client's pending job, whichever backend stream it was made for.
+ * Every allocation but the scheduler's own (its job, dependency and
+ * reservation slots) was made at enqueue.  If one of those fails, the job
+ * is left as it was, in &weave_ectx.job, and a later flush pushes it.
+ */
+static int weave_engine_flush(void *backend, struct weave_bstream *bs,
+			      struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_job *job = ctx->job;
+	struct weave_gate *gate, *tmp;
+	struct ww_acquire_ctx acquire;
+	struct dma_fence *finished, *out;
+	LIST_HEAD(gates);
+	u32 i, s;
+	int ret;
+
+	if (!job)
+		return 0;
+	weave_job_uniq_bos(job);
+	ret = weave_compat_sched_job_init(&job->base,
+					  &job->bs->entity[job->prio], ctx);
+	if (ret)
+		return ret;
+
+	/* The job keeps its own references until it is pushed. */
+	for (i = 0; i < job->ndeps; i++) {
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(job->deps[i]));
+		if (ret)
+			goto err_cleanup;
+	}
+
+	if (job->nbos) {
+		ret = weave_lock_bos(job->objs, job->nbos, &acquire);
+		if (ret)
+			goto err_cleanup;
+		for (i = 0; i < job->nbos; i++) {
+			struct drm_gem_object *obj = job->objs[i];
+			bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
+
+			ret = weave_job_add_implicit(job, obj, write, &gates);
+			if (!ret)
+				ret = dma_resv_reserve_fences(obj->resv, 1);
+			if (ret) {
+				drm_gem_unlock_reservations(job->objs, job->nbos,
+							    &acquire);
+				goto err_cleanup;
+			}
+		}
+	}
+
+	/* Committed: nothing below fails. */
+	ctx->job = NULL;
+	list_for_each_entry_safe(gate, tmp, &gates, link) {
+		list_del_init(&gate->link);
+		weave_gate_arm(ctx, gate);
+		dma_fence_put(&gate->f.base);
+	}
+	drm_sched_job_arm(&job->base);
+	finished = &job->base.s_fence->finished;
+	out = weave_proxy_attach(job->proxy, dma_fence_get(finished));
+	job->proxy = NULL;
+	for (i = 0; i < job->nbos; i++)
+		dma_resv_add_fence(job->objs[i]->resv, out,
+				   job->bos[i].access & WEAVE_ACCESS_WRITE ?
+				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
+	if (job->nbos)
+		drm_gem_unlock_reservations(job->objs, job->nbos, &acquire);
+	dma_fence_put(out);
+
+	while (job->ndeps)
+		dma_fence_put(job->deps[--job->ndeps]);
+	for (i = 0; i < job->ntallies; i++)
+		atomic64_add(job->tallies[i].count,
+			     &job->tallies[i].ls->executed);
+	for_each_set_bit(s, job->slots, ctx->max_streams) {
+		dma_fence_put(ctx->slots[s].last);
+		ctx->slots[s].last = dma_fence_get(finished);
+	}
+	drm_sched_entity_push_job(&job->base);
+	return 0;
+
+err_cleanup:
+	list_for_each_entry_safe(gate, tmp, &gates, link) {
+		list_del_init(&gate->link);
+		dma_fence_put(&gate->f.base);
+	}
+	/* Drops the scheduler's job and its dependencies, not the job's. */
+	drm_sched_job_cleanup(&job->base);
+	return ret;
+}
+
+/*
+ * The soft engine as a backend of the scheduler core.  The backend context
+ * is the client's &struct weave_ectx.
+ */
+const struct weave_backend_ops weave_engine_ops = {
+	.enqueue = weave_engine_enqueue,
+	.fail = weave_engine_fail,
+	.flush = weave_engine_flush,
+	.create_stream = weave_engine_create_stream,
+	.destroy_stream = weave_engine_destroy_stream,
+	.requires_isolation = weave_engine_requires_isolation,
+};
+
+/* The last &weave_ectx.id handed out. */
+static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
+
+static void weave_lstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_lstream, ref));
+}
+
+/**
+ * weave_lstream_put() - Drop a reference to a logical stream.
+ * @ls: The stream.
+ */
+void weave_lstream_put(struct weave_lstream *ls)
+{
+	kref_put(&ls->ref, weave_lstream_release);
+}
+
+/**
+ * weave_ectx_create() - Make a client's engine context.
+ * @wdev: The device.
+ * @streams: The client's logical streams.
+ * @max_streams: The client's slots.
+ *
+ * Return: The context with one reference, or NULL if out of memory.
+ */
+struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
+				     struct xarray *streams, u32 max_streams)
+{
+	struct weave_ectx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return NULL;
+	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots), GFP_KERNEL);
+	if (!ctx->slots) {
+		kfree(ctx);
+		return NULL;
+	}
+	kref_init(&ctx->ref);
+	ctx->id = atomic64_inc_return(&weave_ectx_last_id);
+	ctx->drm = &wdev->drm;
+	drm_dev_get(ctx->drm);
+	ctx->engine = wdev->engine;
+	ctx->streams = streams;
+	ctx->max_streams = max_streams;
+	ctx->task_hint = 8;
+	spin_lock_init(&ctx->gate_lock);
+	INIT_LIST_HEAD(&ctx->gates);
+	return ctx;
+}
+
+static void weave_ectx_release(struct kref *ref)
+{
+	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
+	u32 i;
+
+	for (i = 0; i < ctx->max_streams; i++) {
+		struct weave_eslot *es = &ctx->slots[i];
+
+		while (es->ngates)
+			dma_fence_put(es->gates[--es->ngates]);
+		kvfree(es->gates);
+		dma_fence_put(es->last);
+	}
+	kvfree(ctx->spare_tasks);
+	kfree(ctx->slots);
+	/* Maybe the device's last reference: see weave_engine_fini(). */
+	drm_dev_put(ctx->drm);
+	kfree_rcu(ctx, rcu);
+}
+
+/**
+ * weave_ectx_abort() - Cut a client's work short.
+ * @ctx: The client's engine context.
+ * @err: The negative errno the work fails with: -ECANCELED when the client
+ *	closes, -ENODEV when its device is unplugged.  Only the first abort
+ *	of a context sets it; a later one finds nothing left to do.
+ *
+ * A job not yet pushed (one whose flush failed) is dropped.  Running jobs
+ * of the client stop before their next task and jobs not yet run skip
+ * their tasks, all with the errno; every gate whose in-fence has not
+ * signalled signals now with it.  Afterwards no job of the client waits on
+ * anything but other jobs.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_ectx_abort(struct weave_ectx *ctx, int err)
+{
+	struct weave_engine *engine = ctx->engine;
+	struct weave_gate *gate;
+	u32 i;
+
+	atomic_cmpxchg(&ctx->aborted, 0, err);
+	err = atomic_read(&ctx->aborted);
+	if (ctx->job) {
+		weave_job_free(ctx->job);
+		ctx->job = NULL;
+	}
+	for (i = 0; i < engine->num_queues; i++)
+		wake_up_all(&engine->queues[i].abort_wq);
+
+	for (;;) {
+		spin_lock_irq(&ctx->gate_lock);
+		gate = list_first_entry_or_null(&ctx->gates, struct weave_gate,
+						link);
+		if (gate)
+			list_del_init(&gate->link);
+		spin_unlock_irq(&ctx->gate_lock);
+		if (!gate)
+			break;
+		/* The list's reference is ours now. */
+		dma_fence_remove_callback(gate->in, &gate->cb);
+		weave_gate_fire(gate, err);
+		dma_fence_put(&gate->f.base);
+	}
+}
+
+/**
+ * weave_ectx_set_task_hint() - Change the size of new jobs' task arrays.
+ * @ctx: The client's engine context.
+ * @task_hint: The client's new threshold.
+ *
+ * Drops the spare task array, which has the old size.
+ *
+ * Context: The client's mutex held, before the client's first job.
+ */
+void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
+{
+	void *spare = xchg(&ctx->spare_tasks, NULL);
+
+	if (spare) {
+		weave_job_bytes_sub(ctx, ctx->task_hint);
+		kvfree(spare);
+	}
+	ctx->task_hint = task_hint;
+}
+
+/**
+ * weave_ectx_put() - Drop a reference to a client's engine context.
+ * @ctx: The context.
+ */
+void weave_ectx_put(struct weave_ectx *ctx)
+{
+	kref_put(&ctx->ref, weave_ectx_release);
+}
+
+/**
+ * weave_ectx_held() - Whether the client has tasks its flush could not push.
+ * @ctx: The client's engine context.
+ *
+ * Context: The client's mutex held, outside of the scheduler core.
+ * Return: True if a job is pending: a flush failed and the next one will
+ * push it.
+ */
+bool weave_ectx_held(struct weave_ectx *ctx)
+{
+	return ctx->job;
+}

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's fences: hardware fences, the out-fence proxies
+ * and joins handed to user space, and the gates that stand in for
+ * in-fences, with the slots' pending gates.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "weave_engine.h"
+#include "weave_fence.h"
+#include "weave_job.h"
+
+/**
+ * DOC: fences
+ *
+ * Unload.  A fence must not outlive the code of its ops (Debian's 6.1 has
+ * none of the later fixes).  Each hardware fence and gate holds a module
+ * reference from its initialisation until its release, and each job one
+ * until it is freed, so rmmod is refused while any of them lives.  The
+ * scheduler's own fences name their timeline through the queue, which
+ * unload frees; a job that ran keeps its hardware fence (so the module)
+ * alive through them, but a job killed before it ran does not.  So user
+ * space never gets a scheduler fence: out-syncs and the reservation
+ * objects of a job's buffers (which dma-buf importers and
+ * DMA_BUF_IOCTL_EXPORT_SYNC_FILE read) get a weave fence that stands in
+ * for it (weave_fence_export()), made before the job is armed.
+ */
+
+static const char *weave_fence_driver_name(struct dma_fence *f)
+{
+	return "weave";
+}
+
+static const char *weave_hw_timeline_name(struct dma_fence *f)
+{
+	return "weave-hw";
+}
+
+static const char *weave_gate_timeline_name(struct dma_fence *f)
+{
+	return "weave-gate";
+}
+
+static const char *weave_proxy_timeline_name(struct dma_fence *f)
+{
+	return "weave-out";
+}
+
+static const char *weave_join_timeline_name(struct dma_fence *f)
+{
+	return "weave-all";
+}
+
+static void weave_hw_fence_release(struct dma_fence *f)
+{
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static void weave_gate_release(struct dma_fence *f)
+{
+	struct weave_gate *gate = container_of(f, struct weave_gate, f.base);
+
+	dma_fence_put(gate->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static void weave_proxy_release(struct dma_fence *f)
+{
+	struct weave_proxy *proxy = container_of(f, struct weave_proxy,
+						 f.base);
+
+	dma_fence_put(proxy->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static void weave_join_release(struct dma_fence *f)
+{
+	struct weave_join *join = container_of(f, struct weave_join, f.base);
+	u32 i;
+
+	for (i = 0; i < join->n; i++)
+		dma_fence_put(join->in[i].fence);
+	kvfree(join->in);
+	dma_fence_free(f);
+	module_put(THIS_MODULE);
+}
+
+static const struct dma_fence_ops weave_join_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_join_timeline_name,
+	.release = weave_join_release,
+};
+
+static const struct dma_fence_ops weave_proxy_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_proxy_timeline_name,
+	.release = weave_proxy_release,
+};
+
+static const struct dma_fence_ops weave_hw_fence_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_hw_timeline_name,
+	.release = weave_hw_fence_release,
+};
+
+static const struct dma_fence_ops weave_gate_ops = {
+	.get_driver_name = weave_fence_driver_name,
+	.get_timeline_name = weave_gate_timeline_name,
+	.release = weave_gate_release,
+};
+
+/* Set @err on @f unless it is signalled or already has an error. */
+void weave_fence_error(struct dma_fence *f, int err)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(f->lock, flags);
+	if (!test_bit(DMA_FENCE_FLAG_SIGNALED_BIT, &f->flags) && !f->error)
+		f->error = err;
+	spin_unlock_irqrestore(f->lock, flags);
+}
+
+/*
+ * Initialise the hardware fence @f of a job as seqno @seqno of the queue's
+ * fence @context; it holds a module reference until it is released.
+ */
+void weave_hw_fence_init(struct weave_fence *f, u64 context, u64 seqno)
+{
+	spin_lock_init(&f->lock);
+	dma_fence_init(&f->base, &weave_hw_fence_ops, &f->lock, context,
+		       seqno);
+	__module_get(THIS_MODULE);
+}
+
+/* Signal @gate once, with @err; whoever takes it off the list puts it. */
+void weave_gate_fire(struct weave_gate *gate, int err)
+{
+	struct weave_ectx *ctx = gate->ctx;
+	unsigned long flags;
+	bool listed;
+
+	if (atomic_xchg(&gate->fired, 1))
+		return;
+	spin_lock_irqsave(&ctx->gate_lock, flags);
+	listed = !list_empty(&gate->link);
+	list_del_init(&gate->link);
+	spin_unlock_irqrestore(&ctx->gate_lock, flags);
+	if (err)
+		weave_fence_error(&gate->f.base, err);
+	dma_fence_signal(&gate->f.base);
+	if (listed)
+		dma_fence_put(&gate->f.base);
+}
+
+static void weave_gate_cb(struct dma_fence *in, struct dma_fence_cb *cb)
+{
+	struct weave_gate *gate = container_of(cb, struct weave_gate, cb);
+
+	weave_gate_fire(gate, in->error);
+}
+
+static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
+{
+	struct weave_proxy *proxy = container_of(cb, struct weave_proxy, cb);
+
+	if (in->error)
+		weave_fence_error(&proxy->f.base, in->error);
+	dma_fence_signal(&proxy->f.base);
+	dma_fence_put(&proxy->f.base);	/* the callback's reference */
+}
+
+/**
+ * weave_proxy_create() - Make a weave fence that will stand in for another.
+ *
+ * The fence is initialised (with a context of its own and a module
+ * reference) but stands in for nothing until weave_proxy_attach(); until
+ * then it may be put without ever signalling.
+ *
+ * Return: The fence with one reference, or NULL if out of memory.
+ */
+struct weave_proxy *weave_proxy_create(void)
+{
+	struct weave_proxy *proxy;
+
+	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL);
+	if (!proxy)
+		return NULL;
+	spin_lock_init(&proxy->f.lock);
+	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	return proxy;
+}
+
+/**
+ * weave_proxy_attach() - Make a proxy stand in for a fence.
+ * @proxy: From weave_proxy_create(), not attached yet; this takes the
+ *	caller's reference.
+ * @in: The fence; this takes the caller's reference.
+ *
+ * Return: The proxy's fence, which signals with @in's error when @in does.
+ */
+struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
+				     struct dma_fence *in)
+{
+	proxy->in = in;
+	dma_fence_get(&proxy->f.base);	/* for the callback */
+	if (dma_fence_add_callback(in, &proxy->cb, weave_proxy_cb))
+		weave_proxy_cb(in, &proxy->cb);
+	return &proxy->f.base;
+}
+
+/**
+ * weave_proxy_put() - Drop a proxy that was never attached.
+ * @proxy: The proxy, or NULL.
+ */
+void weave_proxy_put(struct weave_proxy *proxy)
+{
+	if (proxy)
+		dma_fence_put(&proxy->f.base);
+}
+
+/**
+ * weave_fence_export() - Wrap a fence for user space.
+ * @in: The fence; this takes the caller's reference, also on error.
+ *
+ * The returned weave fence signals, with @in's error, when @in does.  It
+ * hides @in (it is no container) and holds a module reference until it is
+ * released, so no fence handed to a syncobj, sync_file or reservation
+ * object can reach the scheduler's fences, whose timeline name points into
+ * weave's queues, after weave is unloaded.
+ *
+ * Return: A reference to the new fence, or ERR_PTR(-ENOMEM).
+ */
+struct dma_fence *weave_fence_export(struct dma_fence *in)
+{
+	struct weave_proxy *proxy = weave_proxy_create();
+
+	if (!proxy) {
+		dma_fence_put(in);
+		return ERR_PTR(-ENOMEM);
+	}
+	return weave_proxy_attach(proxy, in);
+}
+
+/* The &weave_ectx.id of the client whose job @f stands in for, or zero. */
+u64 weave_fence_owner(struct dma_fence *f)
+{
+	if (f->ops != &weave_proxy_ops)
+		return 0;
+	return container_of(f, struct weave_proxy, f.base)->owner;
+}
+
+/* One input fewer to wait for; the last one signals the join. */
+static void weave_join_done(struct weave_join *join, int err)
+{
+	if (err)
+		weave_fence_error(&join->f.base, err);
+	if (atomic_dec_and_test(&join->pending)) {
+		dma_fence_signal(&join->f.base);
+		dma_fence_put(&join->f.base);	/* the inputs' reference */
+	}
+}
+
+static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
+{
+	struct weave_join_in *in = container_of(cb, struct weave_join_in, cb);
+
+	weave_join_done(in->join, f->error);
+}
+
+/**
+ * weave_join_create() - Make a weave fence that will wait for several.
+ * @max: The most inputs it will get.
+ *
+ * Everything the fence needs is allocated here, so that the inputs can be
+ * added and the fence armed where nothing may fail any more.  Until it is
+ * armed the fence does not signal; a fence given no input may be put
+ * without ever being armed.
+ *
+ * Return: The fence with one reference, or NULL if out of memory.
+ */
+struct weave_join *weave_join_create(u32 max)
+{
+	struct weave_join *join;
+
+	join = kzalloc(sizeof(*join), GFP_KERNEL);
+	if (!join)
+		return NULL;
+	join->in = kvmalloc_array(max, sizeof(*join->in), GFP_KERNEL);
+	if (!join->in) {
+		kfree(join);
+		return NULL;
+	}
+	join->max = max;
+	atomic_set(&join->pending, 1);
+	spin_lock_init(&join->f.lock);
+	dma_fence_init(&join->f.base, &weave_join_ops, &join->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	return join;
+}
+
+/**
+ * weave_join_add() - Make a join wait for one more fence.
+ * @join: From weave_join_create(), not armed yet, with room left.
+ * @fence: The fence; this takes the caller's reference.
+ */
+void weave_join_add(struct weave_join *join, struct dma_fence *fence)
+{
+	struct weave_join_in *in;
+
+	if (WARN_ON_ONCE(join->n == join->max)) {
+		dma_fence_put(fence);
+		return;
+	}
+	in = &join->in[join->n++];
+	in->join = join;
+	in->fence = fence;
+	atomic_inc(&join->pending);
+	if (dma_fence_add_callback(fence, &in->cb, weave_join_cb))
+		weave_join_done(join, fence->error);
+}
+
+/**
+ * weave_join_arm() - Let a join signal once its inputs have.
+ * @join: From weave_join_create(); this takes the caller's reference.
+ *
+ * Return: The join's fence, which signals when every input added has, with
+ * the error of one that failed if any did.
+ */
+struct dma_fence *weave_join_arm(struct weave_join *join)
+{
+	dma_fence_get(&join->f.base);	/* dropped by the last input */
+	weave_join_done(join, 0);
+	return &join->f.base;
+}
+
+/**
+ * weave_join_put() - Drop a join that was given no input.
+ * @join: The join, or NULL.
+ */
+void weave_join_put(struct weave_join *join)
+{
+	if (join)
+		dma_fence_put(&join->f.base);
+}
+
+static struct weave_gate *to_weave_gate(struct dma_fence *f)
+{
+	return container_of(f, struct weave_gate, f.base);
+}
+
+/*
+ * Make a gate on @in, taking the caller's reference to @in; it does not
+ * watch @in until weave_gate_arm().  Returns it with one reference, or NULL
+ * (and @in is not taken) if out of memory.
+ */
+struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
+				     struct dma_fence *in)
+{
+	struct weave_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+
+	if (!gate)
+		return NULL;
+	spin_lock_init(&gate->f.lock);
+	dma_fence_init(&gate->f.base, &weave_gate_ops, &gate->f.lock,
+		       dma_fence_context_alloc(1), 1);
+	__module_get(THIS_MODULE);
+	gate->in = in;
+	gate->ctx = ctx;
+	INIT_LIST_HEAD(&gate->link);
+	return gate;
+}
+
+/*
+ * Put @gate, not armed, on the client's list (with a reference of its own)
+ * and watch its in-fence: it fires when that signals, or at the client's
+ * abort, whichever comes first.
+ */
+void weave_gate_arm(struct weave_ectx *ctx, struct weave_gate *gate)
+{
+	dma_fence_get(&gate->f.base);
+	spin_lock_irq(&ctx->gate_lock);
+	list_add_tail(&gate->link, &ctx->gates);
+	spin_unlock_irq(&ctx->gate_lock);
+	if (dma_fence_add_callback(gate->in, &gate->cb, weave_gate_cb))
+		weave_gate_fire(gate, gate->in->error);
+}
+
+/*
+ * Take a gate that left its slot out of the client's list: it gates no
+ * job, so it is signalled (-ECANCELED) now rather than kept until its
+ * in-fence signals.  Drops the slot's reference.
+ */
+static void weave_gate_retire(struct weave_ectx *ctx, struct weave_gate *gate)
+{
+	bool listed;
+
+	spin_lock_irq(&ctx->gate_lock);
+	listed = !list_empty(&gate->link);
+	list_del_init(&gate->link);
+	spin_unlock_irq(&ctx->gate_lock);
+	if (listed) {
+		/* The list's reference is ours now. */
+		dma_fence_remove_callback(gate->in, &gate->cb);
+		weave_gate_fire(gate, -ECANCELED);
+		dma_fence_put(&gate->f.base);
+	}
+	dma_fence_put(&gate->f.base);
+}
+
+/* The pending gate of slot @es on @f's fence context, or NULL. */
+static struct weave_gate *weave_eslot_gate_of(struct weave_eslot *es,
+					      struct dma_fence *f, u32 *index)
+{
+	struct weave_gate *gate;
+	u32 i;
+
+	for (i = 0; i < es->ngates; i++) {
+		gate = to_weave_gate(es->gates[i]);
+		if (gate->in->context == f->context) {
+			*index = i;
+			return gate;
+		}
+	}
+	return NULL;
+}
+
+/**
+ * weave_ectx_gate_room() - How many more gates a slot takes.
+ * @ctx: The client's engine context.
+ * @slot: The slot.
+ *
+ * Context: The client's mutex held.
+ * Return: %WEAVE_MAX_SLOT_GATES minus the slot's pending gates.
+ */
+u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot)
+{
+	return WEAVE_MAX_SLOT_GATES - ctx->slots[slot].ngates;
+}
+
+/**
+ * weave_ectx_gates_prepare() - Make the gates of in-fences, not linked yet.
+ * @ctx: The client's engine context.
+ * @slot: The slot they will gate.
+ * @fences: @n fences; this takes the caller's references, also on error,
+ *	and replaces each kept one by its gate.
+ * @n: In: entries of @fences.  Out: gates made, at the start of @fences.
+ *
+ * Keeps one fence per fence context, the later one, and drops a fence a
+ * pending gate of the slot already covers (same context, not earlier).
+ * Allocates a gate per remaining fence and room for them in the slot, so
+ * that weave_ectx_gates_commit() cannot fail.  On error nothing changed.
+ *
+ * Context: The client's mutex held.
+ * Return: 0; -ENOSPC if the slot would hold more than
+ * %WEAVE_MAX_SLOT_GATES gates; -ENOMEM.
+ */
+int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **fences, u32 *n)
+{
+	struct weave_eslot *es = &ctx->slots[slot];
+	struct weave_gate *gate;
+	struct dma_fence *f;
+	u32 i, j, k = 0, idx, fresh = 0;
+	int ret;
+
+	for (i = 0; i < *n; i++) {
+		f = fences[i];
+		for (j = 0; j < k; j++) {
+			if (fences[j]->context != f->context)
+				continue;
+			if (dma_fence_is_later(f, fences[j]))
+				swap(fences[j], f);
+			dma_fence_put(f);
+			f = NULL;
+			break;
+		}
+		if (!f)
+			continue;
+		gate = weave_eslot_gate_of(es, f, &idx);
+		if (gate && dma_fence_is_later_or_same(gate->in, f)) {
+			dma_fence_put(f);
+			continue;
+		}
+		fresh += !gate;
+		fences[k++] = f;
+	}
+	*n = k;
+
+	ret = es->ngates + fresh > WEAVE_MAX_SLOT_GATES ? -ENOSPC : 0;
+	if (!ret)
+		ret = weave_grow((void **)&es->gates, &es->cgates,
+				 es->ngates + fresh, sizeof(*es->gates));
+	for (i = 0; i < k; i++) {
+		gate = ret ? NULL : weave_gate_create(ctx, fences[i]);
+		if (!gate) {
+			/* Gates made so far put their in-fence when released. */
+			for (j = 0; j < k; j++)
+				dma_fence_put(fences[j]);
+			*n = 0;
+			return ret ?: -ENOMEM;
+		}
+		fences[i] = &gate->f.base;
+	}
+	return 0;
+}
+
+/**
+ * weave_ectx_gates_commit() - Gate a slot's next job on prepared gates.
+ * @ctx: The client's engine context.
+ * @slot: The slot given to weave_ectx_gates_prepare().
+ * @gates: Its gates; this takes the references.
+ * @n: Entries of @gates.
+ *
+ * A gate replaces the slot's pending gate of the same in-fence context,
+ * which is earlier; the others are added.  Cannot fail.
+ *
+ * Context: The client's mutex held, no change to the slot's gates since
+ * the prepare.
+ */
+void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **gates, u32 n)
+{
+	struct weave_eslot *es = &ctx->slots[slot];
+	struct weave_gate *gate, *old;
+	u32 i, idx;
+
+	for (i = 0; i < n; i++) {
+		gate = to_weave_gate(gates[i]);
+		old = weave_eslot_gate_of(es, gate->in, &idx);
+		/* The initial reference is the slot's; one more for the list. */
+		if (old) {
+			es->gates[idx] = &gate->f.base;
+			weave_gate_retire(ctx, old);
+		} else {
+			es->gates[es->ngates++] = &gate->f.base;
+			ctx->ngates++;
+		}
+		weave_gate_arm(ctx, gate);
+	}
+}
+
+/**
+ * weave_ectx_gate_bytes() - Memory of the gates pending on the slots.
+ * @ctx: The client's engine context.
+ *
+ * Context: The client's mutex held.
+ * Return: Bytes of the gates not yet handed to a job.
+ */
+u64 weave_ectx_gate_bytes(struct weave_ectx *ctx)
+{
+	return ctx->ngates * sizeof(struct weave_gate);
+}
+
+/**
+ * weave_ectx_slot_fence() - The fence of everything flushed on a slot.
+ * @ctx: The client's engine context.
+ * @slot: The slot.
+ *
+ * Context: The client's mutex held.
+ * Return: A reference to the finished fence of the slot's last job, or
+ * NULL if the slot never had one.
+ */
+struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot)
+{
+	return dma_fence_get(ctx->slots[slot].last);
+}

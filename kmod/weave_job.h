@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: the soft engine's jobs, the encoded tasks they carry and the
+ * backend streams they are made for.
+ */
+#ifndef _WEAVE_JOB_H_
+#define _WEAVE_JOB_H_
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/kref.h>
+#include <linux/types.h>
+#include <linux/workqueue.h>
+
+#include <drm/gpu_scheduler.h>
+
+#include "weave_engine.h"
+
+struct drm_gem_object;
+struct drm_gem_shmem_object;
+struct weave_fence;
+struct weave_proxy;
+struct weave_queue;
+
+/* Entities per backend stream: one per &enum drm_weave_priority. */
+#define WEAVE_NUM_PRIOS		3
+/* Bindings the worker needs: ADD_U32 has the most. */
+#define WEAVE_ETASK_BINDINGS	3
+/* Tallies and dependencies a job holds without allocating. */
+#define WEAVE_JOB_INLINE	4
+
+/**
+ * struct weave_bstream - A backend stream: the soft engine's per-slot
+ * submission context.
+ *
+ * Its entities are finished, and it is freed, only once the client has
+ * let it go and every job made for it is freed (see "DOC: soft engine",
+ * Lifetimes).
+ */
+struct weave_bstream {
+	/** @ref: The client's reference and one per job made for the stream. */
+	struct kref ref;
+	/** @fini_work: Finishes the entities and frees the stream. */
+	struct work_struct fini_work;
+	/** @ctx: The client's engine context, a reference. */
+	struct weave_ectx *ctx;
+	/** @slot: The slot whose backend stream this is. */
+	u32 slot;
+	/** @queue: The hardware queue its jobs go to. */
+	struct weave_queue *queue;
+	/** @sched_list: The one scheduler of @entity. */
+	struct drm_gpu_scheduler *sched_list[1];
+	/** @entity: One entity per &enum drm_weave_priority. */
+	struct drm_sched_entity entity[WEAVE_NUM_PRIOS];
+};
+
+/* A buffer of a job and how the job uses it. */
+struct weave_jbo {
+	struct drm_gem_object *obj;
+	u32 access;
+};
+
+/* A run of consecutive tasks of one logical stream in a job. */
+struct weave_tally {
+	struct weave_lstream *ls;
+	u32 count;
+};
+
+/* One encoded task, what the worker runs. */
+struct weave_etask {
+	u32 kind;
+	u32 kernel;
+	u32 arg;
+	u32 nb;
+	struct {
+		struct drm_gem_shmem_object *shmem;
+		u64 offset;
+		u64 size;
+	} b[WEAVE_ETASK_BINDINGS];
+	void *data;
+	u64 len;
+};
+
+/**
+ * struct weave_job - A job of the soft engine.
+ */
+struct weave_job {
+	/** @base: The scheduler job. */
+	struct drm_sched_job base;
+	/** @ctx: The client's engine context; a reference. */
+	struct weave_ectx *ctx;
+	/** @bs: The backend stream whose entities it is pushed to. */
+	struct weave_bstream *bs;
+	/** @queue: The queue it runs on. */
+	struct weave_queue *queue;
+	/** @hw: The hardware fence, initialised by the first run_job. */
+	struct weave_fence *hw;
+	/**
+	 * @proxy: The fence that stands in for the finished fence in the
+	 * buffers' reservation objects; made with the job, attached at flush.
+	 */
+	struct weave_proxy *proxy;
+	/** @work: The worker's item on &weave_queue.wq. */
+	struct work_struct work;
+	/** @started: run_job was called; under the scheduler's serialisation. */
+	bool started;
+	/** @abort: Zero, or the negative errno that cuts the job short. */
+	int abort;
+	/** @prio: The highest &enum drm_weave_priority of its streams. */
+	u32 prio;
+	/**
+	 * @tallies: Runs of tasks per logical stream, each with a reference
+	 * to its stream: what the job credits and, on a timeout, fails.
+	 */
+	struct weave_tally *tallies;
+	/** @ntallies: Used entries of @tallies. */
+	u32 ntallies;
+	/** @ctallies: Allocated entries of @tallies. */
+	u32 ctallies;
+	/** @tasks: The encoded tasks. */
+	struct weave_etask *tasks;
+	/** @ntasks: Used entries of @tasks. */
+	u32 ntasks;
+	/** @ctasks: Allocated entries of @tasks. */
+	u32 ctasks;
+	/** @pending: Tasks still counted in &weave_ectx.pending_tasks. */
+	u32 pending;
+	/** @bos: The buffers, one reference each; sorted and unique at flush. */
+	struct weave_jbo *bos;
+	/** @nbos: Used entries of @bos. */
+	u32 nbos;
+	/** @cbos: Allocated entries of @bos. */
+	u32 cbos;
+	/** @objs: The objects of @bos, for the reservation helpers; @cbos. */
+	struct drm_gem_object **objs;
+	/** @deps: Fences to add as dependencies at flush; references. */
+	struct dma_fence **deps;
+	/** @ndeps: Used entries of @deps. */
+	u32 ndeps;
+	/** @cdeps: Allocated entries of @deps. */
+	u32 cdeps;
+	/** @tally0: The first entries of @tallies, no allocation needed. */
+	struct weave_tally tally0[WEAVE_JOB_INLINE];
+	/** @dep0: The first entries of @deps, no allocation needed. */
+	struct dma_fence *dep0[WEAVE_JOB_INLINE];
+	/** @slots: Bitmap of the client's slots with tasks in the job. */
+	unsigned long slots[];
+};
+
+static inline bool weave_job_aborted(struct weave_job *job)
+{
+	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
+}
+
+int weave_grow(void **arr, u32 *cap, u32 need, size_t size);
+void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
+void weave_job_release_tasks(struct weave_job *job);
+void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);
+struct weave_job *weave_job_alloc(struct weave_bstream *bs);
+int weave_job_reserve(struct weave_job *job, const struct weave_task *task,
+		      u32 ndeps);
+void weave_job_free(struct weave_job *job);
+void weave_bstream_release(struct kref *ref);
+
+#endif /* _WEAVE_JOB_H_ */

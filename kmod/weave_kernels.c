@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's built-in kernels and host writes, run by the
+ * worker against the pinned pages of a job's buffers.
+ */
+
+#include <linux/delay.h>
+#include <linux/highmem.h>
+#include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+
+#include <drm/drm_gem_shmem_helper.h>
+
+#include "weave_drm.h"
+#include "weave_engine.h"
+#include "weave_job.h"
+#include "weave_queue.h"
+
+/* Delays up to this many microseconds sleep without waking for an abort. */
+#define WEAVE_SHORT_DELAY_US	2000
+
+/*
+ * The crc32c kernel uses a table of its own (Castagnoli polynomial,
+ * reflected) rather than libcrc32c, so that loading weave does not depend
+ * on the crypto API's crc32c being loadable.
+ */
+static u32 weave_crc32c_table[256];
+
+void weave_crc32c_init(void)
+{
+	u32 i, j, c;
+
+	if (weave_crc32c_table[1])
+		return;
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (j = 0; j < 8; j++)
+			c = (c >> 1) ^ (c & 1 ? 0x82f63b78 : 0);
+		weave_crc32c_table[i] = c;
+	}
+}
+
+/* Raw crc32c update: no pre- or post-inversion. */
+static u32 weave_crc32c(u32 crc, const u8 *p, size_t len)
+{
+	while (len--)
+		crc = (crc >> 8) ^ weave_crc32c_table[(crc ^ *p++) & 0xff];
+	return crc;
+}
+
+/* Copy between a pinned shmem range and @buf. */
+static void weave_bo_io(struct drm_gem_shmem_object *shmem, u64 off,
+			void *buf, size_t len, bool write)
+{
+	while (len) {
+		size_t po = off & ~PAGE_MASK;
+		size_t n = min_t(size_t, len, PAGE_SIZE - po);
+		u8 *va = kmap_local_page(shmem->pages[off >> PAGE_SHIFT]);
+
+		if (write)
+			memcpy(va + po, buf, n);
+		else
+			memcpy(buf, va + po, n);
+		kunmap_local(va);
+		buf += n;
+		off += n;
+		len -= n;
+	}
+}
+
+static int weave_run_delay(struct weave_job *job, u32 us)
+{
+	if (us <= WEAVE_SHORT_DELAY_US) {
+		fsleep(us);
+		return 0;
+	}
+	wait_event_timeout(job->queue->abort_wq, weave_job_aborted(job),
+			   usecs_to_jiffies(us));
+	return 0;
+}
+
+int weave_run_task(struct weave_job *job, struct weave_etask *t)
+{
+	u8 *s0 = job->queue->scratch;
+	u8 *s1 = s0 + PAGE_SIZE, *s2 = s1 + PAGE_SIZE;
+	u64 done, size;
+	u32 crc, i, n;
+
+	if (t->kind == WEAVE_TASK_HOST_WRITE) {
+		weave_bo_io(t->b[0].shmem, t->b[0].offset, t->data, t->len,
+			    true);
+		return 0;
+	}
+
+	size = t->b[0].size;
+	switch (t->kernel) {
+	case DRM_WEAVE_KERNEL_NOOP:
+		return 0;
+	case DRM_WEAVE_KERNEL_DELAY:
+		return weave_run_delay(job, t->arg);
+	case DRM_WEAVE_KERNEL_FAIL:
+		return -(int)t->arg;
+	case DRM_WEAVE_KERNEL_FILL:
+		for (i = 0; i < PAGE_SIZE / 4; i++)
+			((u32 *)s0)[i] = t->arg;
+		break;
+	case DRM_WEAVE_KERNEL_CRC32C:
+		crc = ~0u;
+		break;
+	}
+
+	for (done = 0; done < size; done += n) {
+		if (weave_job_aborted(job))
+			return 0;
+		n = min_t(u64, size - done, PAGE_SIZE);
+		switch (t->kernel) {
+		case DRM_WEAVE_KERNEL_FILL:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_COPY:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			weave_bo_io(t->b[1].shmem, t->b[1].offset + done, s0, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_ADD_U32:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			weave_bo_io(t->b[1].shmem, t->b[1].offset + done, s1, n,
+				    false);
+			for (i = 0; i < n / 4; i++)
+				((u32 *)s2)[i] = ((u32 *)s0)[i] + ((u32 *)s1)[i];
+			weave_bo_io(t->b[2].shmem, t->b[2].offset + done, s2, n,
+				    true);
+			break;
+		case DRM_WEAVE_KERNEL_CRC32C:
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+				    false);
+			crc = weave_crc32c(crc, s0, n);
+			break;
+		}
+		cond_resched();
+	}
+	if (t->kernel == DRM_WEAVE_KERNEL_CRC32C) {
+		crc = ~crc;
+		weave_bo_io(t->b[1].shmem, t->b[1].offset, &crc, 4, true);
+	}
+	return 0;
+}

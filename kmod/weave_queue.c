@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's hardware queues: DRM GPU schedulers set up and
+ * torn down with the engine, their run_job, timedout_job and free_job, and
+ * the worker that executes a job.
+ */
+
+#include <linux/atomic.h>
+#include <linux/device.h>
+#include <linux/dma-fence.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+#include <drm/drm_drv.h>
+#include <drm/gpu_scheduler.h>
+
+#include "weave_compat.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_fence.h"
+#include "weave_job.h"
+#include "weave_queue.h"
+
+/**
+ * DOC: hardware queues
+ *
+ * Each device has num_queues hardware queues.  A queue is a &struct
+ * drm_gpu_scheduler plus an ordered workqueue, its "hardware": run_job
+ * hands the job to the workqueue and returns the job's hardware fence at
+ * once; the worker runs the job's tasks on the CPU in order, against the
+ * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
+ * signals the fence.  Jobs never run on the scheduler's own thread, as
+ * on real hardware.  Hardware fences have one fence context per queue.
+ *
+ * Errors.  A FAIL task sets its errno on the job's fences; the job's later
+ * tasks still run.  A job that runs past job_timeout_ms is cut short: its
+ * remaining tasks are skipped, its fences get -ETIMEDOUT and every logical
+ * stream with a task in it is marked failed (with interleave, that can be
+ * several streams: their tasks shared the job).  A job of a closed client
+ * stops between two tasks with -ECANCELED.
+ */
+
+/* Jobs a hardware queue holds at once. */
+#define WEAVE_QUEUE_CREDITS	64
+
+/* Tears engines and backend streams down; drained at module exit. */
+struct workqueue_struct *weave_engine_wq;
+
+/* Run the job's tasks and signal its hardware fence. */
+static void weave_job_execute(struct weave_job *job)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct dma_fence *hw = &job->hw->base;
+	int err = job->base.s_fence->finished.error;
+	bool skip;
+	u32 i;
+	int ret;
+
+	/*
+	 * A job that failed before it ran (its entity died, say) runs
+	 * nothing, and neither does one that starts after its device was
+	 * unplugged, which also cancels running jobs through the abort.
+	 */
+	if (!err && drm_dev_is_unplugged(ctx->drm))
+		err = -ENODEV;
+	skip = err;
+
+	/* A failed task does not stop the job: later tasks still run. */
+	for (i = 0; i < job->ntasks; i++) {
+		if (skip || weave_job_aborted(job))
+			break;
+		ret = weave_run_task(job, &job->tasks[i]);
+		if (ret && !err)
+			err = ret;
+	}
+	for (i = 0; i < job->ntallies; i++)
+		atomic64_add(job->tallies[i].count,
+			     &job->tallies[i].ls->completed);
+	if (READ_ONCE(job->abort))
+		err = READ_ONCE(job->abort);
+	else if (!err)
+		err = atomic_read(&ctx->aborted);
+
+	weave_job_release_tasks(job);
+
+	if (err) {
+		weave_fence_error(&job->base.s_fence->finished, err);
+		weave_fence_error(hw, err);
+	}
+	dma_fence_signal(hw);
+}
+
+/* The work item of a job on its queue's workqueue: runs the job. */
+void weave_job_work(struct work_struct *work)
+{
+	/* The job may be freed as soon as its fence signals. */
+	weave_job_execute(container_of(work, struct weave_job, work));
+}
+
+static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
+{
+	return container_of(sched_job, struct weave_job, base);
+}
+
+static struct dma_fence *weave_sched_run_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+	struct weave_queue *q = job->queue;
+
+	/*
+	 * Called again by drm_sched_resubmit_jobs() after a timeout: the job
+	 * is already on the hardware, hand out its fence again.
+	 */
+	if (!job->started) {
+		job->started = true;
+		weave_hw_fence_init(job->hw, q->fence_context,
+				    atomic64_inc_return(&q->fence_seqno));
+		queue_work(q->wq, &job->work);
+	}
+	return dma_fence_get(&job->hw->base);
+}
+
+static enum drm_gpu_sched_stat
+weave_sched_timedout_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+	struct weave_queue *q = job->queue;
+	struct drm_gpu_scheduler *sched = &q->sched;
+	u32 i;
+
+	if (!dma_fence_is_signaled(&job->hw->base)) {
+		weave_fence_error(&sched_job->s_fence->finished, -ETIMEDOUT);
+		for (i = 0; i < job->ntallies; i++)
+			atomic_cmpxchg(&job->tallies[i].ls->error, 0,
+				       -ETIMEDOUT);
+		WRITE_ONCE(job->abort, -ETIMEDOUT);
+		wake_up_all(&q->abort_wq);
+	}
+
+	/*
+	 * The scheduler took the job off its pending list before calling
+	 * this: drm_sched_stop() puts it back (or frees it if it completed),
+	 * the resubmit reattaches every pending job to its hardware fence
+	 * (run_job hands out the same fence again) and the restart rearms
+	 * the fence callbacks.  The worker finishes the aborted job quickly.
+	 * @job must not be touched after drm_sched_stop().
+	 */
+	drm_sched_stop(sched, sched_job);
+	drm_sched_resubmit_jobs(sched);
+	weave_compat_sched_start(sched);
+
+	return DRM_GPU_SCHED_STAT_NOMINAL;
+}
+
+static void weave_sched_free_job(struct drm_sched_job *sched_job)
+{
+	struct weave_job *job = to_weave_job(sched_job);
+
+	drm_sched_job_cleanup(sched_job);
+	weave_job_free(job);
+}
+
+static const struct drm_sched_backend_ops weave_sched_ops = {
+	.run_job = weave_sched_run_job,
+	.timedout_job = weave_sched_timedout_job,
+	.free_job = weave_sched_free_job,
+};
+
+/**
+ * weave_engine_module_init() - Set up what every engine shares.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_engine_module_init(void)
+{
+	weave_crc32c_init();
+	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
+	return weave_engine_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * weave_engine_module_exit() - Undo weave_engine_module_init().
+ *
+ * Waits for the teardown of every engine already let go, which must be
+ * all of them: no device is left.
+ */
+void weave_engine_module_exit(void)
+{
+	destroy_workqueue(weave_engine_wq);
+}
+
+static void weave_queue_fini(struct weave_queue *q)
+{
+	drm_sched_fini(&q->sched);
+	destroy_workqueue(q->wq);
+	kfree(q->scratch);
+}
+
+static void weave_engine_free(struct weave_engine *engine)
+{
+	while (engine->num_queues--)
+		weave_queue_fini(&engine->queues[engine->num_queues]);
+	put_device(engine->dev);
+	kfree(engine);
+}
+
+static void weave_engine_fini_work(struct work_struct *work)
+{
+	weave_engine_free(container_of(work, struct weave_engine, fini_work));
+}
+
+/**
+ * weave_engine_init() - Create the soft engine of a device.
+ * @wdev: The device; &weave_device.limits is set.
+ *
+ * Return: 0 or a negative errno.
+ */
+int weave_engine_init(struct weave_device *wdev)
+{
+	struct weave_engine *engine;
+	struct weave_queue *q;
+	long timeout;
+	u32 i;
+	int ret;
+
+	engine = kzalloc(sizeof(*engine), GFP_KERNEL);
+	if (!engine)
+		return -ENOMEM;
+	engine->dev = get_device(wdev->drm.dev);
+	INIT_WORK(&engine->fini_work, weave_engine_fini_work);
+	timeout = msecs_to_jiffies(wdev->limits.job_timeout_ms);
+	for (i = 0; i < wdev->limits.num_queues; i++) {
+		q = &engine->queues[i];
+		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
+		init_waitqueue_head(&q->abort_wq);
+		q->fence_context = dma_fence_context_alloc(1);
+		atomic64_set(&q->fence_seqno, 0);
+		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
+		q->wq = alloc_ordered_workqueue("%s", 0, q->name);
+		if (!q->scratch || !q->wq) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		ret = weave_compat_sched_init(&q->sched, &weave_sched_ops,
+					      WEAVE_QUEUE_CREDITS, timeout,
+					      q->name, engine->dev);
+		if (ret)
+			goto err;
+		engine->num_queues++;
+	}
+	wdev->engine = engine;
+	return 0;
+
+err:
+	if (q->wq)
+		destroy_workqueue(q->wq);
+	kfree(q->scratch);
+	weave_engine_free(engine);
+	return ret;
+}
+
+/**
+ * weave_engine_fini() - Let the soft engine of a device go.
+ * @wdev: The device, being released: no client, no job and no scheduler
+ *	entity of it is left.
+ *
+ * The device's last reference can be dropped by a job that one of the
+ * engine's own schedulers frees, which cannot stop that scheduler: the
+ * engine is torn down on weave_engine_wq instead, before the module goes.
+ */
+void weave_engine_fini(struct weave_device *wdev)
+{
+	struct weave_engine *engine = wdev->engine;
+
+	if (!engine)
+		return;
+	wdev->engine = NULL;
+	queue_work(weave_engine_wq, &engine->fini_work);
+}
