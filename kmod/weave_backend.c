@@ -510,20 +510,6 @@ const struct weave_backend_ops weave_engine_ops = {
 /* The last &weave_ectx.id handed out. */
 static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
 
-static void weave_lstream_release(struct kref *ref)
-{
-	kfree(container_of(ref, struct weave_lstream, ref));
-}
-
-/**
- * weave_lstream_put() - Drop a reference to a logical stream.
- * @ls: The stream.
- */
-void weave_lstream_put(struct weave_lstream *ls)
-{
-	kref_put(&ls->ref, weave_lstream_release);
-}
-
 /**
  * weave_ectx_create() - Make a client's engine context.
  * @wdev: The device.

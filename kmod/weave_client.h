@@ -18,7 +18,6 @@
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
-struct drm_weave_client_usage;
 struct weave_device;
 struct weave_ectx;
 
@@ -79,8 +78,6 @@ void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
 void weave_clients_unplug(struct weave_device *wdev);
-void weave_client_usage(struct weave_client *c,
-			struct drm_weave_client_usage *usage);
 
 int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
@@ -88,8 +85,6 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file);
 int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file);
-int weave_stream_query_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file);
 int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int weave_enqueue_ioctl(struct drm_device *drm, void *data,

@@ -4,14 +4,13 @@
  *
  * This file registers the devices: module parameters, the platform driver
  * that binds and unbinds them, the &struct drm_driver, the file's ioctl
- * entry points, the ioctl table and the query ioctl.
+ * entry points and the ioctl table.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
-#include <linux/build_bug.h>
 #include <linux/compat.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
@@ -19,15 +18,12 @@
 #include <linux/errno.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
-#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/nospec.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
-#include <linux/uaccess.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -41,6 +37,7 @@
 #include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_gem.h"
+#include "weave_query.h"
 #include "weave_sched.h"
 
 /**
@@ -205,146 +202,6 @@ MODULE_PARM_DESC(max_staged_bytes,
 
 /* The module's platform devices, bound or not. */
 static struct platform_device *weave_pdevs[WEAVE_MAX_DEVICES];
-
-/**
- * struct weave_query - How to answer one &enum drm_weave_query_type.
- */
-struct weave_query {
-	/** @size: The size of the reply struct, in bytes. */
-	u32 size;
-
-	/**
-	 * @fill: Fill in the reply struct for the caller's @file.  @reply is
-	 * zeroed beforehand and is @size bytes long.
-	 */
-	void (*fill)(struct weave_device *wdev, struct drm_file *file,
-		     void *reply);
-};
-
-/* The largest reply struct any query may have, in bytes. */
-#define WEAVE_QUERY_REPLY_MAX	128
-
-/*
- * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
- * struct @type; fails to build if @type outgrows WEAVE_QUERY_REPLY_MAX.
- */
-#define WEAVE_QUERY(type, _fill)					\
-	{								\
-		.size = sizeof(struct type) +				\
-			BUILD_BUG_ON_ZERO(sizeof(struct type) >		\
-					  WEAVE_QUERY_REPLY_MAX),	\
-		.fill = (_fill),					\
-	}
-
-static void weave_query_device_info(struct weave_device *wdev,
-				    struct drm_file *file, void *reply)
-{
-	struct drm_weave_device_info *info = reply;
-
-	info->uapi_major = DRM_WEAVE_UAPI_MAJOR;
-	info->uapi_minor = DRM_WEAVE_UAPI_MINOR;
-	info->max_bo_size = wdev->max_bo_size;
-	info->page_size = PAGE_SIZE;
-	info->num_queues = wdev->limits.num_queues;
-	info->max_streams = wdev->limits.max_streams;
-	info->max_tasks = wdev->limits.max_tasks;
-	info->max_client_streams = wdev->limits.max_client_streams;
-	info->max_tasks_per_enqueue = WEAVE_MAX_TASKS_PER_ENQUEUE;
-	info->max_pending_tasks = wdev->limits.max_pending_tasks;
-	info->max_staged_bytes = wdev->limits.max_staged_bytes;
-	info->max_bindings = WEAVE_MAX_BINDINGS;
-	info->max_uniform_bytes = WEAVE_MAX_UNIFORM_BYTES;
-	info->max_in_syncs = WEAVE_MAX_IN_SYNCS;
-	info->job_timeout_ms = wdev->limits.job_timeout_ms;
-	info->default_strategy = wdev->limits.strategy;
-}
-
-static void weave_query_memory_usage(struct weave_device *wdev,
-				     struct drm_file *file, void *reply)
-{
-	struct drm_weave_memory_usage *usage = reply;
-
-	usage->live_bos = atomic64_read(&wdev->live_bos);
-	usage->live_bytes = atomic64_read(&wdev->live_bytes);
-}
-
-static void weave_query_client_usage(struct weave_device *wdev,
-				     struct drm_file *file, void *reply)
-{
-	weave_client_usage(file->driver_priv, reply);
-}
-
-/* Indexed by &enum drm_weave_query_type; a new query is one line here. */
-static const struct weave_query weave_queries[] = {
-	[DRM_WEAVE_QUERY_DEVICE_INFO] =
-		WEAVE_QUERY(drm_weave_device_info, weave_query_device_info),
-	[DRM_WEAVE_QUERY_MEMORY_USAGE] =
-		WEAVE_QUERY(drm_weave_memory_usage, weave_query_memory_usage),
-	[DRM_WEAVE_QUERY_CLIENT_USAGE] =
-		WEAVE_QUERY(drm_weave_client_usage, weave_query_client_usage),
-};
-
-/*
- * Zero @len bytes of user memory, in chunks so that a large buffer does
- * not keep the CPU for long.
- */
-static int weave_clear_user(void __user *ptr, size_t len)
-{
-	while (len) {
-		size_t chunk = min_t(size_t, len, SZ_64K);
-
-		if (clear_user(ptr, chunk))
-			return -EFAULT;
-		ptr += chunk;
-		len -= chunk;
-		cond_resched();
-	}
-
-	return 0;
-}
-
-static int weave_query_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file)
-{
-	struct drm_weave_query *args = data;
-	void __user *ptr = u64_to_user_ptr(args->pointer);
-	u64 reply[WEAVE_QUERY_REPLY_MAX / sizeof(u64)] = {};
-	const struct weave_query *query;
-	u32 type = args->type;
-	u32 len;
-	int ret;
-
-	if (type >= ARRAY_SIZE(weave_queries))
-		return -EINVAL;
-	type = array_index_nospec(type, ARRAY_SIZE(weave_queries));
-	query = &weave_queries[type];
-	if (!query->fill)
-		return -EINVAL;
-
-	if (!args->size) {
-		args->size = query->size;
-		return 0;
-	}
-
-	/* Refuse a range that cannot be user memory before writing any. */
-	if (!access_ok(ptr, args->size))
-		return -EFAULT;
-
-	query->fill(to_weave_device(drm), file, reply);
-
-	len = min(args->size, query->size);
-	if (copy_to_user(ptr, reply, len))
-		return -EFAULT;
-	if (args->size > len) {
-		ret = weave_clear_user(ptr + len, args->size - len);
-		if (ret)
-			return ret;
-	}
-
-	args->size = query->size;
-
-	return 0;
-}
 
 static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_QUERY, weave_query_ioctl, DRM_RENDER_ALLOW),

@@ -3,7 +3,7 @@
  * weave: clients and their logical streams.
  *
  * Opening and closing a client, and the stream ioctls: create, destroy,
- * isolate, query, and the per-client settings.
+ * isolate, and the per-client settings.
  */
 
 #include <linux/capability.h>
@@ -41,6 +41,20 @@
  * the backend stream (whose entities are finished after its last job),
  * their buffers, the logical streams of their tasks, and the module.
  */
+
+static void weave_lstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_lstream, ref));
+}
+
+/**
+ * weave_lstream_put() - Drop a reference to a logical stream.
+ * @ls: The stream.
+ */
+void weave_lstream_put(struct weave_lstream *ls)
+{
+	kref_put(&ls->ref, weave_lstream_release);
+}
 
 /**
  * weave_btrack_release() - Free a tracking record nothing uses any more.
@@ -208,37 +222,6 @@ void weave_clients_unplug(struct weave_device *wdev)
 }
 
 /**
- * weave_client_usage() - Answer %DRM_WEAVE_QUERY_CLIENT_USAGE.
- * @c: The client.
- * @usage: Filled in; see &struct drm_weave_client_usage.
- *
- * Takes the client's mutex, under which the streams, the rings and the
- * queued tasks hold still.  The engine's counters are atomics that jobs
- * update without it; the engine context they live in outlives every job,
- * and the client holds a reference to it until close.
- *
- * Context: Process context; takes &weave_client.lock.
- */
-void weave_client_usage(struct weave_client *c,
-			struct drm_weave_client_usage *usage)
-{
-	struct weave_ectx *ctx = c->ectx;
-
-	mutex_lock(&c->lock);
-	usage->pending_tasks = atomic64_read(&ctx->pending_tasks);
-	usage->queued_tasks = weave_sched_queued(&c->sched);
-	usage->staged_bytes = atomic64_read(&ctx->staged_bytes);
-	usage->streams = c->nstreams;
-	usage->ring_bytes = c->sched.ring_bytes;
-	usage->job_bytes = atomic64_read(&ctx->job_bytes);
-	usage->jobs = atomic64_read(&ctx->jobs);
-	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
-	mutex_unlock(&c->lock);
-	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
-			      usage->staged_bytes + usage->gate_bytes;
-}
-
-/**
  * weave_stream_create_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_CREATE.
  * @drm: The DRM device.
  * @data: A &struct drm_weave_stream_create.
@@ -361,46 +344,6 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 out:
 	mutex_unlock(&c->lock);
 	return ret;
-}
-
-/**
- * weave_stream_query_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_QUERY.
- * @drm: The DRM device.
- * @data: A &struct drm_weave_stream_query.
- * @file: The client's file.
- *
- * Return: 0 or a negative errno as documented on the struct.
- */
-int weave_stream_query_ioctl(struct drm_device *drm, void *data,
-			     struct drm_file *file)
-{
-	struct drm_weave_stream_query *args = data;
-	struct weave_client *c = file->driver_priv;
-	struct weave_lstream *ls;
-	u32 slot;
-
-	if (args->pad)
-		return -EINVAL;
-
-	mutex_lock(&c->lock);
-	ls = xa_load(&c->streams, args->handle);
-	if (!ls) {
-		mutex_unlock(&c->lock);
-		return -ENOENT;
-	}
-	slot = weave_sched_slot(&c->sched, args->handle);
-	args->enqueued = ls->enqueued;
-	args->executed = atomic64_read(&ls->executed);
-	args->completed = atomic64_read(&ls->completed);
-	args->slot = slot;
-	args->priority = ls->priority;
-	args->error = atomic_read(&ls->error);
-	args->state = args->error ? DRM_WEAVE_STREAM_FAILED :
-				    DRM_WEAVE_STREAM_ACTIVE;
-	args->isolated = c->ectx->slots[slot].isolated;
-	args->pad2 = 0;
-	mutex_unlock(&c->lock);
-	return 0;
 }
 
 /**

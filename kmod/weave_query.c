@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the query ioctls: %DRM_IOCTL_WEAVE_QUERY (device info, memory
+ * usage, client usage) and %DRM_IOCTL_WEAVE_STREAM_QUERY.
+ */
+
+#include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/nospec.h>
+#include <linux/sched.h>
+#include <linux/sizes.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_file.h>
+
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_query.h"
+#include "weave_sched.h"
+
+/**
+ * struct weave_query - How to answer one &enum drm_weave_query_type.
+ */
+struct weave_query {
+	/** @size: The size of the reply struct, in bytes. */
+	u32 size;
+
+	/**
+	 * @fill: Fill in the reply struct for the caller's @file.  @reply is
+	 * zeroed beforehand and is @size bytes long.
+	 */
+	void (*fill)(struct weave_device *wdev, struct drm_file *file,
+		     void *reply);
+};
+
+/* The largest reply struct any query may have, in bytes. */
+#define WEAVE_QUERY_REPLY_MAX	128
+
+/*
+ * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
+ * struct @type; fails to build if @type outgrows WEAVE_QUERY_REPLY_MAX.
+ */
+#define WEAVE_QUERY(type, _fill)					\
+	{								\
+		.size = sizeof(struct type) +				\
+			BUILD_BUG_ON_ZERO(sizeof(struct type) >		\
+					  WEAVE_QUERY_REPLY_MAX),	\
+		.fill = (_fill),					\
+	}
+
+static void weave_query_device_info(struct weave_device *wdev,
+				    struct drm_file *file, void *reply)
+{
+	struct drm_weave_device_info *info = reply;
+
+	info->uapi_major = DRM_WEAVE_UAPI_MAJOR;
+	info->uapi_minor = DRM_WEAVE_UAPI_MINOR;
+	info->max_bo_size = wdev->max_bo_size;
+	info->page_size = PAGE_SIZE;
+	info->num_queues = wdev->limits.num_queues;
+	info->max_streams = wdev->limits.max_streams;
+	info->max_tasks = wdev->limits.max_tasks;
+	info->max_client_streams = wdev->limits.max_client_streams;
+	info->max_tasks_per_enqueue = WEAVE_MAX_TASKS_PER_ENQUEUE;
+	info->max_pending_tasks = wdev->limits.max_pending_tasks;
+	info->max_staged_bytes = wdev->limits.max_staged_bytes;
+	info->max_bindings = WEAVE_MAX_BINDINGS;
+	info->max_uniform_bytes = WEAVE_MAX_UNIFORM_BYTES;
+	info->max_in_syncs = WEAVE_MAX_IN_SYNCS;
+	info->job_timeout_ms = wdev->limits.job_timeout_ms;
+	info->default_strategy = wdev->limits.strategy;
+}
+
+static void weave_query_memory_usage(struct weave_device *wdev,
+				     struct drm_file *file, void *reply)
+{
+	struct drm_weave_memory_usage *usage = reply;
+
+	usage->live_bos = atomic64_read(&wdev->live_bos);
+	usage->live_bytes = atomic64_read(&wdev->live_bytes);
+}
+
+/**
+ * weave_query_client_usage() - Answer %DRM_WEAVE_QUERY_CLIENT_USAGE.
+ * @wdev: The device.
+ * @file: The client's file.
+ * @reply: Filled in: a &struct drm_weave_client_usage.
+ *
+ * Takes the client's mutex, under which the streams, the rings and the
+ * queued tasks hold still.  The engine's counters are atomics that jobs
+ * update without it; the engine context they live in outlives every job,
+ * and the client holds a reference to it until close.
+ *
+ * Context: Process context; takes &weave_client.lock.
+ */
+static void weave_query_client_usage(struct weave_device *wdev,
+				     struct drm_file *file, void *reply)
+{
+	struct drm_weave_client_usage *usage = reply;
+	struct weave_client *c = file->driver_priv;
+	struct weave_ectx *ctx = c->ectx;
+
+	mutex_lock(&c->lock);
+	usage->pending_tasks = atomic64_read(&ctx->pending_tasks);
+	usage->queued_tasks = weave_sched_queued(&c->sched);
+	usage->staged_bytes = atomic64_read(&ctx->staged_bytes);
+	usage->streams = c->nstreams;
+	usage->ring_bytes = c->sched.ring_bytes;
+	usage->job_bytes = atomic64_read(&ctx->job_bytes);
+	usage->jobs = atomic64_read(&ctx->jobs);
+	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
+	mutex_unlock(&c->lock);
+	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
+			      usage->staged_bytes + usage->gate_bytes;
+}
+
+/* Indexed by &enum drm_weave_query_type; a new query is one line here. */
+static const struct weave_query weave_queries[] = {
+	[DRM_WEAVE_QUERY_DEVICE_INFO] =
+		WEAVE_QUERY(drm_weave_device_info, weave_query_device_info),
+	[DRM_WEAVE_QUERY_MEMORY_USAGE] =
+		WEAVE_QUERY(drm_weave_memory_usage, weave_query_memory_usage),
+	[DRM_WEAVE_QUERY_CLIENT_USAGE] =
+		WEAVE_QUERY(drm_weave_client_usage, weave_query_client_usage),
+};
+
+/*
+ * Zero @len bytes of user memory, in chunks so that a large buffer does
+ * not keep the CPU for long.
+ */
+static int weave_clear_user(void __user *ptr, size_t len)
+{
+	while (len) {
+		size_t chunk = min_t(size_t, len, SZ_64K);
+
+		if (clear_user(ptr, chunk))
+			return -EFAULT;
+		ptr += chunk;
+		len -= chunk;
+		cond_resched();
+	}
+
+	return 0;
+}
+
+/**
+ * weave_query_ioctl() - Handle %DRM_IOCTL_WEAVE_QUERY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_query.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_query_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct drm_weave_query *args = data;
+	void __user *ptr = u64_to_user_ptr(args->pointer);
+	u64 reply[WEAVE_QUERY_REPLY_MAX / sizeof(u64)] = {};
+	const struct weave_query *query;
+	u32 type = args->type;
+	u32 len;
+	int ret;
+
+	if (type >= ARRAY_SIZE(weave_queries))
+		return -EINVAL;
+	type = array_index_nospec(type, ARRAY_SIZE(weave_queries));
+	query = &weave_queries[type];
+	if (!query->fill)
+		return -EINVAL;
+
+	if (!args->size) {
+		args->size = query->size;
+		return 0;
+	}
+
+	/* Refuse a range that cannot be user memory before writing any. */
+	if (!access_ok(ptr, args->size))
+		return -EFAULT;
+
+	query->fill(to_weave_device(drm), file, reply);
+
+	len = min(args->size, query->size);
+	if (copy_to_user(ptr, reply, len))
+		return -EFAULT;
+	if (args->size > len) {
+		ret = weave_clear_user(ptr + len, args->size - len);
+		if (ret)
+			return ret;
+	}
+
+	args->size = query->size;
+
+	return 0;
+}
+
+/**
+ * weave_stream_query_ioctl() - Handle %DRM_IOCTL_WEAVE_STREAM_QUERY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_stream_query.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_stream_query_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file)
+{
+	struct drm_weave_stream_query *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	u32 slot;
+
+	if (args->pad)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
+		mutex_unlock(&c->lock);
+		return -ENOENT;
+	}
+	slot = weave_sched_slot(&c->sched, args->handle);
+	args->enqueued = ls->enqueued;
+	args->executed = atomic64_read(&ls->executed);
+	args->completed = atomic64_read(&ls->completed);
+	args->slot = slot;
+	args->priority = ls->priority;
+	args->error = atomic_read(&ls->error);
+	args->state = args->error ? DRM_WEAVE_STREAM_FAILED :
+				    DRM_WEAVE_STREAM_ACTIVE;
+	args->isolated = c->ectx->slots[slot].isolated;
+	args->pad2 = 0;
+	mutex_unlock(&c->lock);
+	return 0;
+}
