@@ -188,14 +188,14 @@ $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
 
 # --- user-space unit tests of the core, under ASan and UBSan ------------------
 UNIT_SRCS := $(wildcard tests/unit/*.c)
-UNIT_CORE := $(wildcard kmod/weave_sched.c)
+UNIT_CORE := $(wildcard kmod/weave_core.c)
 UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all \
 	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
 unit: $(if $(UNIT_SRCS),$(BUILD)/unit/sched_test)
 
 $(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
-		tests/unit/include/linux/*.h kmod/weave_sched.h)
+		tests/unit/include/linux/*.h kmod/weave_core.h)
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_CORE)
 

@@ -73,19 +73,19 @@ void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt)
 	kfree(bt);
 }
 
-static void weave_track_idle(struct weave_sched *sched,
+static void weave_track_idle(struct weave_core *core,
 			     struct weave_track *track)
 {
-	struct weave_client *c = container_of(sched, struct weave_client,
-					      sched);
+	struct weave_client *c = container_of(core, struct weave_client,
+					      core);
 	weave_btrack_release(c, container_of(track, struct weave_btrack, track));
 }
 
 /* Fill in the core's parameters for a client with threshold @max_tasks. */
 static void weave_client_params(struct weave_client *c, u32 max_tasks,
-				struct weave_sched_params *params)
+				struct weave_core_params *params)
 {
-	*params = (struct weave_sched_params) {
+	*params = (struct weave_core_params) {
 		.ops = &weave_engine_ops,
 		.backend = c->ectx,
 		.lock = &c->lock,
@@ -106,7 +106,7 @@ static void weave_client_params(struct weave_client *c, u32 max_tasks,
 int weave_client_open(struct drm_device *drm, struct drm_file *file)
 {
 	struct weave_device *wdev = to_weave_device(drm);
-	struct weave_sched_params params;
+	struct weave_core_params params;
 	struct weave_client *c;
 	int idx, ret;
 
@@ -133,7 +133,7 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 		goto err_free;
 	}
 	weave_client_params(c, wdev->limits.max_tasks, &params);
-	ret = weave_sched_init(&c->sched, &params);
+	ret = weave_core_init(&c->core, &params);
 	if (ret)
 		goto err_ectx;
 	c->ectx->task_hint = params.max_tasks;
@@ -179,7 +179,7 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	mutex_lock(&c->lock);
 	weave_ectx_abort(c->ectx, -ECANCELED);
 	/* Cancelling the queued tasks frees every tracking record. */
-	weave_sched_fini(&c->sched);
+	weave_core_fini(&c->core);
 	WARN_ON_ONCE(!xa_empty(&c->tracks));
 	xa_destroy(&c->tracks);
 	xa_for_each(&c->streams, idx, ls)
@@ -298,7 +298,7 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	}
 	/* Its tasks need the stream until the backend has them all. */
-	ret = weave_sched_stream_destroy(&c->sched, args->handle);
+	ret = weave_core_stream_destroy(&c->core, args->handle);
 	if (ret) {
 		mutex_unlock(&c->lock);
 		return ret;
@@ -336,7 +336,7 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 		ret = -ENOENT;
 		goto out;
 	}
-	es = &c->ectx->slots[weave_sched_slot(&c->sched, args->handle)];
+	es = &c->ectx->slots[weave_core_slot(&c->core, args->handle)];
 	if (es->isolated == enter)
 		ret = -EALREADY;
 	else
@@ -360,8 +360,8 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 	struct weave_device *wdev = to_weave_device(drm);
 	struct drm_weave_set_param *args = data;
 	struct weave_client *c = file->driver_priv;
-	struct weave_sched_params params;
-	struct weave_sched sched;
+	struct weave_core_params params;
+	struct weave_core core;
 	int ret;
 
 	if (args->pad)
@@ -374,7 +374,7 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			ret = -EINVAL;
 			break;
 		}
-		ret = weave_sched_set_strategy(&c->sched, args->value);
+		ret = weave_core_set_strategy(&c->core, args->value);
 		break;
 	case DRM_WEAVE_PARAM_MAX_TASKS:
 		if (!args->value || args->value > wdev->limits.max_tasks) {
@@ -387,12 +387,12 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 		}
 		/* No slot was ever used: swap in a fresh core. */
 		weave_client_params(c, args->value, &params);
-		params.strategy = c->sched.strategy;
-		ret = weave_sched_init(&sched, &params);
+		params.strategy = c->core.strategy;
+		ret = weave_core_init(&core, &params);
 		if (ret)
 			break;
-		weave_sched_fini(&c->sched);
-		c->sched = sched;
+		weave_core_fini(&c->core);
+		c->core = core;
 		weave_ectx_set_task_hint(c->ectx, params.max_tasks);
 		break;
 	default:

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include "weave_sched.h"
+#include "weave_core.h"
 
 /* Enqueues up to this many tasks reuse the client's scratch buffer. */
 #define WEAVE_ENQUEUE_CACHE	64
@@ -56,8 +56,8 @@ struct weave_client {
 	struct xarray streams;
 	/** @tracks: &struct weave_btrack by buffer address. */
 	struct xarray tracks;
-	/** @sched: The scheduler core. */
-	struct weave_sched sched;
+	/** @core: The scheduler core. */
+	struct weave_core core;
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**

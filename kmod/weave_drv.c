@@ -38,7 +38,7 @@
 #include "weave_engine.h"
 #include "weave_gem.h"
 #include "weave_query.h"
-#include "weave_sched.h"
+#include "weave_core.h"
 
 /**
  * DOC: locking
@@ -163,12 +163,12 @@ MODULE_PARM_DESC(num_queues, "Hardware queues per device (1-"
 static unsigned int max_streams = 64;
 module_param(max_streams, uint, 0444);
 MODULE_PARM_DESC(max_streams, "Slots per client (1-"
-		 __stringify(WEAVE_SCHED_MAX_STREAMS) ", default 64)");
+		 __stringify(WEAVE_CORE_MAX_STREAMS) ", default 64)");
 
 static unsigned int max_tasks = 64;
 module_param(max_tasks, uint, 0444);
 MODULE_PARM_DESC(max_tasks, "Tasks queued on a slot before it executes (1-"
-		 __stringify(WEAVE_SCHED_MAX_TASKS) ", default 64)");
+		 __stringify(WEAVE_CORE_MAX_TASKS) ", default 64)");
 
 static unsigned int strategy = DRM_WEAVE_STRATEGY_INTERLEAVE;
 module_param(strategy, uint, 0444);
@@ -459,8 +459,8 @@ static int __init weave_init(void)
 	}
 
 	if (num_queues < 1 || num_queues > WEAVE_MAX_QUEUES ||
-	    max_streams < 1 || max_streams > WEAVE_SCHED_MAX_STREAMS ||
-	    max_tasks < 1 || max_tasks > WEAVE_SCHED_MAX_TASKS ||
+	    max_streams < 1 || max_streams > WEAVE_CORE_MAX_STREAMS ||
+	    max_tasks < 1 || max_tasks > WEAVE_CORE_MAX_TASKS ||
 	    strategy > DRM_WEAVE_STRATEGY_SEQUENTIAL ||
 	    job_timeout_ms < WEAVE_TIMEOUT_MS_MIN ||
 	    job_timeout_ms > WEAVE_TIMEOUT_MS_MAX ||

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
-#include "weave_sched.h"
+#include "weave_core.h"
 
 struct dma_fence;
 struct drm_device;

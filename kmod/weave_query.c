@@ -25,7 +25,7 @@
 #include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_query.h"
-#include "weave_sched.h"
+#include "weave_core.h"
 
 /**
  * struct weave_query - How to answer one &enum drm_weave_query_type.
@@ -111,10 +111,10 @@ static void weave_query_client_usage(struct weave_device *wdev,
 
 	mutex_lock(&c->lock);
 	usage->pending_tasks = atomic64_read(&ctx->pending_tasks);
-	usage->queued_tasks = weave_sched_queued(&c->sched);
+	usage->queued_tasks = weave_core_queued(&c->core);
 	usage->staged_bytes = atomic64_read(&ctx->staged_bytes);
 	usage->streams = c->nstreams;
-	usage->ring_bytes = c->sched.ring_bytes;
+	usage->ring_bytes = c->core.ring_bytes;
 	usage->job_bytes = atomic64_read(&ctx->job_bytes);
 	usage->jobs = atomic64_read(&ctx->jobs);
 	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
@@ -228,7 +228,7 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 		mutex_unlock(&c->lock);
 		return -ENOENT;
 	}
-	slot = weave_sched_slot(&c->sched, args->handle);
+	slot = weave_core_slot(&c->core, args->handle);
 	args->enqueued = ls->enqueued;
 	args->executed = atomic64_read(&ls->executed);
 	args->completed = atomic64_read(&ls->completed);

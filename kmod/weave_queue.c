@@ -105,7 +105,7 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 	return container_of(sched_job, struct weave_job, base);
 }
 
-static struct dma_fence *weave_sched_run_job(struct drm_sched_job *sched_job)
+static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
@@ -124,7 +124,7 @@ static struct dma_fence *weave_sched_run_job(struct drm_sched_job *sched_job)
 }
 
 static enum drm_gpu_sched_stat
-weave_sched_timedout_job(struct drm_sched_job *sched_job)
+weave_queue_timedout_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
@@ -155,7 +155,7 @@ weave_sched_timedout_job(struct drm_sched_job *sched_job)
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
-static void weave_sched_free_job(struct drm_sched_job *sched_job)
+static void weave_queue_free_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 
@@ -163,10 +163,10 @@ static void weave_sched_free_job(struct drm_sched_job *sched_job)
 	weave_job_free(job);
 }
 
-static const struct drm_sched_backend_ops weave_sched_ops = {
-	.run_job = weave_sched_run_job,
-	.timedout_job = weave_sched_timedout_job,
-	.free_job = weave_sched_free_job,
+static const struct drm_sched_backend_ops weave_queue_ops = {
+	.run_job = weave_queue_run_job,
+	.timedout_job = weave_queue_timedout_job,
+	.free_job = weave_queue_free_job,
 };
 
 /**
@@ -244,7 +244,7 @@ int weave_engine_init(struct weave_device *wdev)
 			ret = -ENOMEM;
 			goto err;
 		}
-		ret = weave_compat_sched_init(&q->sched, &weave_sched_ops,
+		ret = weave_compat_sched_init(&q->sched, &weave_queue_ops,
 					      WEAVE_QUEUE_CREDITS, timeout,
 					      q->name, engine->dev);
 		if (ret)

@@ -37,7 +37,7 @@
  * first copies and checks every task and in-sync, resolves every handle
  * (a binding's buffer gets the client's tracking record, which holds a
  * reference to it), stages host-write bytes, makes the stream's slot
- * (weave_sched_reserve()) and the in-fences' gates; only then does it link
+ * (weave_core_reserve()) and the in-fences' gates; only then does it link
  * the gates to the slot and register the tasks with the scheduler core,
  * neither of which can fail.  Every step before that point undoes itself
  * on error.  A slot whose pending gates would pass %WEAVE_MAX_SLOT_GATES
@@ -435,13 +435,13 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	}
 
 	/* The slot and the gates: the last steps that can fail. */
-	ret = weave_sched_reserve(&c->sched, args->stream);
+	ret = weave_core_reserve(&c->core, args->stream);
 	if (ret)
 		goto out_release;
-	slot = weave_sched_slot(&c->sched, args->stream);
+	slot = weave_core_slot(&c->core, args->stream);
 	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf) {
 		/* Packing the slot's tasks hands its gates to a job. */
-		ret = weave_sched_execute(&c->sched, &args->stream, 1);
+		ret = weave_core_execute(&c->core, &args->stream, 1);
 		if (ret)
 			goto out_release;
 	}
@@ -457,7 +457,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	atomic64_add(count, &c->ectx->pending_tasks);
 	atomic64_add(staged, &c->ectx->staged_bytes);
 	for (i = 0; i < count; i++) {
-		ret = weave_sched_register(&c->sched, args->stream, &tasks[i]);
+		ret = weave_core_register(&c->core, args->stream, &tasks[i]);
 		if (WARN_ON_ONCE(ret)) {
 			/* Checked and reserved: the core accepts every task. */
 			atomic64_sub(count - i, &c->ectx->pending_tasks);
@@ -501,7 +501,7 @@ static struct dma_fence *weave_client_all_fence(struct weave_client *c,
 	struct dma_fence *f;
 	u32 i;
 
-	for (i = 0; i < c->sched.max_streams; i++) {
+	for (i = 0; i < c->core.max_streams; i++) {
 		f = weave_ectx_slot_fence(c->ectx, i);
 		if (f)
 			weave_join_add(join, f);
@@ -570,8 +570,8 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	 */
 	mutex_lock(&c->lock);
 	if (all) {
-		weave_sched_flush_all(&c->sched);
-		left = weave_sched_queued(&c->sched);
+		weave_core_flush_all(&c->core);
+		left = weave_core_queued(&c->core);
 	} else {
 		ls = xa_load(&c->streams, args->stream);
 		if (!ls) {
@@ -579,8 +579,8 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 		} else if (atomic_read(&ls->error)) {
 			ret = -ECANCELED;
 		} else {
-			weave_sched_flush(&c->sched, args->stream);
-			weave_sched_stats(&c->sched, args->stream, &stats);
+			weave_core_flush(&c->core, args->stream);
+			weave_core_stats(&c->core, args->stream, &stats);
 			left = stats.queued;
 		}
 	}
@@ -592,8 +592,8 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 		join = NULL;
 	} else if (!ret && proxy) {
 		fence = weave_ectx_slot_fence(c->ectx,
-					      weave_sched_slot(&c->sched,
-							       args->stream));
+					      weave_core_slot(&c->core,
+							      args->stream));
 		if (fence) {
 			fence = weave_proxy_attach(proxy, fence);
 			proxy = NULL;
@@ -675,7 +675,7 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 	}
 	kref_get(&ls->ref);
 	fence = weave_ectx_slot_fence(c->ectx,
-				      weave_sched_slot(&c->sched, args->handle));
+				      weave_core_slot(&c->core, args->handle));
 	mutex_unlock(&c->lock);
 
 	if (fence)

@@ -115,8 +115,8 @@ union weave_syncobj_args {
  * command's size in bytes if it reads its argument, at most @size, and
  * zeros after them.
  */
-static int weave_core_args(unsigned int cmd, const void __user *uarg,
-			   void *kdata, size_t size)
+static int weave_syncobj_args(unsigned int cmd, const void __user *uarg,
+			      void *kdata, size_t size)
 {
 	size_t in = cmd & IOC_IN ? min_t(size_t, _IOC_SIZE(cmd), size) : 0;
 
@@ -139,27 +139,27 @@ static int weave_syncobj_check_count(unsigned int cmd,
 
 	switch (nr) {
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_WAIT):
-		ret = weave_core_args(cmd, uarg, &args.wait, sizeof(args.wait));
+		ret = weave_syncobj_args(cmd, uarg, &args.wait, sizeof(args.wait));
 		count = args.wait.count_handles;
 		max = WEAVE_SYNCOBJ_WAIT_MAX_HANDLES;
 		break;
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT):
-		ret = weave_core_args(cmd, uarg, &args.timeline_wait,
-				      sizeof(args.timeline_wait));
+		ret = weave_syncobj_args(cmd, uarg, &args.timeline_wait,
+					 sizeof(args.timeline_wait));
 		count = args.timeline_wait.count_handles;
 		max = WEAVE_SYNCOBJ_WAIT_MAX_HANDLES;
 		break;
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_RESET):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_SIGNAL):
-		ret = weave_core_args(cmd, uarg, &args.array,
-				      sizeof(args.array));
+		ret = weave_syncobj_args(cmd, uarg, &args.array,
+					 sizeof(args.array));
 		count = args.array.count_handles;
 		max = WEAVE_SYNCOBJ_ARRAY_MAX_HANDLES;
 		break;
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_TIMELINE_SIGNAL):
 	case DRM_IOCTL_NR(DRM_IOCTL_SYNCOBJ_QUERY):
-		ret = weave_core_args(cmd, uarg, &args.timeline_array,
-				      sizeof(args.timeline_array));
+		ret = weave_syncobj_args(cmd, uarg, &args.timeline_array,
+					 sizeof(args.timeline_array));
 		count = args.timeline_array.count_handles;
 		max = WEAVE_SYNCOBJ_ARRAY_MAX_HANDLES;
 		break;
@@ -241,7 +241,7 @@ static long weave_syncobj_transfer(struct file *filp, unsigned int cmd,
 	size_t out;
 	long ret;
 
-	ret = weave_core_args(cmd, uarg, &args, sizeof(args));
+	ret = weave_syncobj_args(cmd, uarg, &args, sizeof(args));
 	if (ret)
 		return ret;
 

@@ -127,9 +127,9 @@ const struct weave_backend_ops mock_ops = {
 	.requires_isolation = mock_requires_isolation,
 };
 
-void mock_track_idle(struct weave_sched *sched, struct weave_track *track)
+void mock_track_idle(struct weave_core *core, struct weave_track *track)
 {
-	struct mock_backend *m = sched->backend;
+	struct mock_backend *m = core->backend;
 
 	if (track < m->tracks || track >= m->tracks + MOCK_TRACKS || track->queued) {
 		fprintf(stderr, "mock: bad idle track\n");

@@ -18,7 +18,7 @@
 #ifndef _WEAVE_MOCK_BACKEND_H
 #define _WEAVE_MOCK_BACKEND_H
 
-#include "weave_sched.h"
+#include "weave_core.h"
 
 #define MOCK_SLOTS	16
 #define MOCK_TRACKS	8
@@ -58,7 +58,7 @@ struct mock_backend {
 
 extern const struct weave_backend_ops mock_ops;
 
-void mock_track_idle(struct weave_sched *sched, struct weave_track *track);
+void mock_track_idle(struct weave_core *core, struct weave_track *track);
 const char *mock_log(const struct mock_backend *m);
 void mock_clear(struct mock_backend *m);
 void mock_isolate(struct mock_backend *m, u32 slot, bool isolated);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of the weave scheduler core, kmod/weave_sched.c, compiled in
+ * Unit tests of the weave scheduler core, kmod/weave_core.c, compiled in
  * user space against tests/unit/include and driven through a mock backend
  * that logs every call (see mock_backend.h for the log's tokens).
  *
@@ -26,14 +26,14 @@
 FIXTURE(sched) {
 	struct mock_backend m;
 	struct mutex lock;
-	struct weave_sched s;
+	struct weave_core s;
 	bool live;
 };
 
-static struct weave_sched_params params(struct mock_backend *m,
+static struct weave_core_params params(struct mock_backend *m,
 					struct mutex *lock)
 {
-	return (struct weave_sched_params) {
+	return (struct weave_core_params) {
 		.ops = &mock_ops,
 		.backend = m,
 		.lock = lock,
@@ -46,11 +46,11 @@ static struct weave_sched_params params(struct mock_backend *m,
 
 FIXTURE_SETUP(sched)
 {
-	struct weave_sched_params p = params(&self->m, &self->lock);
+	struct weave_core_params p = params(&self->m, &self->lock);
 
 	mutex_init(&self->lock);
 	mutex_lock(&self->lock);
-	ASSERT_EQ(0, weave_sched_init(&self->s, &p));
+	ASSERT_EQ(0, weave_core_init(&self->s, &p));
 	self->live = true;
 }
 
@@ -59,7 +59,7 @@ FIXTURE_TEARDOWN(sched)
 	unsigned int i;
 
 	if (self->live)
-		weave_sched_fini(&self->s);
+		weave_core_fini(&self->s);
 	mutex_unlock(&self->lock);
 	EXPECT_EQ(0u, self->m.live_streams);
 	for (i = 0; i < MOCK_TRACKS; i++)
@@ -101,18 +101,18 @@ static struct weave_task host_write(struct weave_track *track, u64 len)
 	return t;
 }
 
-static struct weave_slot_stats stats(struct weave_sched *s, u32 stream)
+static struct weave_slot_stats stats(struct weave_core *s, u32 stream)
 {
 	struct weave_slot_stats st;
 
-	weave_sched_stats(s, stream, &st);
+	weave_core_stats(s, stream, &st);
 	return st;
 }
 
 /* Register a copy of a task; the copy gets stream and seqno. */
 #define REG(stream, task) do {						\
 	struct weave_task __t = (task);					\
-	ASSERT_EQ(0, weave_sched_register(&self->s, (stream), &__t));	\
+	ASSERT_EQ(0, weave_core_register(&self->s, (stream), &__t));	\
 } while (0)
 
 /* Register a launch without bindings. */
@@ -158,7 +158,7 @@ TEST_F(sched, ring_wraps_in_fifo_order)
 {
 	LAUNCH(0, 1);
 	LAUNCH(0, 2);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("C0 E0:1 E0:2 F0");
 	LAUNCH(0, 3);
 	LAUNCH(0, 4);
@@ -175,7 +175,7 @@ TEST_F(sched, ring_entries_carry_bindings_and_uniforms)
 
 	LAUNCH(0, 1);
 	LAUNCH(0, 2);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("C0 E0:1 E0:2 F0");
 	bind(&t, X, WEAVE_ACCESS_READ);
 	bind(&t, Y, WEAVE_ACCESS_RW);
@@ -184,7 +184,7 @@ TEST_F(sched, ring_entries_carry_bindings_and_uniforms)
 	memcpy(t.uniforms, "abcde", 5);
 	t.grid = (struct weave_grid) { 2, 3, 4 };
 	REG(0, t);	/* lands past the ring's wrap */
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("E0:7 T0 T1 F0");
 	ASSERT_EQ(3u, self->m.num_seen);
 	e = &self->m.seen[2];
@@ -221,8 +221,8 @@ TEST_F(sched, folded_streams_share_one_fifo)
 	ASSERT_EQ(1u, self->m.seen[0].slot);
 	ASSERT_EQ(1u, self->m.seen[1].slot);
 	ASSERT_EQ(3u, stats(&self->s, 1 + MAX_STREAMS).executed);
-	ASSERT_EQ(weave_sched_bstream(&self->s, 1),
-		  weave_sched_bstream(&self->s, 1 + MAX_STREAMS));
+	ASSERT_EQ(weave_core_bstream(&self->s, 1),
+		  weave_core_bstream(&self->s, 1 + MAX_STREAMS));
 }
 
 TEST_F(sched, backend_streams_are_created_lazily_once)
@@ -230,18 +230,18 @@ TEST_F(sched, backend_streams_are_created_lazily_once)
 	u32 i;
 
 	for (i = 0; i < MAX_STREAMS; i++)
-		ASSERT_EQ(NULL, weave_sched_bstream(&self->s, i));
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 3));
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+		ASSERT_EQ(NULL, weave_core_bstream(&self->s, i));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 3));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 	CALLS("");
 	LAUNCH(2, 1);
 	CALLS("C2");
-	ASSERT_EQ(self->m.streams[2], weave_sched_bstream(&self->s, 2));
+	ASSERT_EQ(self->m.streams[2], weave_core_bstream(&self->s, 2));
 	LAUNCH(2 + MAX_STREAMS, 2);
 	LAUNCH(2, 3);
 	LAUNCH(2, 4);
 	CALLS("E2:1 E2:2 E2:3 F2");
-	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 3));
+	ASSERT_EQ(NULL, weave_core_bstream(&self->s, 3));
 	ASSERT_EQ(1u, self->m.live_streams);
 }
 
@@ -265,7 +265,7 @@ TEST_F(sched, align_executes_the_other_slot_first)
 	ASSERT_EQ(1u, X->slot);
 	ASSERT_EQ(1u, X->queued);
 
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
 	CALLS("E1:3 E1:4 T0 F1");
 }
 
@@ -318,7 +318,7 @@ TEST_F(sched, interleave_round_robins_onto_the_first_stream)
 	const u32 set[] = { 2, 0, 2 + MAX_STREAMS, 1 };
 
 	queue_three_slots(_metadata, self);
-	weave_sched_execute(&self->s, set, 4);
+	weave_core_execute(&self->s, set, 4);
 	CALLS("F0 F1 E2:4 E2:1 E2:3 E2:5 E2:2 F2");
 	ASSERT_EQ(0u, self->m.seen[1].stream);
 	ASSERT_EQ(2u, stats(&self->s, 0).executed);
@@ -328,10 +328,10 @@ TEST_F(sched, sequential_keeps_each_slot_on_its_stream)
 {
 	const u32 set[] = { 2, 0, 1 };
 
-	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+	ASSERT_EQ(0, weave_core_set_strategy(&self->s,
 					      WEAVE_STRATEGY_SEQUENTIAL));
 	queue_three_slots(_metadata, self);
-	weave_sched_execute(&self->s, set, 3);
+	weave_core_execute(&self->s, set, 3);
 	CALLS("E2:4 E2:5 F2 E0:1 E0:2 F0 E1:3 F1");
 }
 
@@ -342,21 +342,21 @@ TEST_F(sched, isolation_forces_the_sequential_path)
 
 	queue_three_slots(_metadata, self);
 	mock_isolate(&self->m, 0, true);
-	weave_sched_execute(&self->s, set, 3);
+	weave_core_execute(&self->s, set, 3);
 	CALLS("E2:4 E2:5 F2 E0:1 E0:2 F0 E1:3 F1");
 
 	/* A set without the isolated stream still interleaves. */
 	LAUNCH(0, 6);
 	LAUNCH(1, 7);
 	LAUNCH(2, 8);
-	weave_sched_execute(&self->s, others, 2);
+	weave_core_execute(&self->s, others, 2);
 	CALLS("F1 E2:8 E2:7 F2");
 	ASSERT_EQ(1u, stats(&self->s, 0).queued);
 
 	/* Isolation is asked of the stream at each execution. */
 	mock_isolate(&self->m, 0, false);
 	LAUNCH(1, 9);
-	weave_sched_execute(&self->s, set, 3);
+	weave_core_execute(&self->s, set, 3);
 	CALLS("F0 F1 E2:6 E2:9 F2");
 }
 
@@ -365,13 +365,13 @@ TEST_F(sched, execute_keeps_empty_slots_and_skips_unused_ones)
 	const u32 set[] = { 3, 0, 1 };
 
 	LAUNCH(0, 1);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	LAUNCH(1, 2);
 	LAUNCH(1, 3);
 	CALLS("C0 E0:1 F0 C1");
-	weave_sched_execute(&self->s, set, 3);
+	weave_core_execute(&self->s, set, 3);
 	CALLS("F1 E0:2 E0:3 F0");
-	weave_sched_execute(&self->s, set, 0);
+	weave_core_execute(&self->s, set, 0);
 	CALLS("");
 }
 
@@ -380,10 +380,10 @@ TEST_F(sched, flush_executes_only_the_streams_slot)
 	LAUNCH(0, 1);
 	LAUNCH(1, 2);
 	CALLS("C0 C1");
-	ASSERT_EQ(0, weave_sched_flush(&self->s, MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_flush(&self->s, MAX_STREAMS));
 	CALLS("E0:1 F0");
 	ASSERT_EQ(1u, stats(&self->s, 1).queued);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("F0");
 }
 
@@ -393,16 +393,16 @@ TEST_F(sched, flush_all_executes_every_slot_then_flushes_each)
 	LAUNCH(0, 2);
 	LAUNCH(2, 3);
 	LAUNCH(1, 4);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
 	CALLS("C0 C2 C1 E1:4 F1");
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 	CALLS("F1 F2 E0:1 E0:3 E0:2 F0 F0 F1 F2");
 
-	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+	ASSERT_EQ(0, weave_core_set_strategy(&self->s,
 					      WEAVE_STRATEGY_SEQUENTIAL));
 	LAUNCH(0, 5);
 	LAUNCH(2, 6);
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 	CALLS("E0:5 F0 F1 E2:6 F2 F0 F1 F2");
 }
 
@@ -410,7 +410,7 @@ TEST_F(sched, destroying_a_stream_executes_its_work)
 {
 	LAUNCH(0, 1);
 	LAUNCH(MAX_STREAMS, 2);
-	ASSERT_EQ(0, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_stream_destroy(&self->s, MAX_STREAMS));
 	CALLS("C0 E0:1 E0:2 F0");
 	LAUNCH(0, 3);
 	CALLS("");
@@ -428,7 +428,7 @@ TEST_F(sched, teardown_cancels_queued_tasks)
 	CALLS("C0 C1");
 	ASSERT_EQ(2u, Y->queued);
 
-	weave_sched_fini(&self->s);
+	weave_core_fini(&self->s);
 	self->live = false;
 	/* Nothing reaches the backend; tracks drain; staging is freed. */
 	CALLS("T0 D0 T1 D1");
@@ -437,7 +437,7 @@ TEST_F(sched, teardown_cancels_queued_tasks)
 TEST_F(sched, host_write_staging_goes_to_the_backend)
 {
 	REG(0, host_write(X, 8));
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("C0 W0:1 T0 F0");
 	ASSERT_TRUE(self->m.seen[0].kind == WEAVE_TASK_HOST_WRITE);
 	ASSERT_EQ(8u, self->m.seen[0].len);
@@ -460,7 +460,7 @@ TEST_F(sched, duplicate_bindings_count_and_tracks_return_to_zero)
 	ASSERT_EQ(0u, X->queued);
 	ASSERT_EQ(1u, Y->slot);
 	ASSERT_EQ(1u, Y->queued);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
 	CALLS("E1:2 T1 F1");
 	ASSERT_EQ(0u, Y->queued);
 }
@@ -481,10 +481,10 @@ TEST_F(sched, threshold_fails_a_refused_task_and_goes_on)
 	ASSERT_EQ(-ENOMEM, self->m.failed_err);
 	ASSERT_EQ(3u, stats(&self->s, 0).executed);
 	ASSERT_EQ(0u, stats(&self->s, 0).queued);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 1));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
 	CALLS("E1:5 F1");
-	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, MAX_STREAMS));
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(-ENOMEM, weave_core_flush(&self->s, MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("F0 F0");
 }
 
@@ -507,7 +507,7 @@ TEST_F(sched, align_fails_a_refused_task_and_goes_on)
 	ASSERT_EQ(1u, X->queued);
 	ASSERT_EQ(0u, stats(&self->s, 0).queued);
 	ASSERT_EQ(2u, stats(&self->s, 0).executed);
-	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(-ENOMEM, weave_core_flush(&self->s, 0));
 }
 
 /*
@@ -522,12 +522,12 @@ TEST_F(sched, flush_keeps_refused_tasks_queued_in_order)
 	CALLS("C0");
 	self->m.fail_enqueue_kernel = 1;
 	self->m.fail_enqueue_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(-ENOMEM, weave_core_flush(&self->s, 0));
 	CALLS("E0:1! F0");
 	ASSERT_EQ(2u, stats(&self->s, 0).queued);
 	ASSERT_EQ(0u, stats(&self->s, 0).executed);
 	ASSERT_EQ(0u, self->m.num_seen);
-	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(-ENOMEM, weave_core_flush(&self->s, 0));
 	CALLS("E0:1! F0");
 
 	/* Later tasks queue behind them; the threshold still holds. */
@@ -538,7 +538,7 @@ TEST_F(sched, flush_keeps_refused_tasks_queued_in_order)
 	ASSERT_EQ(3u, stats(&self->s, 0).executed);
 	ASSERT_EQ(1u, self->m.seen[0].seqno);
 	ASSERT_EQ(3u, self->m.seen[2].seqno);
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("F0");
 }
 
@@ -551,13 +551,13 @@ TEST_F(sched, flush_keeps_a_refused_host_write_whole)
 	REG(0, *bind(&t, X, WEAVE_ACCESS_READ));
 	self->m.fail_enqueue_writes = true;
 	self->m.fail_enqueue_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(-ENOMEM, weave_core_flush(&self->s, 0));
 	CALLS("C0 W0:1! F0");
 	ASSERT_EQ(2u, X->queued);
 	ASSERT_EQ(2u, stats(&self->s, 0).queued);
 
 	self->m.fail_enqueue_err = 0;
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("W0:1 E0:1 T0 F0");
 	/* The mock freed the staging; ASan and LSan see it freed once. */
 	ASSERT_EQ(8u, self->m.seen[0].len);
@@ -576,16 +576,16 @@ TEST_F(sched, interleave_stops_at_a_refused_task)
 	queue_three_slots(_metadata, self);
 	self->m.fail_enqueue_kernel = 3;
 	self->m.fail_enqueue_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_execute(&self->s, set, 3));
+	ASSERT_EQ(-ENOMEM, weave_core_execute(&self->s, set, 3));
 	CALLS("F0 F1 E2:4 E2:1 E2:3! F2");
 	ASSERT_EQ(1u, stats(&self->s, 0).queued);
 	ASSERT_EQ(1u, stats(&self->s, 1).queued);
 	ASSERT_EQ(1u, stats(&self->s, 2).queued);
 
 	self->m.fail_enqueue_err = 0;
-	ASSERT_EQ(0, weave_sched_execute(&self->s, set, 3));
+	ASSERT_EQ(0, weave_core_execute(&self->s, set, 3));
 	CALLS("F0 F1 E2:5 E2:2 E2:3 F2");
-	ASSERT_EQ(0u, weave_sched_queued(&self->s));
+	ASSERT_EQ(0u, weave_core_queued(&self->s));
 }
 
 /* Sequential stops at the refusing slot, after flushing it. */
@@ -593,17 +593,17 @@ TEST_F(sched, sequential_stops_at_a_refused_task)
 {
 	const u32 set[] = { 2, 0, 1 };
 
-	ASSERT_EQ(0, weave_sched_set_strategy(&self->s,
+	ASSERT_EQ(0, weave_core_set_strategy(&self->s,
 					      WEAVE_STRATEGY_SEQUENTIAL));
 	queue_three_slots(_metadata, self);
 	self->m.fail_enqueue_kernel = 2;
 	self->m.fail_enqueue_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_execute(&self->s, set, 3));
+	ASSERT_EQ(-ENOMEM, weave_core_execute(&self->s, set, 3));
 	CALLS("E2:4 E2:5 F2 E0:1 E0:2! F0");
-	ASSERT_EQ(2u, weave_sched_queued(&self->s));
+	ASSERT_EQ(2u, weave_core_queued(&self->s));
 
 	self->m.fail_enqueue_err = 0;
-	ASSERT_EQ(0, weave_sched_execute(&self->s, set, 3));
+	ASSERT_EQ(0, weave_core_execute(&self->s, set, 3));
 	CALLS("F2 E0:2 F0 E1:3 F1");
 }
 
@@ -614,15 +614,15 @@ TEST_F(sched, destroy_reports_refused_work)
 	LAUNCH(MAX_STREAMS, 2);
 	self->m.fail_enqueue_kernel = 2;
 	self->m.fail_enqueue_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	ASSERT_EQ(-ENOMEM, weave_core_stream_destroy(&self->s, MAX_STREAMS));
 	CALLS("C0 E0:1 E0:2! F0");
 	ASSERT_EQ(1u, stats(&self->s, 0).queued);
 
 	self->m.fail_enqueue_err = 0;
-	ASSERT_EQ(0, weave_sched_stream_destroy(&self->s, MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_stream_destroy(&self->s, MAX_STREAMS));
 	CALLS("E0:2 F0");
 	/* Destroy cleared the latch, which belongs to work that was taken. */
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 }
 
 TEST_F(sched, flush_error_is_latched_on_every_slot_it_carried)
@@ -634,13 +634,13 @@ TEST_F(sched, flush_error_is_latched_on_every_slot_it_carried)
 	LAUNCH(2, 3);
 	self->m.fail_flush_slot = 0;
 	self->m.fail_flush_err = -EIO;
-	weave_sched_execute(&self->s, set, 2);
+	weave_core_execute(&self->s, set, 2);
 	CALLS("C0 C1 C2 F1 E0:1 E0:2 F0");
 	self->m.fail_flush_err = 0;
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 2));
-	ASSERT_EQ(-EIO, weave_sched_flush(&self->s, 1));
-	ASSERT_EQ(-EIO, weave_sched_flush(&self->s, 0));
-	ASSERT_EQ(0, weave_sched_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 2));
+	ASSERT_EQ(-EIO, weave_core_flush(&self->s, 1));
+	ASSERT_EQ(-EIO, weave_core_flush(&self->s, 0));
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
 	CALLS("E2:3 F2 F1 F0 F0");
 }
 
@@ -652,14 +652,14 @@ TEST_F(sched, flush_all_reports_and_clears_latched_errors)
 	LAUNCH(2, 3);
 	LAUNCH(2, 4);
 	/* Stops at the refusal, keeps the rest queued, still flushes all. */
-	ASSERT_EQ(-ENOSPC, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(-ENOSPC, weave_core_flush_all(&self->s));
 	CALLS("C0 C2 F2 E0:1 E0:3! F0 F0 F2");
-	ASSERT_EQ(2u, weave_sched_queued(&self->s));
+	ASSERT_EQ(2u, weave_core_queued(&self->s));
 	self->m.fail_enqueue_err = 0;
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 	CALLS("F2 E0:3 E0:4 F0 F0 F2");
-	ASSERT_EQ(0u, weave_sched_queued(&self->s));
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(0u, weave_core_queued(&self->s));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 }
 
 TEST_F(sched, create_error_rejects_the_task_untouched)
@@ -668,15 +668,15 @@ TEST_F(sched, create_error_rejects_the_task_untouched)
 
 	self->m.fail_create_slot = 2;
 	self->m.fail_create_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_register(&self->s, 2, &t));
+	ASSERT_EQ(-ENOMEM, weave_core_register(&self->s, 2, &t));
 	CALLS("C2");
 	ASSERT_EQ(0u, X->queued);
 	ASSERT_EQ(0u, self->s.seqno);
-	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 2));
+	ASSERT_EQ(NULL, weave_core_bstream(&self->s, 2));
 
 	/* Still the caller's: retry once the backend recovers. */
 	self->m.fail_create_err = 0;
-	ASSERT_EQ(0, weave_sched_register(&self->s, 2, &t));
+	ASSERT_EQ(0, weave_core_register(&self->s, 2, &t));
 	ASSERT_EQ(1u, t.seqno);
 	ASSERT_EQ(2u, t.stream);
 	ASSERT_EQ(2u, t.slot);
@@ -689,14 +689,14 @@ TEST_F(sched, reserve_makes_the_slot_so_register_cannot_fail)
 {
 	self->m.fail_create_slot = 2;
 	self->m.fail_create_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_sched_reserve(&self->s, 2));
+	ASSERT_EQ(-ENOMEM, weave_core_reserve(&self->s, 2));
 	CALLS("C2");
-	ASSERT_EQ(NULL, weave_sched_bstream(&self->s, 2));
+	ASSERT_EQ(NULL, weave_core_bstream(&self->s, 2));
 
 	self->m.fail_create_err = 0;
-	ASSERT_EQ(0, weave_sched_reserve(&self->s, 2 + MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 2 + MAX_STREAMS));
 	CALLS("C2");
-	ASSERT_EQ(0, weave_sched_reserve(&self->s, 2));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 2));
 	CALLS("");
 	self->m.fail_create_err = -ENOMEM;
 	LAUNCH(2, 1);
@@ -739,7 +739,7 @@ TEST_F(sched, malformed_tasks_are_rejected)
 	bad[11].bindings[0].size = 2;
 
 	for (i = 0; i < 12; i++) {
-		ASSERT_EQ(-EINVAL, weave_sched_register(&self->s, 0, &bad[i]))
+		ASSERT_EQ(-EINVAL, weave_core_register(&self->s, 0, &bad[i]))
 			TH_LOG("bad task %u accepted", i);
 	}
 	CALLS("");
@@ -756,26 +756,26 @@ TEST_F(sched, malformed_tasks_are_rejected)
 
 TEST_F(sched, init_and_strategy_reject_bad_values)
 {
-	struct weave_sched_params p = params(&self->m, &self->lock);
-	struct weave_sched s;
+	struct weave_core_params p = params(&self->m, &self->lock);
+	struct weave_core s;
 
 	p.max_streams = 0;
-	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
-	p.max_streams = WEAVE_SCHED_MAX_STREAMS + 1;
-	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
-	p.max_streams = WEAVE_SCHED_MAX_STREAMS;
+	ASSERT_EQ(-EINVAL, weave_core_init(&s, &p));
+	p.max_streams = WEAVE_CORE_MAX_STREAMS + 1;
+	ASSERT_EQ(-EINVAL, weave_core_init(&s, &p));
+	p.max_streams = WEAVE_CORE_MAX_STREAMS;
 	p.max_tasks = 0;
-	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
-	p.max_tasks = WEAVE_SCHED_MAX_TASKS + 1;
-	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
-	p.max_tasks = WEAVE_SCHED_MAX_TASKS;
+	ASSERT_EQ(-EINVAL, weave_core_init(&s, &p));
+	p.max_tasks = WEAVE_CORE_MAX_TASKS + 1;
+	ASSERT_EQ(-EINVAL, weave_core_init(&s, &p));
+	p.max_tasks = WEAVE_CORE_MAX_TASKS;
 	p.strategy = WEAVE_STRATEGY_SEQUENTIAL + 1;
-	ASSERT_EQ(-EINVAL, weave_sched_init(&s, &p));
+	ASSERT_EQ(-EINVAL, weave_core_init(&s, &p));
 	p.strategy = WEAVE_STRATEGY_SEQUENTIAL;
-	ASSERT_EQ(0, weave_sched_init(&s, &p));
-	weave_sched_fini(&s);
+	ASSERT_EQ(0, weave_core_init(&s, &p));
+	weave_core_fini(&s);
 
-	ASSERT_EQ(-EINVAL, weave_sched_set_strategy(&self->s, 2));
+	ASSERT_EQ(-EINVAL, weave_core_set_strategy(&self->s, 2));
 	ASSERT_TRUE(self->s.strategy == WEAVE_STRATEGY_INTERLEAVE);
 }
 
@@ -784,7 +784,7 @@ TEST_F(sched, seqno_counts_registrations_of_the_client)
 	LAUNCH(3, 1);
 	LAUNCH(1, 2);
 	LAUNCH(3 + MAX_STREAMS, 3);
-	ASSERT_EQ(0, weave_sched_flush_all(&self->s));
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
 	CALLS("C3 C1 F3 E1:2 E1:1 E1:3 F1 F1 F3");
 	ASSERT_EQ(2u, self->m.seen[0].seqno);
 	ASSERT_EQ(1u, self->m.seen[1].seqno);
@@ -797,7 +797,7 @@ TEST_F_SIGNAL(sched, calls_without_the_lock_are_caught, SIGILL)
 	/* Keep the expected "WARNING:" line off the test log. */
 	ASSERT_NE(NULL, freopen("/dev/null", "w", stderr));
 	mutex_unlock(&self->lock);
-	weave_sched_flush(&self->s, 0);
+	weave_core_flush(&self->s, 0);
 	/* Not reached; if it were, exiting normally fails the test. */
 	mutex_lock(&self->lock);
 }

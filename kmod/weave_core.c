@@ -15,13 +15,13 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "weave_sched.h"
+#include "weave_core.h"
 
 /**
  * DOC: Locking
  *
- * The core has no lock of its own.  Every weave_sched_*() function but
- * weave_sched_init() must be called with &weave_sched.lock held, the
+ * The core has no lock of its own.  Every weave_core_*() function but
+ * weave_core_init() must be called with &weave_core.lock held, the
  * client's mutex, and checks it with lockdep_assert_held().  Backend ops
  * and the track_idle callback run under that lock and must not call back
  * into the core.
@@ -31,13 +31,13 @@
  * DOC: Streams and slots
  *
  * A client names logical streams with u32 handles it allocates itself.  A
- * stream folds onto slot weave_sched_slot(), handle % max_streams; folded
+ * stream folds onto slot weave_core_slot(), handle % max_streams; folded
  * streams share the slot's FIFO ring.  A slot's ring (max_tasks entries)
  * and its backend stream (ops->create_stream) are made on the first task
  * registered on it; a flush of a slot that never had a task does nothing
- * and creates nothing.  Backend streams live until weave_sched_fini().
+ * and creates nothing.  Backend streams live until weave_core_fini().
  *
- * Counters are kept per slot (weave_sched_stats()), so streams folded onto
+ * Counters are kept per slot (weave_core_stats()), so streams folded onto
  * one slot share them.  &weave_task.seqno is per client.
  */
 
@@ -55,17 +55,17 @@
  * When queued drops to zero, track_idle is called: every task that bound
  * the buffer has been handed to the backend or cancelled, and the caller
  * may free the track.  It must not free a track bound by the task that
- * weave_sched_register() is registering, as align may idle it mid-call.
+ * weave_core_register() is registering, as align may idle it mid-call.
  */
 
 /**
  * DOC: Task ownership
  *
  * A task owns its host-write staging &weave_task.data.  The caller owns it
- * until weave_sched_register() returns 0; then the core owns it, copied
+ * until weave_core_register() returns 0; then the core owns it, copied
  * into the ring.  An enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it with kvfree().  A task whose enqueue
- * failed is still the core's.  A task cancelled by weave_sched_fini() is
+ * failed is still the core's.  A task cancelled by weave_core_fini() is
  * freed by the core with kvfree().  Buffer references behind
  * &weave_binding.bo are not the core's business: the backend takes its own
  * in enqueue, the caller's may hang off the track.
@@ -74,7 +74,7 @@
 /**
  * DOC: Errors
  *
- * weave_sched_register() fails only when it rejects the task: -EINVAL for
+ * weave_core_register() fails only when it rejects the task: -EINVAL for
  * a malformed task, or the error of ring allocation or create_stream.  The
  * task is then untouched and still the caller's.
  *
@@ -83,13 +83,13 @@
  * (the soft engine does when it has no memory for it); the task is then
  * untouched.  What happens next depends on who asked for the execution:
  *
- * - weave_sched_execute(), weave_sched_flush(), weave_sched_flush_all()
- *   and weave_sched_stream_destroy() keep it: the execution stops there,
+ * - weave_core_execute(), weave_core_flush(), weave_core_flush_all()
+ *   and weave_core_stream_destroy() keep it: the execution stops there,
  *   the refused task and every task it had not handed over yet stay
  *   queued in their slots, in order, the backend streams the execution
  *   used are still flushed, and the call reports the error.  Calling again
  *   hands them over.
- * - The executions inside weave_sched_register() (align and threshold)
+ * - The executions inside weave_core_register() (align and threshold)
  *   cannot keep it, as the new task must find its buffers' queued tasks on
  *   its own slot and room in the ring: the core hands the task to fail,
  *   which disposes of it visibly, and goes on with the rest.
@@ -100,12 +100,12 @@
  * on the slot the task came from, a failed flush on the slot whose backend
  * stream it was, and a failed flush of an interleaved execution stream on
  * every slot of the execution.  The latch is returned and cleared by
- * weave_sched_flush() of a stream on that slot and by
- * weave_sched_flush_all(), so no error is lost silently.
+ * weave_core_flush() of a stream on that slot and by
+ * weave_core_flush_all(), so no error is lost silently.
  *
  * The core validates only what guards its own memory and invariants:
  * binding count, uniform length, access flags, non-NULL tracks and the
- * shape of a host write (weave_sched_register()).  The ioctl layer
+ * shape of a host write (weave_core_register()).  The ioctl layer
  * validates user input: handles, ranges against buffer sizes, copies.
  */
 
@@ -129,10 +129,10 @@ struct weave_slot {
 	u64 executed;
 };
 
-static struct weave_slot *weave_slot_of(const struct weave_sched *s,
+static struct weave_slot *weave_slot_of(const struct weave_core *s,
 					u32 stream)
 {
-	return &s->slots[weave_sched_slot(s, stream)];
+	return &s->slots[weave_core_slot(s, stream)];
 }
 
 static void weave_slot_latch(struct weave_slot *slot, int err)
@@ -177,7 +177,7 @@ static int weave_task_check(const struct weave_task *task)
 	return -EINVAL;
 }
 
-static void weave_track_put(struct weave_sched *s, struct weave_track *track)
+static void weave_track_put(struct weave_core *s, struct weave_track *track)
 {
 	if (WARN_ON_ONCE(!track->queued))
 		return;
@@ -217,7 +217,7 @@ static struct weave_task *weave_slot_peek(struct weave_slot *slot)
 }
 
 /* Take the oldest task off the ring.  It stays valid until the next push. */
-static struct weave_task *weave_slot_pop(struct weave_sched *s,
+static struct weave_task *weave_slot_pop(struct weave_core *s,
 					 struct weave_slot *slot)
 {
 	struct weave_task *task = weave_slot_peek(slot);
@@ -229,7 +229,7 @@ static struct weave_task *weave_slot_pop(struct weave_sched *s,
 }
 
 /* A task has left the ring: release its hold on its buffers' tracks. */
-static void weave_task_done(struct weave_sched *s, struct weave_task *task)
+static void weave_task_done(struct weave_core *s, struct weave_task *task)
 {
 	u32 i;
 
@@ -242,7 +242,7 @@ static void weave_task_done(struct weave_sched *s, struct weave_task *task)
  * refuses it, the error is latched and, with @keep, returned with the task
  * still queued; without @keep the task goes to fail.  See "DOC: Errors".
  */
-static int weave_slot_run_one(struct weave_sched *s, struct weave_slot *slot,
+static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 			      struct weave_bstream *bs, bool keep)
 {
 	struct weave_task *task = weave_slot_peek(slot);
@@ -262,12 +262,12 @@ static int weave_slot_run_one(struct weave_sched *s, struct weave_slot *slot,
 	return 0;
 }
 
-static int weave_bstream_flush(struct weave_sched *s, struct weave_bstream *bs)
+static int weave_bstream_flush(struct weave_core *s, struct weave_bstream *bs)
 {
 	return s->ops->flush(s->backend, bs, s->failures);
 }
 
-static bool weave_slot_isolated(struct weave_sched *s, struct weave_slot *slot)
+static bool weave_slot_isolated(struct weave_core *s, struct weave_slot *slot)
 {
 	return s->ops->requires_isolation &&
 	       s->ops->requires_isolation(s->backend, slot->bstream);
@@ -278,7 +278,7 @@ static bool weave_slot_isolated(struct weave_sched *s, struct weave_slot *slot)
  * Returns 0, or the error of a refusal kept with @keep, which stops it
  * after flushing the slot's backend stream.
  */
-static int weave_sched_run_sequential(struct weave_sched *s, u32 n, bool keep)
+static int weave_core_run_sequential(struct weave_core *s, u32 n, bool keep)
 {
 	struct weave_slot *slot;
 	int err = 0;
@@ -298,7 +298,7 @@ static int weave_sched_run_sequential(struct weave_sched *s, u32 n, bool keep)
  * Returns 0, or the error of a refusal kept with @keep, which stops the
  * round-robin; the first slot's backend stream is flushed either way.
  */
-static int weave_sched_run_interleave(struct weave_sched *s, u32 n, bool keep)
+static int weave_core_run_interleave(struct weave_core *s, u32 n, bool keep)
 {
 	struct weave_bstream *exec = s->slots[s->set[0]].bstream;
 	struct weave_slot *slot;
@@ -325,7 +325,7 @@ static int weave_sched_run_interleave(struct weave_sched *s, u32 n, bool keep)
 }
 
 /* Execute the n distinct, initialised slots in s->set[]. */
-static int weave_sched_run(struct weave_sched *s, u32 n, bool keep)
+static int weave_core_run(struct weave_core *s, u32 n, bool keep)
 {
 	bool isolated = false;
 	u32 i;
@@ -334,8 +334,8 @@ static int weave_sched_run(struct weave_sched *s, u32 n, bool keep)
 		isolated |= weave_slot_isolated(s, &s->slots[s->set[i]]);
 
 	if (s->strategy == WEAVE_STRATEGY_INTERLEAVE && !isolated)
-		return weave_sched_run_interleave(s, n, keep);
-	return weave_sched_run_sequential(s, n, keep);
+		return weave_core_run_interleave(s, n, keep);
+	return weave_core_run_sequential(s, n, keep);
 }
 
 static bool weave_set_has(const u32 *set, u32 n, u32 idx)
@@ -349,24 +349,24 @@ static bool weave_set_has(const u32 *set, u32 n, u32 idx)
 	return false;
 }
 
-/* weave_sched_execute(), keeping refused tasks queued or not. */
-static int weave_sched_exec(struct weave_sched *sched, const u32 *streams,
-			    u32 count, bool keep)
+/* weave_core_execute(), keeping refused tasks queued or not. */
+static int weave_core_exec(struct weave_core *core, const u32 *streams,
+			   u32 count, bool keep)
 {
 	u32 i, idx, n = 0;
 
 	for (i = 0; i < count; i++) {
-		idx = weave_sched_slot(sched, streams[i]);
-		if (sched->slots[idx].bstream &&
-		    !weave_set_has(sched->set, n, idx))
-			sched->set[n++] = idx;
+		idx = weave_core_slot(core, streams[i]);
+		if (core->slots[idx].bstream &&
+		    !weave_set_has(core->set, n, idx))
+			core->set[n++] = idx;
 	}
-	return n ? weave_sched_run(sched, n, keep) : 0;
+	return n ? weave_core_run(core, n, keep) : 0;
 }
 
 /**
- * weave_sched_execute() - Execute the slots of some logical streams.
- * @sched: The scheduler.
+ * weave_core_execute() - Execute the slots of some logical streams.
+ * @core: The scheduler core.
  * @streams: Logical stream handles; a slot index names its own slot.
  * @count: Entries in @streams.
  *
@@ -381,19 +381,19 @@ static int weave_sched_exec(struct weave_sched *sched, const u32 *streams,
  * the backend refuses stops the execution: it and every task not handed
  * over yet stay queued; errors are latched, see "DOC: Errors".
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0 if every task queued on the slots was handed to the backend,
  * else the error with which it refused one.
  */
-int weave_sched_execute(struct weave_sched *sched, const u32 *streams,
-			u32 count)
+int weave_core_execute(struct weave_core *core, const u32 *streams,
+		       u32 count)
 {
-	lockdep_assert_held(sched->lock);
-	return weave_sched_exec(sched, streams, count, true);
+	lockdep_assert_held(core->lock);
+	return weave_core_exec(core, streams, count, true);
 }
 
 /* Make the slot's ring and backend stream on its first use. */
-static int weave_slot_init(struct weave_sched *s, u32 idx)
+static int weave_slot_init(struct weave_core *s, u32 idx)
 {
 	struct weave_slot *slot = &s->slots[idx];
 	struct weave_bstream *bs;
@@ -417,26 +417,26 @@ static int weave_slot_init(struct weave_sched *s, u32 idx)
 }
 
 /**
- * weave_sched_reserve() - Make a logical stream's slot ready for tasks.
- * @sched: The scheduler.
+ * weave_core_reserve() - Make a logical stream's slot ready for tasks.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  *
  * Creates the slot's ring and backend stream if it has none yet, the only
- * step of weave_sched_register() that can fail for a well-formed task, so
+ * step of weave_core_register() that can fail for a well-formed task, so
  * that a caller can commit to registering before it registers.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0, or the error of allocating the slot; nothing changed then.
  */
-int weave_sched_reserve(struct weave_sched *sched, u32 stream)
+int weave_core_reserve(struct weave_core *core, u32 stream)
 {
-	lockdep_assert_held(sched->lock);
-	return weave_slot_init(sched, weave_sched_slot(sched, stream));
+	lockdep_assert_held(core->lock);
+	return weave_slot_init(core, weave_core_slot(core, stream));
 }
 
 /**
- * weave_sched_register() - Queue a task on a logical stream.
- * @sched: The scheduler.
+ * weave_core_register() - Queue a task on a logical stream.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  * @task: The task; copied, with @task->stream, @task->slot and @task->seqno
  *	set first.
@@ -450,28 +450,28 @@ int weave_sched_reserve(struct weave_sched *sched, u32 stream)
  * queued: a task the backend refuses goes to its fail op; errors are
  * latched ("DOC: Errors").
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
  * bindings, too many uniform bytes, bad access flags, a host write that is
  * not one written binding of @task->len bytes); or the error of allocating
- * the slot, which cannot happen after weave_sched_reserve() of @stream.  On
+ * the slot, which cannot happen after weave_core_reserve() of @stream.  On
  * error nothing changed.
  */
-int weave_sched_register(struct weave_sched *sched, u32 stream,
-			 struct weave_task *task)
+int weave_core_register(struct weave_core *core, u32 stream,
+			struct weave_task *task)
 {
-	u32 idx = weave_sched_slot(sched, stream);
-	struct weave_slot *slot = &sched->slots[idx];
+	u32 idx = weave_core_slot(core, stream);
+	struct weave_slot *slot = &core->slots[idx];
 	u32 align[WEAVE_MAX_BINDINGS];
 	struct weave_track *track;
 	u32 i, n = 0;
 	int ret;
 
-	lockdep_assert_held(sched->lock);
+	lockdep_assert_held(core->lock);
 	ret = weave_task_check(task);
 	if (ret)
 		return ret;
-	ret = weave_slot_init(sched, idx);
+	ret = weave_slot_init(core, idx);
 	if (ret)
 		return ret;
 
@@ -482,11 +482,11 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 	}
 	/* Below, a refused task cannot stay: see "DOC: Errors". */
 	if (n)
-		weave_sched_exec(sched, align, n, false);
+		weave_core_exec(core, align, n, false);
 
 	task->stream = stream;
 	task->slot = idx;
-	task->seqno = ++sched->seqno;
+	task->seqno = ++core->seqno;
 	for (i = 0; i < task->num_bindings; i++) {
 		track = task->bindings[i].track;
 		WARN_ON_ONCE(track->queued && track->slot != idx);
@@ -495,98 +495,98 @@ int weave_sched_register(struct weave_sched *sched, u32 stream,
 	}
 	/* The tail: head + count, wrapped; count < max_tasks. */
 	i = slot->head + slot->count;
-	if (i >= sched->max_tasks)
-		i -= sched->max_tasks;
+	if (i >= core->max_tasks)
+		i -= core->max_tasks;
 	weave_task_copy(&slot->ring[i], task);
 	slot->count++;
 	slot->enqueued++;
 
-	if (slot->count >= sched->max_tasks)
-		weave_sched_exec(sched, &idx, 1, false);
+	if (slot->count >= core->max_tasks)
+		weave_core_exec(core, &idx, 1, false);
 	return 0;
 }
 
 /**
- * weave_sched_flush() - Execute the slot of a logical stream.
- * @sched: The scheduler.
+ * weave_core_flush() - Execute the slot of a logical stream.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  *
- * weave_sched_execute() of @stream alone: its slot's tasks run on its own
+ * weave_core_execute() of @stream alone: its slot's tasks run on its own
  * backend stream, which is then flushed even if the queue was empty.  The
  * caller then takes its fence.  Does nothing if the slot was never used.
  * A task the backend refuses stays queued with the rest of the slot
- * (weave_sched_stats() shows them); a later flush hands them over.
+ * (weave_core_stats() shows them); a later flush hands them over.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0, or the error latched on the slot since its last flush, this
  * call's included, which this clears.
  */
-int weave_sched_flush(struct weave_sched *sched, u32 stream)
+int weave_core_flush(struct weave_core *core, u32 stream)
 {
-	lockdep_assert_held(sched->lock);
-	weave_sched_exec(sched, &stream, 1, true);
-	return weave_slot_take_error(weave_slot_of(sched, stream));
+	lockdep_assert_held(core->lock);
+	weave_core_exec(core, &stream, 1, true);
+	return weave_slot_take_error(weave_slot_of(core, stream));
 }
 
 /**
- * weave_sched_stream_destroy() - Hand over a logical stream's queued work
+ * weave_core_stream_destroy() - Hand over a logical stream's queued work
  * before the stream is retired.
- * @sched: The scheduler.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  *
- * Queued work is executed, never dropped: weave_sched_execute() of
+ * Queued work is executed, never dropped: weave_core_execute() of
  * @stream.  As other streams may fold onto the slot, the slot and its
- * backend stream stay until weave_sched_fini().  Freeing the handle is the
+ * backend stream stay until weave_core_fini().  Freeing the handle is the
  * caller's job, and only once this returned 0: a task of the slot may
  * still be queued otherwise.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0, clearing the slot's latched error, which belongs to tasks
  * the backend took; or the error with which the backend refused a task,
  * and the slot's tasks from that one on stay queued.
  */
-int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream)
+int weave_core_stream_destroy(struct weave_core *core, u32 stream)
 {
 	int err;
 
-	lockdep_assert_held(sched->lock);
-	err = weave_sched_exec(sched, &stream, 1, true);
+	lockdep_assert_held(core->lock);
+	err = weave_core_exec(core, &stream, 1, true);
 	if (!err)
-		weave_slot_take_error(weave_slot_of(sched, stream));
+		weave_slot_take_error(weave_slot_of(core, stream));
 	return err;
 }
 
 /**
- * weave_sched_flush_all() - Execute and flush every slot of the client.
- * @sched: The scheduler.
+ * weave_core_flush_all() - Execute and flush every slot of the client.
+ * @core: The scheduler core.
  *
- * One weave_sched_execute() of every used slot in index order, then a
+ * One weave_core_execute() of every used slot in index order, then a
  * flush of each of their backend streams, for a caller about to touch
  * memory that any stream may use.  A task the backend refuses stops the
  * execution: it and every task not handed over yet stay queued
- * (weave_sched_queued() counts them); the flushes still happen.
+ * (weave_core_queued() counts them); the flushes still happen.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0, or the first error latched on any slot, lowest slot first;
  * all latches are cleared.
  */
-int weave_sched_flush_all(struct weave_sched *sched)
+int weave_core_flush_all(struct weave_core *core)
 {
 	struct weave_slot *slot;
 	u32 i, n = 0;
 	int err = 0;
 
-	lockdep_assert_held(sched->lock);
-	for (i = 0; i < sched->max_streams; i++) {
-		if (sched->slots[i].bstream)
-			sched->set[n++] = i;
+	lockdep_assert_held(core->lock);
+	for (i = 0; i < core->max_streams; i++) {
+		if (core->slots[i].bstream)
+			core->set[n++] = i;
 	}
 	if (!n)
 		return 0;
-	weave_sched_run(sched, n, true);
+	weave_core_run(core, n, true);
 	for (i = 0; i < n; i++) {
-		slot = &sched->slots[sched->set[i]];
-		weave_slot_latch(slot, weave_bstream_flush(sched, slot->bstream));
+		slot = &core->slots[core->set[i]];
+		weave_slot_latch(slot, weave_bstream_flush(core, slot->bstream));
 		if (!err)
 			err = slot->error;
 		slot->error = 0;
@@ -595,97 +595,97 @@ int weave_sched_flush_all(struct weave_sched *sched)
 }
 
 /**
- * weave_sched_set_strategy() - Choose the execution path of later calls.
- * @sched: The scheduler.
+ * weave_core_set_strategy() - Choose the execution path of later calls.
+ * @core: The scheduler core.
  * @strategy: A &enum weave_strategy.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: 0, or -EINVAL if @strategy is unknown.
  */
-int weave_sched_set_strategy(struct weave_sched *sched,
-			     enum weave_strategy strategy)
+int weave_core_set_strategy(struct weave_core *core,
+			    enum weave_strategy strategy)
 {
-	lockdep_assert_held(sched->lock);
+	lockdep_assert_held(core->lock);
 	if (strategy != WEAVE_STRATEGY_INTERLEAVE &&
 	    strategy != WEAVE_STRATEGY_SEQUENTIAL)
 		return -EINVAL;
-	sched->strategy = strategy;
+	core->strategy = strategy;
 	return 0;
 }
 
 /**
- * weave_sched_bstream() - The backend stream of a logical stream's slot.
- * @sched: The scheduler.
+ * weave_core_bstream() - The backend stream of a logical stream's slot.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: The backend stream, or NULL if the slot was never used.
  */
-struct weave_bstream *weave_sched_bstream(const struct weave_sched *sched,
-					  u32 stream)
+struct weave_bstream *weave_core_bstream(const struct weave_core *core,
+					 u32 stream)
 {
-	lockdep_assert_held(sched->lock);
-	return weave_slot_of(sched, stream)->bstream;
+	lockdep_assert_held(core->lock);
+	return weave_slot_of(core, stream)->bstream;
 }
 
 /**
- * weave_sched_stats() - Read the counters of a logical stream's slot.
- * @sched: The scheduler.
+ * weave_core_stats() - Read the counters of a logical stream's slot.
+ * @core: The scheduler core.
  * @stream: The logical stream handle.
  * @stats: Filled in; streams folded onto one slot share its counters.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  */
-void weave_sched_stats(const struct weave_sched *sched, u32 stream,
-		       struct weave_slot_stats *stats)
+void weave_core_stats(const struct weave_core *core, u32 stream,
+		      struct weave_slot_stats *stats)
 {
-	const struct weave_slot *slot = weave_slot_of(sched, stream);
+	const struct weave_slot *slot = weave_slot_of(core, stream);
 
-	lockdep_assert_held(sched->lock);
+	lockdep_assert_held(core->lock);
 	stats->enqueued = slot->enqueued;
 	stats->executed = slot->executed;
 	stats->queued = slot->count;
 }
 
 /**
- * weave_sched_queued() - Count the tasks queued in every slot's ring.
- * @sched: The scheduler.
+ * weave_core_queued() - Count the tasks queued in every slot's ring.
+ * @core: The scheduler core.
  *
- * Context: &weave_sched.lock held.
+ * Context: &weave_core.lock held.
  * Return: The tasks registered and not yet executed or cancelled.
  */
-u64 weave_sched_queued(const struct weave_sched *sched)
+u64 weave_core_queued(const struct weave_core *core)
 {
 	u64 n = 0;
 	u32 i;
 
-	lockdep_assert_held(sched->lock);
-	for (i = 0; i < sched->max_streams; i++)
-		n += sched->slots[i].count;
+	lockdep_assert_held(core->lock);
+	for (i = 0; i < core->max_streams; i++)
+		n += core->slots[i].count;
 	return n;
 }
 
 /**
- * weave_sched_init() - Set up a client's scheduler.
- * @sched: The scheduler to fill in.
+ * weave_core_init() - Set up a client's scheduler core.
+ * @core: The scheduler core to fill in.
  * @params: Its backend, lock, callbacks and limits.
  *
  * Allocates the slot table only; rings and backend streams come later.
  *
- * Context: Process context; @sched is not shared yet, no lock needed.
+ * Context: Process context; @core is not shared yet, no lock needed.
  * Return: 0; -EINVAL if a limit or the strategy is out of range; -ENOMEM.
  */
-int weave_sched_init(struct weave_sched *sched,
-		     const struct weave_sched_params *params)
+int weave_core_init(struct weave_core *core,
+		    const struct weave_core_params *params)
 {
 	if (!params->max_streams ||
-	    params->max_streams > WEAVE_SCHED_MAX_STREAMS ||
-	    !params->max_tasks || params->max_tasks > WEAVE_SCHED_MAX_TASKS ||
+	    params->max_streams > WEAVE_CORE_MAX_STREAMS ||
+	    !params->max_tasks || params->max_tasks > WEAVE_CORE_MAX_TASKS ||
 	    (params->strategy != WEAVE_STRATEGY_INTERLEAVE &&
 	     params->strategy != WEAVE_STRATEGY_SEQUENTIAL))
 		return -EINVAL;
 
-	*sched = (struct weave_sched) {
+	*core = (struct weave_core) {
 		.ops = params->ops,
 		.backend = params->backend,
 		.failures = params->failures,
@@ -695,53 +695,53 @@ int weave_sched_init(struct weave_sched *sched,
 		.max_tasks = params->max_tasks,
 		.strategy = params->strategy,
 	};
-	sched->slots = kcalloc(sched->max_streams, sizeof(*sched->slots),
-			       GFP_KERNEL);
-	sched->set = kcalloc(sched->max_streams, sizeof(*sched->set),
-			     GFP_KERNEL);
-	if (!sched->slots || !sched->set) {
-		kfree(sched->slots);
-		kfree(sched->set);
+	core->slots = kcalloc(core->max_streams, sizeof(*core->slots),
+			      GFP_KERNEL);
+	core->set = kcalloc(core->max_streams, sizeof(*core->set),
+			    GFP_KERNEL);
+	if (!core->slots || !core->set) {
+		kfree(core->slots);
+		kfree(core->set);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
 /**
- * weave_sched_fini() - Tear down a client's scheduler.
- * @sched: The scheduler.
+ * weave_core_fini() - Tear down a client's scheduler core.
+ * @core: The scheduler core.
  *
  * Cancels every queued task without enqueueing it: its staging is freed
  * with kvfree() and its tracks released (track_idle is called).  Then
  * destroys every backend stream and frees the slots.
  *
- * Context: &weave_sched.lock held; no other user of @sched remains.
+ * Context: &weave_core.lock held; no other user of @core remains.
  */
-void weave_sched_fini(struct weave_sched *sched)
+void weave_core_fini(struct weave_core *core)
 {
 	struct weave_task *task;
 	struct weave_slot *slot;
 	u32 i;
 
-	lockdep_assert_held(sched->lock);
-	for (i = 0; i < sched->max_streams; i++) {
-		slot = &sched->slots[i];
+	lockdep_assert_held(core->lock);
+	for (i = 0; i < core->max_streams; i++) {
+		slot = &core->slots[i];
 		while (slot->count) {
-			task = weave_slot_pop(sched, slot);
+			task = weave_slot_pop(core, slot);
 			kvfree(task->data);
 			task->data = NULL;
-			weave_task_done(sched, task);
+			weave_task_done(core, task);
 		}
 		if (slot->bstream) {
-			sched->ops->destroy_stream(sched->backend, slot->bstream);
-			sched->ring_bytes -= (u64)sched->max_tasks *
+			core->ops->destroy_stream(core->backend, slot->bstream);
+			core->ring_bytes -= (u64)core->max_tasks *
 					     sizeof(*slot->ring);
 		}
 		kvfree(slot->ring);
 	}
-	WARN_ON_ONCE(sched->ring_bytes);
-	kfree(sched->slots);
-	kfree(sched->set);
-	sched->slots = NULL;
-	sched->set = NULL;
+	WARN_ON_ONCE(core->ring_bytes);
+	kfree(core->slots);
+	kfree(core->set);
+	core->slots = NULL;
+	core->set = NULL;
 }

@@ -5,10 +5,10 @@
  * Logical streams folded onto a bounded pool of slots, per-slot task rings,
  * cross-slot ordering of shared buffers and the interleave and sequential
  * execution paths.  Pure logic: everything device-specific goes through
- * &struct weave_backend_ops.  See weave_sched.c for the design notes.
+ * &struct weave_backend_ops.  See weave_core.c for the design notes.
  */
-#ifndef _WEAVE_SCHED_H_
-#define _WEAVE_SCHED_H_
+#ifndef _WEAVE_CORE_H_
+#define _WEAVE_CORE_H_
 
 #include <linux/bits.h>
 #include <linux/types.h>
@@ -16,17 +16,17 @@
 struct mutex;
 struct weave_bstream;
 struct weave_failures;
-struct weave_sched;
+struct weave_core;
 struct weave_slot;
 
 /** WEAVE_MAX_BINDINGS - The most buffers one task binds. */
 #define WEAVE_MAX_BINDINGS		8
 /** WEAVE_MAX_UNIFORM_BYTES - The most inline uniform bytes of a launch. */
 #define WEAVE_MAX_UNIFORM_BYTES		64
-/** WEAVE_SCHED_MAX_STREAMS - The largest accepted max_streams. */
-#define WEAVE_SCHED_MAX_STREAMS		256
-/** WEAVE_SCHED_MAX_TASKS - The largest accepted max_tasks. */
-#define WEAVE_SCHED_MAX_TASKS		1024
+/** WEAVE_CORE_MAX_STREAMS - The largest accepted max_streams. */
+#define WEAVE_CORE_MAX_STREAMS		256
+/** WEAVE_CORE_MAX_TASKS - The largest accepted max_tasks. */
+#define WEAVE_CORE_MAX_TASKS		1024
 
 /** WEAVE_ACCESS_READ - The task reads the bound range. */
 #define WEAVE_ACCESS_READ		BIT(0)
@@ -104,8 +104,8 @@ struct weave_grid {
  * @kind: A &enum weave_task_kind.
  * @stream: Set by the core: the logical stream the task was registered on.
  * @seqno: Set by the core: the client's registration counter, 1 for the
- *	first task of a &struct weave_sched, never reused.
- * @slot: Set by the core: the slot of @stream, weave_sched_slot().
+ *	first task of a &struct weave_core, never reused.
+ * @slot: Set by the core: the slot of @stream, weave_core_slot().
  * @num_bindings: Used entries of @bindings; exactly 1 for a host write.
  * @bindings: The buffers the task touches; for a host write, the
  *	destination, whose @size equals @len.
@@ -156,8 +156,8 @@ struct weave_task {
  *
  * The C form of the seed's SchedulerStreamBackend trait.  Every op is
  * called with the client's scheduler lock held and must not call back into
- * the core.  @backend is &weave_sched_params.backend and @failures is
- * &weave_sched_params.failures, passed through untouched.
+ * the core.  @backend is &weave_core_params.backend and @failures is
+ * &weave_core_params.failures, passed through untouched.
  */
 struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
@@ -174,24 +174,24 @@ struct weave_backend_ops {
 };
 
 /**
- * struct weave_sched_params - Arguments of weave_sched_init().
+ * struct weave_core_params - Arguments of weave_core_init().
  * @ops: The backend's operations; all but requires_isolation are required.
  * @backend: The backend's context, passed to every op.
  * @failures: The failure store, passed to enqueue and flush; may be NULL.
- * @lock: The client's mutex, held around every other weave_sched_*() call.
+ * @lock: The client's mutex, held around every other weave_core_*() call.
  * @track_idle: Optional: called when a &struct weave_track drops to
  *	queued == 0; see "DOC: Buffer tracking".
- * @max_streams: Slots in the pool, 1 to %WEAVE_SCHED_MAX_STREAMS.
+ * @max_streams: Slots in the pool, 1 to %WEAVE_CORE_MAX_STREAMS.
  * @max_tasks: Queue length that executes a slot, 1 to
- *	%WEAVE_SCHED_MAX_TASKS.
+ *	%WEAVE_CORE_MAX_TASKS.
  * @strategy: The initial &enum weave_strategy.
  */
-struct weave_sched_params {
+struct weave_core_params {
 	const struct weave_backend_ops *ops;
 	void *backend;
 	struct weave_failures *failures;
-	struct mutex *lock;	/* held around every weave_sched_*() call */
-	void (*track_idle)(struct weave_sched *sched,
+	struct mutex *lock;	/* held around every weave_core_*() call */
+	void (*track_idle)(struct weave_core *core,
 			   struct weave_track *track);
 	u32 max_streams;
 	u32 max_tasks;
@@ -199,29 +199,29 @@ struct weave_sched_params {
 };
 
 /**
- * struct weave_sched - The scheduler of one client (one open file).
- * @ops: See &weave_sched_params.ops.
- * @backend: See &weave_sched_params.backend.
- * @failures: See &weave_sched_params.failures.
- * @lock: See &weave_sched_params.lock.
- * @track_idle: See &weave_sched_params.track_idle.
+ * struct weave_core - The scheduler of one client (one open file).
+ * @ops: See &weave_core_params.ops.
+ * @backend: See &weave_core_params.backend.
+ * @failures: See &weave_core_params.failures.
+ * @lock: See &weave_core_params.lock.
+ * @track_idle: See &weave_core_params.track_idle.
  * @slots: @max_streams slots, created lazily.
  * @set: Scratch for the slot indices of one execution.
- * @max_streams: See &weave_sched_params.max_streams.
- * @max_tasks: See &weave_sched_params.max_tasks.
+ * @max_streams: See &weave_core_params.max_streams.
+ * @max_tasks: See &weave_core_params.max_tasks.
  * @strategy: The current &enum weave_strategy.
  * @seqno: The last &weave_task.seqno handed out.
  * @ring_bytes: Bytes of the slots' rings allocated, max_tasks entries each;
- *	they live until weave_sched_fini().
+ *	they live until weave_core_fini().
  *
- * Read-only for callers; change it only through weave_sched_*().
+ * Read-only for callers; change it only through weave_core_*().
  */
-struct weave_sched {
+struct weave_core {
 	const struct weave_backend_ops *ops;
 	void *backend;
 	struct weave_failures *failures;
-	struct mutex *lock;	/* held around every weave_sched_*() call */
-	void (*track_idle)(struct weave_sched *sched,
+	struct mutex *lock;	/* held around every weave_core_*() call */
+	void (*track_idle)(struct weave_core *core,
 			   struct weave_track *track);
 	struct weave_slot *slots;
 	u32 *set;
@@ -233,7 +233,7 @@ struct weave_sched {
 };
 
 /**
- * struct weave_slot_stats - Counters of a slot, see weave_sched_stats().
+ * struct weave_slot_stats - Counters of a slot, see weave_core_stats().
  * @enqueued: Tasks registered on the slot.
  * @executed: Tasks the backend took, through enqueue or fail.
  * @queued: Tasks waiting in the slot's ring.
@@ -245,37 +245,37 @@ struct weave_slot_stats {
 };
 
 /**
- * weave_sched_slot() - The slot a logical stream folds onto.
- * @sched: The scheduler.
+ * weave_core_slot() - The slot a logical stream folds onto.
+ * @core: The scheduler core.
  * @stream: A logical stream handle.
  *
- * Fixed: @stream modulo &weave_sched.max_streams.  Streams with equal
+ * Fixed: @stream modulo &weave_core.max_streams.  Streams with equal
  * slots share one FIFO.  A slot index is a handle of its own slot.
  *
  * Return: The slot index.
  */
-static inline u32 weave_sched_slot(const struct weave_sched *sched, u32 stream)
+static inline u32 weave_core_slot(const struct weave_core *core, u32 stream)
 {
-	return stream % sched->max_streams;
+	return stream % core->max_streams;
 }
 
-int weave_sched_init(struct weave_sched *sched,
-		     const struct weave_sched_params *params);
-void weave_sched_fini(struct weave_sched *sched);
-int weave_sched_set_strategy(struct weave_sched *sched,
-			     enum weave_strategy strategy);
-int weave_sched_reserve(struct weave_sched *sched, u32 stream);
-int weave_sched_register(struct weave_sched *sched, u32 stream,
-			 struct weave_task *task);
-int weave_sched_execute(struct weave_sched *sched, const u32 *streams,
-			u32 count);
-int weave_sched_flush(struct weave_sched *sched, u32 stream);
-int weave_sched_flush_all(struct weave_sched *sched);
-int weave_sched_stream_destroy(struct weave_sched *sched, u32 stream);
-struct weave_bstream *weave_sched_bstream(const struct weave_sched *sched,
-					  u32 stream);
-void weave_sched_stats(const struct weave_sched *sched, u32 stream,
-		       struct weave_slot_stats *stats);
-u64 weave_sched_queued(const struct weave_sched *sched);
+int weave_core_init(struct weave_core *core,
+		    const struct weave_core_params *params);
+void weave_core_fini(struct weave_core *core);
+int weave_core_set_strategy(struct weave_core *core,
+			    enum weave_strategy strategy);
+int weave_core_reserve(struct weave_core *core, u32 stream);
+int weave_core_register(struct weave_core *core, u32 stream,
+			struct weave_task *task);
+int weave_core_execute(struct weave_core *core, const u32 *streams,
+		       u32 count);
+int weave_core_flush(struct weave_core *core, u32 stream);
+int weave_core_flush_all(struct weave_core *core);
+int weave_core_stream_destroy(struct weave_core *core, u32 stream);
+struct weave_bstream *weave_core_bstream(const struct weave_core *core,
+					 u32 stream);
+void weave_core_stats(const struct weave_core *core, u32 stream,
+		      struct weave_slot_stats *stats);
+u64 weave_core_queued(const struct weave_core *core);
 
-#endif /* _WEAVE_SCHED_H_ */
+#endif /* _WEAVE_CORE_H_ */
