@@ -83,7 +83,7 @@
  * process leaks a fence reference when a job's dependency has already
  * signalled, pinning the module.  Instead a backend stream, with its
  * entities, lives until the client has let it go and the last job made
- * for it is freed; drm_sched_entity_fini() then finds its queue empty and
+ * for it is freed; drm_sched_entity_fini() then finds each entity empty and
  * kills nothing.  That runs on weave_engine_wq, because the last job can
  * be freed by the scheduler itself.  The scheduler frees a job in a later
  * pass of the thread or ordered work queue that ran it, or with that
@@ -107,7 +107,7 @@ static void weave_bstream_fini_work(struct work_struct *work)
 						fini_work);
 	u32 p;
 
-	/* No job of the stream is left: no entity waits, none is busy. */
+	/* No job of the backend stream is left: no entity waits or is busy. */
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
 		drm_sched_entity_fini(&bs->entity[p]);
 	weave_ectx_put(bs->ctx);
@@ -158,9 +158,9 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 }
 
 /*
- * Drop the client's reference: the stream and its entities go once its
- * last job is freed, and the client does not wait for that.  See "DOC: soft
- * engine", Lifetimes.
+ * Drop the client's reference: the backend stream and its entities go once
+ * its last job is freed, and the client does not wait for that.  See "DOC:
+ * soft engine", Lifetimes.
  */
 static void weave_engine_destroy_stream(void *backend,
 					struct weave_bstream *bs)

@@ -377,7 +377,7 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
  * backend stream but the first's, enqueue the tasks of all slots
  * round-robin, in set order, on the first slot's backend stream, flush it.
  * Sequential: for each slot in order, enqueue its tasks on its own backend
- * stream and flush it.  Slots with an empty queue stay in the set.  A task
+ * stream and flush it.  Slots with an empty ring stay in the set.  A task
  * the backend refuses stops the execution: it and every task not handed
  * over yet stay queued; errors are latched, see "DOC: Errors".
  *
@@ -512,7 +512,7 @@ int weave_core_register(struct weave_core *core, u32 stream,
  * @stream: The logical stream handle.
  *
  * weave_core_execute() of @stream alone: its slot's tasks run on its own
- * backend stream, which is then flushed even if the queue was empty.  The
+ * backend stream, which is then flushed even if the ring was empty.  The
  * caller then takes its fence.  Does nothing if the slot was never used.
  * A task the backend refuses stays queued with the rest of the slot
  * (weave_core_stats() shows them); a later flush hands them over.

@@ -128,8 +128,8 @@
  *
  * Unload cannot start while a user remains: every open DRM file and every
  * exported dma-buf holds a reference on the module, through the owner of
- * the file operations, and so do jobs and weave's fences (see "DOC: soft
- * engine").  It drains the engines' teardown before it returns.
+ * the file operations, and so do jobs and weave's fences (see "DOC:
+ * fences").  It drains the engines' teardown before it returns.
  *
  * A client's state that its jobs use outlives the client's file: each job
  * holds a reference to the client's engine context, to the backend stream

@@ -38,9 +38,9 @@ struct weave_queue;
  * Lifetimes).
  */
 struct weave_bstream {
-	/** @ref: The client's reference and one per job made for the stream. */
+	/** @ref: The client's reference and one per job made for it. */
 	struct kref ref;
-	/** @fini_work: Finishes the entities and frees the stream. */
+	/** @fini_work: Finishes the entities and frees the backend stream. */
 	struct work_struct fini_work;
 	/** @ctx: The client's engine context, a reference. */
 	struct weave_ectx *ctx;
