@@ -37,8 +37,7 @@
  * registered on it; a flush of a slot that never had a task does nothing
  * and creates nothing.  Backend streams live until weave_core_fini().
  *
- * Counters are kept per slot (weave_core_stats()), so streams folded onto
- * one slot share them.  &weave_task.seqno is per client.
+ * &weave_task.seqno is per client.
  */
 
 /**
@@ -95,13 +94,8 @@
  *   which disposes of it visibly, and goes on with the rest.
  *
  * A failed flush is the backend's to handle (the soft engine keeps the
- * submission for the next flush); the core goes on.
- * The core also latches the first error code on a slot: a failed enqueue
- * on the slot the task came from, a failed flush on the slot whose backend
- * stream it was, and a failed flush of an interleaved execution stream on
- * every slot of the execution.  The latch is returned and cleared by
- * weave_core_flush() of a stream on that slot and by
- * weave_core_flush_all(), so no error is lost silently.
+ * submission for the next flush); the core goes on and does not report
+ * it.
  *
  * The core validates only what guards its own memory and invariants:
  * binding count, uniform length, access flags, non-NULL tracks and the
@@ -115,38 +109,18 @@
  * @ring: max_tasks queued tasks, FIFO from @head.
  * @head: Index of the oldest queued task.
  * @count: Number of queued tasks, below max_tasks between calls.
- * @error: First error latched since the last flush, see "DOC: Errors".
- * @enqueued: Tasks registered on the slot.
- * @executed: Tasks the backend took, through enqueue or fail.
  */
 struct weave_slot {
 	struct weave_bstream *bstream;
 	struct weave_task *ring;
 	u32 head;
 	u32 count;
-	int error;
-	u64 enqueued;
-	u64 executed;
 };
 
 static struct weave_slot *weave_slot_of(const struct weave_core *s,
 					u32 stream)
 {
 	return &s->slots[weave_core_slot(s, stream)];
-}
-
-static void weave_slot_latch(struct weave_slot *slot, int err)
-{
-	if (err && !slot->error)
-		slot->error = err;
-}
-
-static int weave_slot_take_error(struct weave_slot *slot)
-{
-	int err = slot->error;
-
-	slot->error = 0;
-	return err;
 }
 
 static int weave_task_check(const struct weave_task *task)
@@ -239,8 +213,8 @@ static void weave_task_done(struct weave_core *s, struct weave_task *task)
 
 /*
  * Hand the slot's oldest task to the backend on @bs.  If the backend
- * refuses it, the error is latched and, with @keep, returned with the task
- * still queued; without @keep the task goes to fail.  See "DOC: Errors".
+ * refuses it, the error is returned with the task still queued if @keep;
+ * without @keep the task goes to fail.  See "DOC: Errors".
  */
 static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 			      struct weave_bstream *bs, bool keep)
@@ -250,21 +224,20 @@ static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 
 	err = s->ops->enqueue(s->backend, bs, task, s->failures);
 	if (err) {
-		weave_slot_latch(slot, err);
 		if (keep)
 			return err;
 		s->ops->fail(s->backend, task, err, s->failures);
 	}
 	task->data = NULL;	/* The backend's now. */
 	weave_slot_pop(s, slot);
-	slot->executed++;
 	weave_task_done(s, task);
 	return 0;
 }
 
-static int weave_bstream_flush(struct weave_core *s, struct weave_bstream *bs)
+/* A failed flush is the backend's to handle: see "DOC: Errors". */
+static void weave_bstream_flush(struct weave_core *s, struct weave_bstream *bs)
 {
-	return s->ops->flush(s->backend, bs, s->failures);
+	s->ops->flush(s->backend, bs, s->failures);
 }
 
 static bool weave_slot_isolated(struct weave_core *s, struct weave_slot *slot)
@@ -288,7 +261,7 @@ static int weave_core_run_sequential(struct weave_core *s, u32 n, bool keep)
 		slot = &s->slots[s->set[i]];
 		while (slot->count && !err)
 			err = weave_slot_run_one(s, slot, slot->bstream, keep);
-		weave_slot_latch(slot, weave_bstream_flush(s, slot->bstream));
+		weave_bstream_flush(s, slot->bstream);
 	}
 	return err;
 }
@@ -303,12 +276,10 @@ static int weave_core_run_interleave(struct weave_core *s, u32 n, bool keep)
 	struct weave_bstream *exec = s->slots[s->set[0]].bstream;
 	struct weave_slot *slot;
 	u32 i, round, rounds = 0;
-	int err = 0, ferr;
+	int err = 0;
 
-	for (i = 1; i < n; i++) {
-		slot = &s->slots[s->set[i]];
-		weave_slot_latch(slot, weave_bstream_flush(s, slot->bstream));
-	}
+	for (i = 1; i < n; i++)
+		weave_bstream_flush(s, s->slots[s->set[i]].bstream);
 	for (i = 0; i < n; i++)
 		rounds = max(rounds, s->slots[s->set[i]].count);
 	for (round = 0; round < rounds && !err; round++) {
@@ -318,9 +289,7 @@ static int weave_core_run_interleave(struct weave_core *s, u32 n, bool keep)
 				err = weave_slot_run_one(s, slot, exec, keep);
 		}
 	}
-	ferr = weave_bstream_flush(s, exec);
-	for (i = 0; i < n; i++)
-		weave_slot_latch(&s->slots[s->set[i]], ferr);
+	weave_bstream_flush(s, exec);
 	return err;
 }
 
@@ -379,7 +348,7 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
  * Sequential: for each slot in order, enqueue its tasks on its own backend
  * stream and flush it.  Slots with an empty ring stay in the set.  A task
  * the backend refuses stops the execution: it and every task not handed
- * over yet stay queued; errors are latched, see "DOC: Errors".
+ * over yet stay queued, see "DOC: Errors".
  *
  * Context: &weave_core.lock held.
  * Return: 0 if every task queued on the slots was handed to the backend,
@@ -447,8 +416,7 @@ int weave_core_reserve(struct weave_core *core, u32 stream)
  * holds max_tasks tasks, execute the slot.  Creates the slot's ring and
  * backend stream on first use.  On success the task's staging belongs to
  * the core ("DOC: Task ownership").  These executions leave no task
- * queued: a task the backend refuses goes to its fail op; errors are
- * latched ("DOC: Errors").
+ * queued: a task the backend refuses goes to its fail op ("DOC: Errors").
  *
  * Context: &weave_core.lock held.
  * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
@@ -499,7 +467,6 @@ int weave_core_register(struct weave_core *core, u32 stream,
 		i -= core->max_tasks;
 	weave_task_copy(&slot->ring[i], task);
 	slot->count++;
-	slot->enqueued++;
 
 	if (slot->count >= core->max_tasks)
 		weave_core_exec(core, &idx, 1, false);
@@ -515,17 +482,15 @@ int weave_core_register(struct weave_core *core, u32 stream,
  * backend stream, which is then flushed even if the ring was empty.  The
  * caller then takes its fence.  Does nothing if the slot was never used.
  * A task the backend refuses stays queued with the rest of the slot
- * (weave_core_stats() shows them); a later flush hands them over.
+ * (weave_core_slot_queued() counts them); a later flush hands them over.
  *
  * Context: &weave_core.lock held.
- * Return: 0, or the error latched on the slot since its last flush, this
- * call's included, which this clears.
+ * Return: 0, or the error with which the backend refused a task.
  */
 int weave_core_flush(struct weave_core *core, u32 stream)
 {
 	lockdep_assert_held(core->lock);
-	weave_core_exec(core, &stream, 1, true);
-	return weave_slot_take_error(weave_slot_of(core, stream));
+	return weave_core_exec(core, &stream, 1, true);
 }
 
 /**
@@ -541,19 +506,13 @@ int weave_core_flush(struct weave_core *core, u32 stream)
  * still be queued otherwise.
  *
  * Context: &weave_core.lock held.
- * Return: 0, clearing the slot's latched error, which belongs to tasks
- * the backend took; or the error with which the backend refused a task,
- * and the slot's tasks from that one on stay queued.
+ * Return: 0, or the error with which the backend refused a task, and the
+ * slot's tasks from that one on stay queued.
  */
 int weave_core_stream_destroy(struct weave_core *core, u32 stream)
 {
-	int err;
-
 	lockdep_assert_held(core->lock);
-	err = weave_core_exec(core, &stream, 1, true);
-	if (!err)
-		weave_slot_take_error(weave_slot_of(core, stream));
-	return err;
+	return weave_core_exec(core, &stream, 1, true);
 }
 
 /**
@@ -567,14 +526,12 @@ int weave_core_stream_destroy(struct weave_core *core, u32 stream)
  * (weave_core_queued() counts them); the flushes still happen.
  *
  * Context: &weave_core.lock held.
- * Return: 0, or the first error latched on any slot, lowest slot first;
- * all latches are cleared.
+ * Return: 0, or the error with which the backend refused a task.
  */
 int weave_core_flush_all(struct weave_core *core)
 {
-	struct weave_slot *slot;
 	u32 i, n = 0;
-	int err = 0;
+	int err;
 
 	lockdep_assert_held(core->lock);
 	for (i = 0; i < core->max_streams; i++) {
@@ -583,14 +540,9 @@ int weave_core_flush_all(struct weave_core *core)
 	}
 	if (!n)
 		return 0;
-	weave_core_run(core, n, true);
-	for (i = 0; i < n; i++) {
-		slot = &core->slots[core->set[i]];
-		weave_slot_latch(slot, weave_bstream_flush(core, slot->bstream));
-		if (!err)
-			err = slot->error;
-		slot->error = 0;
-	}
+	err = weave_core_run(core, n, true);
+	for (i = 0; i < n; i++)
+		weave_bstream_flush(core, core->slots[core->set[i]].bstream);
 	return err;
 }
 
@@ -614,37 +566,18 @@ int weave_core_set_strategy(struct weave_core *core,
 }
 
 /**
- * weave_core_bstream() - The backend stream of a logical stream's slot.
+ * weave_core_slot_queued() - Count the tasks queued on a stream's slot.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
  *
  * Context: &weave_core.lock held.
- * Return: The backend stream, or NULL if the slot was never used.
+ * Return: The tasks registered on the slot and not yet executed or
+ * cancelled; streams folded onto one slot share them.
  */
-struct weave_bstream *weave_core_bstream(const struct weave_core *core,
-					 u32 stream)
+u32 weave_core_slot_queued(const struct weave_core *core, u32 stream)
 {
 	lockdep_assert_held(core->lock);
-	return weave_slot_of(core, stream)->bstream;
-}
-
-/**
- * weave_core_stats() - Read the counters of a logical stream's slot.
- * @core: The scheduler core.
- * @stream: The logical stream handle.
- * @stats: Filled in; streams folded onto one slot share its counters.
- *
- * Context: &weave_core.lock held.
- */
-void weave_core_stats(const struct weave_core *core, u32 stream,
-		      struct weave_slot_stats *stats)
-{
-	const struct weave_slot *slot = weave_slot_of(core, stream);
-
-	lockdep_assert_held(core->lock);
-	stats->enqueued = slot->enqueued;
-	stats->executed = slot->executed;
-	stats->queued = slot->count;
+	return weave_slot_of(core, stream)->count;
 }
 
 /**

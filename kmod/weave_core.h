@@ -233,18 +233,6 @@ struct weave_core {
 };
 
 /**
- * struct weave_slot_stats - Counters of a slot, see weave_core_stats().
- * @enqueued: Tasks registered on the slot.
- * @executed: Tasks the backend took, through enqueue or fail.
- * @queued: Tasks waiting in the slot's ring.
- */
-struct weave_slot_stats {
-	u64 enqueued;
-	u64 executed;
-	u32 queued;
-};
-
-/**
  * weave_core_slot() - The slot a logical stream folds onto.
  * @core: The scheduler core.
  * @stream: A logical stream handle.
@@ -272,10 +260,7 @@ int weave_core_execute(struct weave_core *core, const u32 *streams,
 int weave_core_flush(struct weave_core *core, u32 stream);
 int weave_core_flush_all(struct weave_core *core);
 int weave_core_stream_destroy(struct weave_core *core, u32 stream);
-struct weave_bstream *weave_core_bstream(const struct weave_core *core,
-					 u32 stream);
-void weave_core_stats(const struct weave_core *core, u32 stream,
-		      struct weave_slot_stats *stats);
+u32 weave_core_slot_queued(const struct weave_core *core, u32 stream);
 u64 weave_core_queued(const struct weave_core *core);
 
 #endif /* _WEAVE_CORE_H_ */

@@ -187,7 +187,6 @@ struct weave_join *weave_join_create(u32 max);
 void weave_join_add(struct weave_join *join, struct dma_fence *fence);
 struct dma_fence *weave_join_arm(struct weave_join *join);
 void weave_join_put(struct weave_join *join);
-struct dma_fence *weave_fence_export(struct dma_fence *in);
 
 void weave_lstream_put(struct weave_lstream *ls);
 

@@ -6,7 +6,6 @@
  */
 
 #include <linux/dma-fence.h>
-#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -28,7 +27,8 @@
  * space never gets a scheduler fence: out-syncs and the reservation
  * objects of a job's buffers (which dma-buf importers and
  * DMA_BUF_IOCTL_EXPORT_SYNC_FILE read) get a weave fence that stands in
- * for it (weave_fence_export()), made before the job is armed.
+ * for it, a proxy (weave_proxy_create()) made with the job and attached
+ * when it is armed.
  */
 
 static const char *weave_fence_driver_name(struct dma_fence *f)
@@ -226,29 +226,6 @@ void weave_proxy_put(struct weave_proxy *proxy)
 {
 	if (proxy)
 		dma_fence_put(&proxy->f.base);
-}
-
-/**
- * weave_fence_export() - Wrap a fence for user space.
- * @in: The fence; this takes the caller's reference, also on error.
- *
- * The returned weave fence signals, with @in's error, when @in does.  It
- * hides @in (it is no container) and holds a module reference until it is
- * released, so no fence handed to a syncobj, sync_file or reservation
- * object can reach the scheduler's fences, whose timeline name points into
- * weave's queues, after weave is unloaded.
- *
- * Return: A reference to the new fence, or ERR_PTR(-ENOMEM).
- */
-struct dma_fence *weave_fence_export(struct dma_fence *in)
-{
-	struct weave_proxy *proxy = weave_proxy_create();
-
-	if (!proxy) {
-		dma_fence_put(in);
-		return ERR_PTR(-ENOMEM);
-	}
-	return weave_proxy_attach(proxy, in);
 }
 
 /* The &weave_ectx.id of the client whose job @f stands in for, or zero. */

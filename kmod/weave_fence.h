@@ -29,7 +29,7 @@ struct weave_gate {
 	atomic_t fired;
 };
 
-/* A weave fence standing in for another one, see weave_fence_export(). */
+/* A weave fence standing in for another one, see weave_proxy_create(). */
 struct weave_proxy {
 	struct weave_fence f;
 	struct dma_fence *in;

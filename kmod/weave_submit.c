@@ -530,7 +530,6 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	struct weave_proxy *proxy = NULL;
 	struct weave_join *join = NULL;
 	struct dma_fence *fence = NULL;
-	struct weave_slot_stats stats;
 	struct weave_lstream *ls;
 	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
 	u64 left = 0;
@@ -563,7 +562,7 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 
 	/*
 	 * The state after the executions says whether this call's work was
-	 * all submitted; latched errors are not returned, they may be older: a
+	 * all submitted: a task refused for lack of memory stays queued, a
 	 * task failed by a threshold execution marks its stream failed
 	 * (-ECANCELED below), and a job whose push failed is pushed now or
 	 * still held.
@@ -580,8 +579,7 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 			ret = -ECANCELED;
 		} else {
 			weave_core_flush(&c->core, args->stream);
-			weave_core_stats(&c->core, args->stream, &stats);
-			left = stats.queued;
+			left = weave_core_slot_queued(&c->core, args->stream);
 		}
 	}
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */

@@ -46,6 +46,7 @@ static int mock_enqueue(void *backend, struct weave_bstream *bs,
 			    refuse ? "!" : "");
 	if (refuse)
 		return m->fail_enqueue_err;	/* took nothing */
+	m->taken[task->slot]++;
 	if (m->num_seen < MOCK_SEEN)
 		m->seen[m->num_seen++] = *task;
 	if (write)
@@ -60,6 +61,7 @@ static void mock_fail(void *backend, const struct weave_task *task, int err,
 
 	(void)failures;
 	m->failed_err = err;
+	m->taken[task->slot]++;
 	if (task->kind == WEAVE_TASK_HOST_WRITE) {
 		mock_record(m, "XW:%llu", (unsigned long long)task->seqno);
 		kvfree(task->data);	/* the backend owns the staging now */

@@ -41,6 +41,8 @@ struct mock_backend {
 	unsigned int num_seen;
 	/* The error of the last fail. */
 	int failed_err;
+	/* Tasks taken, through enqueue or fail, by the slot they came from. */
+	unsigned int taken[MOCK_SLOTS];
 
 	/*
 	 * Error injection; an error of 0 injects nothing.  enqueue refuses
