@@ -4,6 +4,7 @@
  * worker against the pinned pages of a job's buffers.
  */
 
+#include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
 #include <linux/jiffies.h>
@@ -22,35 +23,6 @@
 
 /* Delays up to this many microseconds sleep without waking for an abort. */
 #define WEAVE_SHORT_DELAY_US	2000
-
-/*
- * The crc32c kernel uses a table of its own (Castagnoli polynomial,
- * reflected) rather than libcrc32c, so that loading weave does not depend
- * on the crypto API's crc32c being loadable.
- */
-static u32 weave_crc32c_table[256];
-
-void weave_crc32c_init(void)
-{
-	u32 i, j, c;
-
-	if (weave_crc32c_table[1])
-		return;
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (j = 0; j < 8; j++)
-			c = (c >> 1) ^ (c & 1 ? 0x82f63b78 : 0);
-		weave_crc32c_table[i] = c;
-	}
-}
-
-/* Raw crc32c update: no pre- or post-inversion. */
-static u32 weave_crc32c(u32 crc, const u8 *p, size_t len)
-{
-	while (len--)
-		crc = (crc >> 8) ^ weave_crc32c_table[(crc ^ *p++) & 0xff];
-	return crc;
-}
 
 /* Copy between a pinned shmem range and @buf. */
 static void weave_bo_io(struct drm_gem_shmem_object *shmem, u64 off,
@@ -141,7 +113,8 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t)
 		case DRM_WEAVE_KERNEL_CRC32C:
 			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
 				    false);
-			crc = weave_crc32c(crc, s0, n);
+			/* A raw update: the inversions are done here. */
+			crc = __crc32c_le(crc, s0, n);
 			break;
 		}
 		cond_resched();

@@ -176,7 +176,6 @@ static const struct drm_sched_backend_ops weave_queue_ops = {
  */
 int weave_engine_module_init(void)
 {
-	weave_crc32c_init();
 	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
 	return weave_engine_wq ? 0 : -ENOMEM;
 }

@@ -61,6 +61,5 @@ extern struct workqueue_struct *weave_engine_wq;
 
 void weave_job_work(struct work_struct *work);
 int weave_run_task(struct weave_job *job, struct weave_etask *t);
-void weave_crc32c_init(void);
 
 #endif /* _WEAVE_QUEUE_H_ */
