@@ -19,7 +19,7 @@ set -- \
 	'INFO: lockdep is turned off.' \
 	'rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
 	'list_add corruption. next->prev should be prev (ffff888), but was 0000000000000000.' \
-	'UBSAN: shift-out-of-bounds in kmod/weave_sched.c:10:5'
+	'UBSAN: shift-out-of-bounds in kmod/weave_core.c:10:5'
 echo "TAP version 13"
 echo "1..$(($# + 1))"
 for line in "$@"; do
