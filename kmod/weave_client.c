@@ -27,7 +27,8 @@
  * DOC: clients
  *
  * Each open file of a weave device is a client, &struct weave_client.  It
- * owns its logical streams (handles from 1, at most max_client_streams),
+ * owns its logical streams (handles from 1 to max_client_streams, given out
+ * cyclically, so that a destroyed stream's handle is not the next one's),
  * its scheduler core with the soft engine's context as the backend, and a
  * tracking record per buffer its queued tasks bind.
  *
@@ -253,12 +254,14 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	ls->priority = args->priority;
 
 	mutex_lock(&c->lock);
-	ret = xa_alloc(&c->streams, &id, ls,
-		       XA_LIMIT(1, wdev->limits.max_client_streams),
-		       GFP_KERNEL);
-	if (!ret) {
+	/* Cyclic: a destroyed stream's handle does not name the next one. */
+	ret = xa_alloc_cyclic(&c->streams, &id, ls,
+			      XA_LIMIT(1, wdev->limits.max_client_streams),
+			      &c->next_stream, GFP_KERNEL);
+	if (ret >= 0) {
 		ls->handle = id;
 		c->nstreams++;
+		ret = 0;
 	}
 	mutex_unlock(&c->lock);
 	if (ret) {

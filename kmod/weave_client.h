@@ -68,6 +68,8 @@ struct weave_client {
 	struct weave_task *tasks_buf;
 	/** @tasks_cap: Entries of @tasks_buf. */
 	u32 tasks_cap;
+	/** @next_stream: Where the cyclic allocation of handles goes on. */
+	u32 next_stream;
 	/** @nstreams: Entries of @streams. */
 	u32 nstreams;
 	/** @enqueued: Whether the client has enqueued anything yet. */

@@ -219,7 +219,7 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 	struct weave_lstream *ls;
 	u32 slot;
 
-	if (args->pad)
+	if (args->pad || args->pad2)
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
@@ -238,7 +238,6 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 	args->state = args->error ? DRM_WEAVE_STREAM_FAILED :
 				    DRM_WEAVE_STREAM_ACTIVE;
 	args->isolated = c->ectx->slots[slot].isolated;
-	args->pad2 = 0;
 	mutex_unlock(&c->lock);
 	return 0;
 }

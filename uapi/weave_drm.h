@@ -435,15 +435,22 @@ enum drm_weave_priority {
  *
  * - -EINVAL: @flags or @pad is not zero, or @priority is unknown.
  * - -EPERM: @priority is high and the caller lacks CAP_SYS_NICE.
- * - -ENOSPC: The client already has max_streams_per_client streams.
+ * - -ENOSPC: The client already has max_client_streams streams (see
+ *   &struct drm_weave_device_info).
  * - -ENOMEM: The kernel is out of memory; no stream was created.
+ *
+ * Handles are given out cyclically, from 1 to max_client_streams: each new
+ * stream gets the lowest free handle above the last one given, wrapping
+ * around to 1 at the end.  So the handle of a destroyed stream is not
+ * reused at once, and a stale handle fails with -ENOENT, until
+ * max_client_streams more streams have been created.
  */
 struct drm_weave_stream_create {
 	/** @flags: Must be zero. */
 	__u32 flags;
 	/** @priority: One of &enum drm_weave_priority. */
 	__u32 priority;
-	/** @handle: Out: the stream's handle, never zero. */
+	/** @handle: Out: the stream's handle, 1 to max_client_streams. */
 	__u32 handle;
 	/** @pad: Must be zero. */
 	__u32 pad;
@@ -760,7 +767,7 @@ enum drm_weave_stream_state {
  *
  * Errors:
  *
- * - -EINVAL: @pad is not zero.
+ * - -EINVAL: @pad or @pad2 is not zero.
  * - -ENOENT: @handle names no stream of this client.
  */
 struct drm_weave_stream_query {
@@ -784,7 +791,7 @@ struct drm_weave_stream_query {
 	__u32 isolated;
 	/** @error: The negative errno the stream failed with, or zero. */
 	__s32 error;
-	/** @pad2: Reserved, zero. */
+	/** @pad2: Must be zero (refused with -EINVAL since uAPI 1.2). */
 	__u32 pad2;
 };
 

@@ -2257,15 +2257,19 @@ static void gen_stream_query(struct fz_ctx *c)
 	struct drm_weave_stream_query *a = &c->call.arg.stream_query;
 
 	a->handle = fz_stream_handle(c);
+	/* Out fields hold garbage on the way in; pad2 must be zero. */
 	a->enqueued = fz_r(c);
-	a->pad2 = (uint32_t)fz_r(c);
 	c->call.strict = c->call.mode == FZ_VALID &&
 			 fz_known_stream(c, a->handle);
 	while (fz_mutate(c)) {
-		switch (fz_below(c, 3)) {
+		switch (fz_below(c, 4)) {
 		case 0:
 			a->pad = (uint32_t)fz_range(c, 1, 0xffffffff);
 			fz_mut(c, "pad", true);
+			break;
+		case 3:
+			a->pad2 = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "pad2", true);
 			break;
 		case 1:
 			a->handle = fz_below(c, 2) ? 0 : fz_bad_handle(c);

@@ -132,6 +132,40 @@ TEST_F(err, stream_query_pad)
 					    DRM_IOCTL_WEAVE_STREAM_QUERY, &q));
 }
 
+TEST_F(err, stream_query_pad2)
+{
+	struct drm_weave_stream_query q = { .handle = self->stream, .pad2 = 1 };
+
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd,
+					    DRM_IOCTL_WEAVE_STREAM_QUERY, &q));
+}
+
+/*
+ * Handles are allocated cyclically: a destroyed stream's handle is not
+ * given to the next stream, so a stale handle fails with -ENOENT instead
+ * of reaching a stream it never named.
+ */
+TEST_F(err, stream_handle_not_reused)
+{
+	struct drm_weave_stream_query q;
+	uint32_t old, fresh;
+
+	old = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_stream_destroy(self->fd, old));
+	fresh = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	EXPECT_NE(old, fresh);
+	memset(&q, 0, sizeof(q));
+	EXPECT_EQ(-ENOENT, weave_stream_query(self->fd, old, &q));
+	self->args.stream = old;
+	EXPECT_EQ(-ENOENT, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_ENQUEUE,
+					    &self->args));
+	EXPECT_EQ(-ENOENT, weave_flush(self->fd, old, NULL));
+	EXPECT_EQ(-ENOENT, weave_wait(self->fd, old, 0));
+	EXPECT_EQ(-ENOENT, weave_stream_destroy(self->fd, old));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, fresh).enqueued);
+}
+
 TEST_F(err, stream_query_bad_handle)
 {
 	struct drm_weave_stream_query q;
