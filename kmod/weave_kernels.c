@@ -59,8 +59,9 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t)
 {
 	u8 *s0 = job->queue->scratch;
 	u8 *s1 = s0 + PAGE_SIZE, *s2 = s1 + PAGE_SIZE;
-	u64 done, size;
+	u64 at, done, size;
 	u32 crc, i, n;
+	bool back;
 
 	if (t->kind == WEAVE_TASK_HOST_WRITE) {
 		weave_bo_io(t->b[0].shmem, t->b[0].offset, t->data, t->len,
@@ -85,19 +86,28 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t)
 		break;
 	}
 
+	/*
+	 * A COPY within one buffer is a memmove: when the destination lies
+	 * after the source, the chunks go last to first, so that none is
+	 * read after a chunk before it overwrote it.
+	 */
+	back = t->kernel == DRM_WEAVE_KERNEL_COPY &&
+	       t->b[0].shmem == t->b[1].shmem &&
+	       t->b[1].offset > t->b[0].offset;
 	for (done = 0; done < size; done += n) {
 		if (weave_job_aborted(job))
 			return 0;
 		n = min_t(u64, size - done, PAGE_SIZE);
+		at = back ? size - done - n : done;
 		switch (t->kernel) {
 		case DRM_WEAVE_KERNEL_FILL:
 			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
 				    true);
 			break;
 		case DRM_WEAVE_KERNEL_COPY:
-			weave_bo_io(t->b[0].shmem, t->b[0].offset + done, s0, n,
+			weave_bo_io(t->b[0].shmem, t->b[0].offset + at, s0, n,
 				    false);
-			weave_bo_io(t->b[1].shmem, t->b[1].offset + done, s0, n,
+			weave_bo_io(t->b[1].shmem, t->b[1].offset + at, s0, n,
 				    true);
 			break;
 		case DRM_WEAVE_KERNEL_ADD_U32:

@@ -503,7 +503,9 @@ enum drm_weave_kernel {
 	DRM_WEAVE_KERNEL_FILL = 1,
 	/**
 	 * @DRM_WEAVE_KERNEL_COPY: Copies binding 0 (read) into binding 1
-	 * (write); both have the same size.
+	 * (write); both have the same size.  The two may be ranges of one
+	 * buffer that overlap: the copy is then a memmove, and binding 1
+	 * ends up holding what binding 0 held before the task.
 	 */
 	DRM_WEAVE_KERNEL_COPY = 2,
 	/**

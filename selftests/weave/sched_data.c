@@ -519,4 +519,58 @@ TEST_F_TIMEOUT(data, signals_lose_no_task, 180)
 	}
 }
 
+/*
+ * COPY within one buffer whose ranges overlap is a memmove: the result is
+ * the source as it was before the task, whichever way the ranges overlap
+ * and however many page-sized chunks the copy takes.  @shift is the
+ * destination's offset from the source's, in bytes.
+ */
+static void copy_overlap(struct __test_metadata *_metadata, int fd,
+			 uint64_t page, int64_t shift)
+{
+	uint64_t size = 4 * page, len = 2 * page + 300;
+	uint64_t soff = shift > 0 ? 100 : 100 - shift;
+	uint64_t doff = soff + shift;
+	struct weave_test_batch b;
+	uint8_t *want, *map;
+	uint32_t stream, bo;
+	size_t at;
+
+	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, fd, size, 0);
+	want = malloc(size);
+	ASSERT_NE(NULL, want);
+	map = weave_test_map(_metadata, fd, bo, size);
+	weave_test_fill(map, size, 0xc0b1);
+	memcpy(want, map, size);
+	memmove(want + doff, want + soff, len);
+
+	weave_test_batch_init(&b);
+	weave_test_copy_task(&b, bo, soff, bo, doff, len);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+	weave_test_finish(_metadata, fd, stream);
+	for (at = 0; at < size && map[at] == want[at]; at++)
+		;
+	EXPECT_EQ(size, at) {
+		TH_LOG("shift %lld: byte %zu differs from memmove's",
+		       (long long)shift, at);
+	}
+	weave_test_unmap(_metadata, map, size);
+	free(want);
+}
+
+/* The destination starts inside the source: a forward copy would smear. */
+TEST_F(data, copy_overlap_dst_after_src)
+{
+	copy_overlap(_metadata, self->fd, self->page, 1000);
+	copy_overlap(_metadata, self->fd, self->page, self->page + 4);
+}
+
+/* The destination ends inside the source. */
+TEST_F(data, copy_overlap_dst_before_src)
+{
+	copy_overlap(_metadata, self->fd, self->page, -1000);
+	copy_overlap(_metadata, self->fd, self->page, -(int64_t)self->page - 4);
+}
+
 TEST_HARNESS_MAIN
