@@ -78,6 +78,8 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->max_in_syncs = WEAVE_MAX_IN_SYNCS;
 	info->job_timeout_ms = wdev->limits.job_timeout_ms;
 	info->default_strategy = wdev->limits.strategy;
+	info->max_slot_gates = WEAVE_MAX_SLOT_GATES;
+	info->max_delay_us = WEAVE_MAX_DELAY_US;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,

@@ -161,7 +161,9 @@ int weave_query(int fd, uint32_t type, void *data, uint32_t *size);
  * weave_query_device_info() - Query %DRM_WEAVE_QUERY_DEVICE_INFO.
  * @fd: A weave device file.
  * @info: Filled with the uAPI version and the device's limits.  Fields the
- *        running kernel does not know read as zero.
+ *        running kernel does not know read as zero: a kernel before uAPI
+ *        1.2 leaves max_slot_gates and max_delay_us zero (its limits were
+ *        128 and 60000000).
  *
  * Return: 0 on success, or a negative errno as for weave_query().
  */

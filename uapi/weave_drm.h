@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		1
+#define DRM_WEAVE_UAPI_MINOR		2
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -204,6 +204,19 @@ struct drm_weave_device_info {
 
 	/** @pad: Reserved, zero. */
 	__u32 pad;
+
+	/**
+	 * @max_slot_gates: Pending in-fence gates one slot holds, one per
+	 * fence context; an enqueue that would pass it executes the slot
+	 * first (uAPI 1.2; zero from an older kernel, whose limit was 128).
+	 */
+	__u32 max_slot_gates;
+
+	/**
+	 * @max_delay_us: The longest %DRM_WEAVE_KERNEL_DELAY, in microseconds
+	 * (uAPI 1.2; zero from an older kernel, whose limit was 60000000).
+	 */
+	__u32 max_delay_us;
 };
 
 /**

@@ -80,6 +80,43 @@ TEST_F(query, device_info)
 	       (unsigned long long)info.max_bo_size, info.page_size);
 }
 
+/* The limits of uAPI 1.2, which the uAPI used to give in prose only. */
+TEST_F(query, device_info_limits)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+
+	ASSERT_LE(2u, info.uapi_minor);
+	EXPECT_EQ(128u, info.max_slot_gates);
+	EXPECT_EQ(60000000u, info.max_delay_us);
+	EXPECT_EQ(1024u, info.max_tasks_per_enqueue);
+	EXPECT_EQ(8u, info.max_bindings);
+	EXPECT_EQ(64u, info.max_uniform_bytes);
+	EXPECT_EQ(64u, info.max_in_syncs);
+}
+
+/*
+ * A program built against uAPI 1.1 passes the 1.1 size: it gets exactly
+ * those bytes, the same as the start of the whole struct, and nothing is
+ * written past them.
+ */
+TEST_F(query, device_info_1_1_size)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t old = offsetof(struct drm_weave_device_info, max_slot_gates);
+	unsigned char buf[sizeof(info) + TAIL];
+	uint32_t size = old;
+
+	memset(buf, 0xff, sizeof(buf));
+	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO, buf,
+				 &size));
+	ASSERT_EQ(sizeof(info), size);
+	ASSERT_EQ(0, memcmp(&info, buf, old));
+	ASSERT_EQ(sizeof(buf) - old,
+		  weave_test_check_bytes(buf + old, sizeof(buf) - old, 0xff));
+}
+
 TEST_F(query, device_info_size)
 {
 	struct drm_weave_device_info info = weave_test_info(_metadata,

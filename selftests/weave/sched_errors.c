@@ -516,6 +516,9 @@ TEST_F(err, delay_over_limit)
 {
 	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, WEAVE_TEST_MAX_DELAY_US + 1);
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	/* The limit the device reports. */
+	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, self->info.max_delay_us + 1);
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 	arg_launch(self, DRM_WEAVE_KERNEL_DELAY, UINT32_MAX);
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
