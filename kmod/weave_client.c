@@ -6,6 +6,7 @@
  * isolate, and the per-client settings.
  */
 
+#include <linux/build_bug.h>
 #include <linux/capability.h>
 #include <linux/errno.h>
 #include <linux/kref.h>
@@ -81,6 +82,15 @@ static void weave_track_idle(struct weave_core *core,
 					      core);
 	weave_btrack_release(c, container_of(track, struct weave_btrack, track));
 }
+
+/*
+ * A strategy crosses unconverted from the uAPI (SET_PARAM, the module
+ * parameter) to the core: the two enums must agree.
+ */
+static_assert((int)DRM_WEAVE_STRATEGY_INTERLEAVE ==
+	      (int)WEAVE_STRATEGY_INTERLEAVE);
+static_assert((int)DRM_WEAVE_STRATEGY_SEQUENTIAL ==
+	      (int)WEAVE_STRATEGY_SEQUENTIAL);
 
 /* Fill in the core's parameters for a client with threshold @max_tasks. */
 static void weave_client_params(struct weave_client *c, u32 max_tasks,

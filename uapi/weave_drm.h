@@ -641,6 +641,12 @@ struct drm_weave_sync {
  *   or a stride over %DRM_WEAVE_MAX_STRIDE.
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
+ * - -ENOSPC: The stream's slot holds in-fence gates that executing it
+ *   could not hand to a job, and this call's in-fences would take it past
+ *   max_slot_gates (see &struct drm_weave_device_info).  This happens only
+ *   after the kernel ran out of memory packing the slot's tasks (their
+ *   stream failed, see &enum drm_weave_stream_state); the next task queued
+ *   on the slot without in-syncs takes the gates into its job.
  * - -E2BIG: A host write is larger than max_staged_bytes.
  * - -EBUSY: The client would exceed max_pending_tasks or max_staged_bytes;
  *   wait for work to complete and retry.  (Not -EAGAIN: libdrm's
@@ -680,7 +686,8 @@ struct drm_weave_enqueue {
  * - -EINVAL: unknown @flags, @stream not zero with %DRM_WEAVE_FLUSH_ALL,
  *   or @out_sync.flags not zero.
  * - -ENOENT: @stream or the out-sync syncobj does not exist.
- * - -ECANCELED: The stream has failed (nothing was flushed).
+ * - -ECANCELED: The stream has failed (nothing was flushed).  Never with
+ *   %DRM_WEAVE_FLUSH_ALL, see below.
  * - -ENOMEM: The kernel ran out of memory, and not all of the work was
  *   submitted; some of it may have been.  Nothing is lost, failed or
  *   reordered: tasks it had no memory to pack into a job stay queued on
@@ -693,6 +700,14 @@ struct drm_weave_enqueue {
  * A FLUSH is never interrupted by a signal, and earlier threshold
  * executions do not make it fail: it returns 0 exactly when all of its
  * work was submitted, and then the out-sync, if any, was set.
+ *
+ * %DRM_WEAVE_FLUSH_ALL does not fail because a stream of the client has
+ * failed, where a FLUSH of that stream does.  It acts on the client's
+ * slots, not on one stream: it submits all of the client's queued work,
+ * the failed stream's included, as %DRM_IOCTL_WEAVE_STREAM_DESTROY of the
+ * failed stream would, so that one failed stream never holds back the
+ * others.  The failure is reported by the failed stream's own ENQUEUE,
+ * FLUSH and WAIT (-ECANCELED) and by %DRM_IOCTL_WEAVE_STREAM_QUERY.
  */
 struct drm_weave_flush {
 	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
@@ -736,8 +751,13 @@ struct drm_weave_stream_isolate {
 /**
  * struct drm_weave_wait - Argument of %DRM_IOCTL_WEAVE_WAIT.
  *
- * Waits until everything flushed on the stream so far has completed.
- * Queued tasks that were not flushed are not waited for.
+ * Waits until every task of the stream's slot that was executed so far has
+ * completed: executed by %DRM_IOCTL_WEAVE_FLUSH (of any stream of the slot,
+ * or with %DRM_WEAVE_FLUSH_ALL), by the slot's threshold, by the
+ * cross-stream ordering of an enqueue that binds a buffer the slot's tasks
+ * use, or by %DRM_IOCTL_WEAVE_STREAM_DESTROY of a stream of the slot.
+ * Tasks still queued are not waited for.  Streams folded onto one slot
+ * share what they wait for.
  *
  * Errors:
  *

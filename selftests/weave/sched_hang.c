@@ -79,6 +79,15 @@ TEST_F_TIMEOUT(hang, timeout_fails_only_its_stream, 120)
 	weave_test_noop(&b);
 	EXPECT_EQ(-ECANCELED, weave_test_submit(self->fd, a, &b));
 	EXPECT_EQ(-ECANCELED, weave_flush(self->fd, a, NULL));
+	/*
+	 * FLUSH_ALL submits the client's work and does not report A's
+	 * failure, which A's own calls report: see struct drm_weave_flush.
+	 */
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, b_stream, &b);
+	EXPECT_EQ(0, weave_flush_all(self->fd, NULL));
+	EXPECT_EQ(weave_test_squery(_metadata, self->fd, b_stream).enqueued,
+		  weave_test_squery(_metadata, self->fd, b_stream).executed);
 	q = weave_test_squery(_metadata, self->fd, b_stream);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE, q.state);
 	EXPECT_EQ(0, q.error);
