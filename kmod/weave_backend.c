@@ -134,7 +134,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	u32 p;
 	int ret;
 
-	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL_ACCOUNT);
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&bs->ref);
@@ -523,10 +523,11 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 {
 	struct weave_ectx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return NULL;
-	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots), GFP_KERNEL);
+	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots),
+			     GFP_KERNEL_ACCOUNT);
 	if (!ctx->slots) {
 		kfree(ctx);
 		return NULL;

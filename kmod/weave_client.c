@@ -129,7 +129,7 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 
-	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
 	if (!c) {
 		ret = -ENOMEM;
 		goto err_exit;
@@ -257,7 +257,7 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	    !capable(CAP_SYS_NICE))
 		return -EPERM;
 
-	ls = kzalloc(sizeof(*ls), GFP_KERNEL);
+	ls = kzalloc(sizeof(*ls), GFP_KERNEL_ACCOUNT);
 	if (!ls)
 		return -ENOMEM;
 	kref_init(&ls->ref);
@@ -267,7 +267,7 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	/* Cyclic: a destroyed stream's handle does not name the next one. */
 	ret = xa_alloc_cyclic(&c->streams, &id, ls,
 			      XA_LIMIT(1, wdev->limits.max_client_streams),
-			      &c->next_stream, GFP_KERNEL);
+			      &c->next_stream, GFP_KERNEL_ACCOUNT);
 	if (ret >= 0) {
 		ls->handle = id;
 		c->nstreams++;

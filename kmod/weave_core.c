@@ -371,7 +371,7 @@ static int weave_slot_init(struct weave_core *s, u32 idx)
 		return 0;
 	/* Not zeroed: an entry is written whole before it is read. */
 	slot->ring = kvmalloc_array(s->max_tasks, sizeof(*slot->ring),
-				    GFP_KERNEL);
+				    GFP_KERNEL_ACCOUNT);
 	if (!slot->ring)
 		return -ENOMEM;
 	bs = s->ops->create_stream(s->backend, idx);
@@ -629,9 +629,9 @@ int weave_core_init(struct weave_core *core,
 		.strategy = params->strategy,
 	};
 	core->slots = kcalloc(core->max_streams, sizeof(*core->slots),
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	core->set = kcalloc(core->max_streams, sizeof(*core->set),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!core->slots || !core->set) {
 		kfree(core->slots);
 		kfree(core->set);

@@ -190,7 +190,7 @@ struct weave_proxy *weave_proxy_create(void)
 {
 	struct weave_proxy *proxy;
 
-	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL);
+	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL_ACCOUNT);
 	if (!proxy)
 		return NULL;
 	spin_lock_init(&proxy->f.lock);
@@ -269,10 +269,10 @@ struct weave_join *weave_join_create(u32 max)
 {
 	struct weave_join *join;
 
-	join = kzalloc(sizeof(*join), GFP_KERNEL);
+	join = kzalloc(sizeof(*join), GFP_KERNEL_ACCOUNT);
 	if (!join)
 		return NULL;
-	join->in = kvmalloc_array(max, sizeof(*join->in), GFP_KERNEL);
+	join->in = kvmalloc_array(max, sizeof(*join->in), GFP_KERNEL_ACCOUNT);
 	if (!join->in) {
 		kfree(join);
 		return NULL;
@@ -344,7 +344,7 @@ static struct weave_gate *to_weave_gate(struct dma_fence *f)
 struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
 				     struct dma_fence *in)
 {
-	struct weave_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+	struct weave_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL_ACCOUNT);
 
 	if (!gate)
 		return NULL;

@@ -161,7 +161,7 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 {
 	struct weave_bo *bo;
 
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 

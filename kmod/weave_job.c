@@ -31,7 +31,7 @@ static int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
 	if (need <= *cap)
 		return 0;
 	ncap = max3(need, *cap * 2, 8u);
-	n = kvmalloc_array(ncap, size, GFP_KERNEL);
+	n = kvmalloc_array(ncap, size, GFP_KERNEL_ACCOUNT);
 	if (!n)
 		return -ENOMEM;
 	if (*cap)
@@ -139,10 +139,10 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	struct weave_job *job;
 
 	job = kzalloc(struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams)),
-		      GFP_KERNEL);
+		      GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return NULL;
-	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL);
+	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
 	job->proxy = weave_proxy_create();
 	if (job->proxy)
 		job->proxy->owner = ctx->id;
@@ -150,7 +150,8 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	job->tasks = xchg(&ctx->spare_tasks, NULL);
 	if (!job->tasks) {
 		job->tasks = kvmalloc_array(ctx->task_hint,
-					    sizeof(*job->tasks), GFP_KERNEL);
+					    sizeof(*job->tasks),
+					    GFP_KERNEL_ACCOUNT);
 		if (job->tasks)
 			weave_job_bytes_add(ctx, ctx->task_hint);
 	}

@@ -114,11 +114,11 @@ static struct weave_btrack *weave_btrack_get(struct weave_client *c,
 
 	bt = xa_load(&c->tracks, (unsigned long)obj);
 	if (!bt) {
-		bt = kzalloc(sizeof(*bt), GFP_KERNEL);
+		bt = kzalloc(sizeof(*bt), GFP_KERNEL_ACCOUNT);
 		if (!bt)
 			return ERR_PTR(-ENOMEM);
 		ret = xa_err(xa_store(&c->tracks, (unsigned long)obj, bt,
-				      GFP_KERNEL));
+				      GFP_KERNEL_ACCOUNT));
 		if (ret) {
 			kfree(bt);
 			return ERR_PTR(ret);
@@ -318,7 +318,13 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		ret = -EBUSY;
 		goto err;
 	}
-	t->data = kvmalloc(t->len, GFP_KERNEL);
+	/*
+	 * Up to max_staged_bytes of the caller's choosing: charged to its
+	 * memory cgroup, and a refusal rather than an OOM kill or a warning
+	 * when it does not fit there.
+	 */
+	t->data = kvmalloc(t->len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			   __GFP_NOWARN);
 	if (!t->data) {
 		ret = -ENOMEM;
 		goto err;
@@ -376,7 +382,8 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	if (count <= c->tasks_cap) {
 		tasks = c->tasks_buf;
 	} else {
-		tasks = kvmalloc_array(count, sizeof(*tasks), GFP_KERNEL);
+		tasks = kvmalloc_array(count, sizeof(*tasks),
+				       GFP_KERNEL_ACCOUNT);
 		if (!tasks) {
 			ret = -ENOMEM;
 			goto out_unlock;

@@ -338,7 +338,8 @@ struct drm_weave_client_usage {
  *   %DRM_WEAVE_BO_FLAGS.
  * - -E2BIG: @size, rounded up to the page size, is over the device's
  *   max_bo_size (see &struct drm_weave_device_info).
- * - -ENOMEM: The kernel is out of memory.
+ * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup,
+ *   to which the buffer's pages are charged, is at its limit.
  * - -EINTR: A signal interrupted the allocation (the C library restarts
  *   the call if the handler was installed with SA_RESTART).  Nothing was
  *   created.
@@ -653,7 +654,9 @@ struct drm_weave_sync {
  *   drmIoctl() restarts on it, and would spin.)
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
  * - -EFAULT: A user pointer cannot be read.
- * - -ENOMEM: The kernel is out of memory; nothing was queued.
+ * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup is
+ *   at its limit (what the kernel keeps for the client, staged host-write
+ *   bytes included, is charged to it); nothing was queued.
  */
 struct drm_weave_enqueue {
 	/** @stream: The stream handle. */

@@ -5,7 +5,14 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "weave_test.h"
 
@@ -194,6 +201,91 @@ TEST_F_TIMEOUT(limits, max_staged_bytes, 120)
 	EXPECT_EQ(0, weave_test_submit(self->fd, stream, &b));
 	weave_test_finish(_metadata, self->fd, stream);
 	free(data);
+}
+
+/* A cgroup2 hierarchy of the test's own, mounted at CG_ROOT. */
+#define CG_ROOT		"/tmp/weave-cgroup2"
+#define CG_CHILD	CG_ROOT "/weave-memcg"
+
+static int cg_write(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * What the kernel keeps for a client is charged to the caller's memory
+ * cgroup.  A host write's staging, 32 MiB, fails with -ENOMEM in a child
+ * whose cgroup may hold 16 MiB, and the same enqueue on the same file
+ * succeeds in the parent, outside that cgroup.  The buffer and the data
+ * are allocated before the child joins the cgroup, so they are charged
+ * elsewhere.
+ */
+TEST_F_TIMEOUT(limits, staging_charged_to_memcg, 120)
+{
+	const uint64_t size = 32ull << 20;
+	struct drm_weave_binding bind;
+	struct drm_weave_task task;
+	uint32_t stream, bo, *data;
+	char pid[32];
+	int status;
+	pid_t child;
+
+	ASSERT_LE(size, self->info.max_staged_bytes);
+	ASSERT_LE(size, self->info.max_bo_size);
+	mkdir(CG_ROOT, 0755);
+	if (access(CG_ROOT "/cgroup.controllers", F_OK))
+		ASSERT_EQ(0, mount("none", CG_ROOT, "cgroup2", 0, NULL)) {
+			TH_LOG("mount cgroup2: %s", strerror(errno));
+		}
+	ASSERT_EQ(0, cg_write(CG_ROOT "/cgroup.subtree_control", "+memory"));
+	ASSERT_TRUE(!mkdir(CG_CHILD, 0755) || errno == EEXIST);
+	ASSERT_EQ(0, cg_write(CG_CHILD "/memory.max", "16777216"));
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, size, 0);
+	data = malloc(size);
+	ASSERT_NE(NULL, data);
+	memset(data, 0x3e, size);
+	bind = weave_binding(bo, DRM_WEAVE_ACCESS_WRITE, 0, size);
+	weave_task_host_write(&task, &bind, data);
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (!child) {
+		int ret;
+
+		snprintf(pid, sizeof(pid), "%d", getpid());
+		if (cg_write(CG_CHILD "/cgroup.procs", pid))
+			_exit(100);
+		ret = weave_enqueue(self->fd, stream, &task, 1, NULL, 0, NULL);
+		_exit(ret == -ENOMEM ? 0 : ret ? -ret : 101);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) {
+		TH_LOG("in the small cgroup the enqueue %s",
+		       WEXITSTATUS(status) == 101 ? "succeeded" :
+		       WEXITSTATUS(status) == 100 ? "could not start" :
+		       strerror(WEXITSTATUS(status)));
+	}
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, stream).enqueued);
+	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).staged_bytes);
+	EXPECT_EQ(0, rmdir(CG_CHILD));
+
+	/* Outside the cgroup the same enqueue goes through. */
+	ASSERT_EQ(0, weave_enqueue(self->fd, stream, &task, 1, NULL, 0, NULL));
+	weave_test_finish(_metadata, self->fd, stream);
+	weave_test_expect_words(_metadata, self->fd, bo, size, data[0]);
+	free(data);
+	umount(CG_ROOT);
 }
 
 TEST_HARNESS_MAIN

@@ -7,6 +7,7 @@
 #include <linux/types.h>
 
 #define GFP_KERNEL	0u
+#define GFP_KERNEL_ACCOUNT	0u
 
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {
