@@ -193,7 +193,7 @@ MODULE_PARM_DESC(max_pending_tasks,
 static unsigned long long max_staged_bytes = SZ_64M;
 module_param(max_staged_bytes, ullong, 0444);
 MODULE_PARM_DESC(max_staged_bytes,
-		 "Staged host-write bytes per client (1 to 4 GiB, default 64 MiB)");
+		 "Staged host-write bytes per client (1 to 2 GiB - 1, default 64 MiB)");
 
 /* Bounds of the module parameters above. */
 #define WEAVE_TIMEOUT_MS_MIN		10
@@ -467,7 +467,7 @@ static int __init weave_init(void)
 	    max_client_streams < 1 ||
 	    max_client_streams > WEAVE_CLIENT_STREAMS_MAX ||
 	    max_pending_tasks < 1 || max_staged_bytes < 1 ||
-	    max_staged_bytes > SZ_4G) {
+	    max_staged_bytes > INT_MAX) {
 		pr_err("a scheduler module parameter is out of range\n");
 		return -EINVAL;
 	}
