@@ -30,14 +30,17 @@
 /**
  * DOC: Streams and slots
  *
- * A client names logical streams with u32 handles it allocates itself.  A
- * stream folds onto slot weave_core_slot(), handle % max_streams; folded
- * streams share the slot's FIFO ring.  A slot's ring (max_tasks entries)
- * and its backend stream (ops->create_stream) are made on the first task
- * registered on it; a flush of a slot that never had a task does nothing
- * and creates nothing.  Backend streams live until weave_core_fini().
+ * The caller names logical streams with u32 handles: the ioctl layer
+ * allocates them per client, the core only maps them.  A stream folds onto
+ * slot weave_core_slot(), handle % max_streams; folded streams share the
+ * slot's FIFO ring.  A slot's ring (max_tasks entries) and its backend
+ * stream (ops->create_stream) are made on the first task registered on
+ * it; a flush of a slot that never had a task does nothing and creates
+ * nothing.  Backend streams live until weave_core_fini().
  *
- * &weave_task.seqno is per client.
+ * &weave_task.seqno is per client.  The counters the uAPI reports
+ * (enqueued, executed, completed) are per logical stream and kept by the
+ * caller and the backend, not by the core.
  */
 
 /**

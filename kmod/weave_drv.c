@@ -63,8 +63,11 @@
  *    backend stream is flushed; nothing is pinned under them: buffers are
  *    pinned once, at creation, with no weave lock held (the shmem helper
  *    takes the reservation lock on 6.12, its pages_lock on 6.1).  Freeing
- *    a buffer unpins it, taking the same lock without the client mutex
- *    (scheduler thread or workqueue).
+ *    a buffer unpins it, taking the same lock.  The last reference may be
+ *    dropped under the client mutex (a tracking record's, when its
+ *    buffer's last queued task leaves the ring, or at close when the
+ *    queued tasks are cancelled) or with no weave lock held (GEM close, a
+ *    job freed on the scheduler thread or a workqueue).
  * 3. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
