@@ -11,10 +11,16 @@
 #include <linux/xarray.h>
 
 #include "weave_core.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+
+/* Tasks of an enqueue copied from user space at once. */
+#define WEAVE_TASK_CHUNK	8u
 
 /* Enqueues up to this many tasks reuse the client's scratch buffer. */
 #define WEAVE_ENQUEUE_CACHE	64
 
+struct dma_fence;
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
@@ -66,6 +72,13 @@ struct weave_client {
 	 * which costs).
 	 */
 	struct weave_task *tasks_buf;
+	/**
+	 * @task_chunk: The user tasks an enqueue copied in last, under @lock;
+	 * here rather than on the ioctl's stack, which it would outgrow.
+	 */
+	struct drm_weave_task task_chunk[WEAVE_TASK_CHUNK];
+	/** @in_fences: An enqueue's in-fences, under @lock; as @task_chunk. */
+	struct dma_fence *in_fences[WEAVE_MAX_IN_SYNCS];
 	/** @tasks_cap: Entries of @tasks_buf. */
 	u32 tasks_cap;
 	/** @next_stream: Where the cyclic allocation of handles goes on. */

@@ -57,9 +57,6 @@ static int weave_copy_elem(void *dst, size_t ksize,
 	return ret == -E2BIG ? -EINVAL : ret;
 }
 
-/* Tasks of an enqueue copied from user space at once. */
-#define WEAVE_TASK_CHUNK	8u
-
 /* weave_copy_tasks() reads every field: keep it in step with the struct. */
 static_assert(sizeof(struct drm_weave_task) == 56);
 
@@ -357,12 +354,12 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_enqueue *args = data;
 	struct weave_client *c = file->driver_priv;
 	const struct weave_limits *lim = &c->wdev->limits;
-	struct dma_fence *fences[WEAVE_MAX_IN_SYNCS];
+	struct dma_fence **fences = c->in_fences;
 	u32 count = args->tasks.count;
 	u32 nsyncs = args->in_syncs.count;
 	struct drm_weave_sync us;
 	struct weave_lstream *ls;
-	struct drm_weave_task chunk[WEAVE_TASK_CHUNK];
+	struct drm_weave_task *chunk = c->task_chunk;
 	struct weave_task *tasks = NULL;
 	u32 i, k, n = 0, nf = 0, slot;
 	bool bulk = false;
@@ -416,7 +413,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 						min(count - n, WEAVE_TASK_CHUNK));
 		if (!bulk) {
 			/* Element by element: the first bad one's error. */
-			ret = weave_copy_elem(&chunk[k], sizeof(chunk[k]),
+			ret = weave_copy_elem(&chunk[k], sizeof(*chunk),
 					      &args->tasks, n);
 			if (ret)
 				goto out_release;
