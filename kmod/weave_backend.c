@@ -481,6 +481,7 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 		dma_fence_put(ctx->slots[s].last);
 		ctx->slots[s].last = dma_fence_get(finished);
 	}
+	atomic64_inc(&ctx->submitted_jobs);
 	drm_sched_entity_push_job(&job->base);
 	return 0;
 

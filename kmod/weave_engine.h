@@ -147,6 +147,8 @@ struct weave_ectx {
 	atomic64_t job_bytes;
 	/** @jobs: Jobs allocated and not yet freed. */
 	atomic64_t jobs;
+	/** @submitted_jobs: Jobs pushed since the client opened its file. */
+	atomic64_t submitted_jobs;
 	/** @gate_lock: Protects @gates; taken with interrupts off. */
 	spinlock_t gate_lock;
 	/** @gates: Gates whose in-fence has not signalled yet. */

@@ -120,6 +120,7 @@ static void weave_query_client_usage(struct weave_device *wdev,
 	usage->job_bytes = atomic64_read(&ctx->job_bytes);
 	usage->jobs = atomic64_read(&ctx->jobs);
 	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
+	usage->submitted_jobs = atomic64_read(&ctx->submitted_jobs);
 	mutex_unlock(&c->lock);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->staged_bytes + usage->gate_bytes;

@@ -312,6 +312,16 @@ struct drm_weave_client_usage {
 	 * most 128: a slot that would hold more is executed first.
 	 */
 	__u64 gate_bytes;
+
+	/**
+	 * @submitted_jobs: Jobs the client has pushed to a hardware queue
+	 * since the file was opened; it only grows.  Each execution makes
+	 * one job per backend stream it flushes with tasks on it: one for an
+	 * interleaved set of slots, one per slot on the sequential path (see
+	 * &enum drm_weave_strategy and &struct drm_weave_stream_isolate).
+	 * Present when the returned &drm_weave_query.size covers it.
+	 */
+	__u64 submitted_jobs;
 };
 
 /**
