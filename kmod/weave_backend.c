@@ -168,14 +168,6 @@ static void weave_engine_destroy_stream(void *backend,
 	kref_put(&bs->ref, weave_bstream_release);
 }
 
-static bool weave_engine_requires_isolation(void *backend,
-					    const struct weave_bstream *bs)
-{
-	struct weave_ectx *ctx = backend;
-
-	return ctx->slots[bs->slot].isolated;
-}
-
 /*
  * A task that cannot be appended to a job, where the core cannot keep it
  * queued, fails visibly: its stream is marked failed with @err and the
@@ -505,7 +497,7 @@ const struct weave_backend_ops weave_engine_ops = {
 	.flush = weave_engine_flush,
 	.create_stream = weave_engine_create_stream,
 	.destroy_stream = weave_engine_destroy_stream,
-	.requires_isolation = weave_engine_requires_isolation,
+	/* No reason of its own: isolation is the core's, "DOC: Isolation". */
 };
 
 /* The last &weave_ectx.id handed out. */

@@ -288,8 +288,9 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
  * @data: A &struct drm_weave_stream_destroy.
  * @file: The client's file.
  *
- * Executes the stream's slot first, so no queued task is lost; if that
- * runs out of memory, the stream stays.
+ * Executes the stream's slot first, so no queued task is lost, and
+ * releases the stream's hold of its slot's isolation; if that runs out of
+ * memory, the stream stays, and so does its hold.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -312,10 +313,14 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	}
 	/* Its tasks need the stream until the backend has them all. */
 	ret = weave_core_stream_destroy(&c->core, args->handle);
+	/* Its hold of isolation goes with it; the slot is empty now. */
+	if (!ret && ls->isolated)
+		ret = weave_core_isolate_put(&c->core, args->handle);
 	if (ret) {
 		mutex_unlock(&c->lock);
 		return ret;
 	}
+	ls->isolated = false;
 	xa_erase(&c->streams, args->handle);
 	c->nstreams--;
 	mutex_unlock(&c->lock);
@@ -329,6 +334,12 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
  * @data: A &struct drm_weave_stream_isolate.
  * @file: The client's file.
  *
+ * A stream holds its slot's isolation at most once, through the scheduler
+ * core's holders count (weave_core_isolate_get() and _put(), which execute
+ * the slot first), so that streams folded onto one slot do not undo each
+ * other's isolation.  Destroying the stream releases its hold, closing the
+ * file all of them.
+ *
  * Return: 0 or a negative errno as documented on the struct.
  */
 int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
@@ -336,27 +347,45 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_stream_isolate *args = data;
 	struct weave_client *c = file->driver_priv;
-	struct weave_eslot *es;
+	struct weave_lstream *ls;
 	bool enter;
-	int ret = 0;
+	int ret;
 
 	if (args->op > DRM_WEAVE_ISOLATION_ENTER)
 		return -EINVAL;
 	enter = args->op == DRM_WEAVE_ISOLATION_ENTER;
 
 	mutex_lock(&c->lock);
-	if (!xa_load(&c->streams, args->handle)) {
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
 		ret = -ENOENT;
-		goto out;
-	}
-	es = &c->ectx->slots[weave_core_slot(&c->core, args->handle)];
-	if (es->isolated == enter)
+	} else if (ls->isolated == enter) {
 		ret = -EALREADY;
-	else
-		es->isolated = enter;
-out:
+	} else {
+		if (enter)
+			ret = weave_core_isolate_get(&c->core, args->handle);
+		else
+			ret = weave_core_isolate_put(&c->core, args->handle);
+		if (!ret)
+			ls->isolated = enter;
+	}
 	mutex_unlock(&c->lock);
 	return ret;
+}
+
+/*
+ * The streams' holds of isolation, taken again on a fresh core that has
+ * never executed anything, so nothing can fail.
+ */
+static void weave_client_isolate_again(struct weave_client *c)
+{
+	struct weave_lstream *ls;
+	unsigned long idx;
+
+	xa_for_each(&c->streams, idx, ls) {
+		if (ls->isolated)
+			WARN_ON_ONCE(weave_core_isolate_get(&c->core, idx));
+	}
 }
 
 /**
@@ -407,6 +436,7 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 		weave_core_fini(&c->core);
 		c->core = core;
 		weave_ectx_set_task_hint(c->ectx, params.max_tasks);
+		weave_client_isolate_again(c);
 		break;
 	default:
 		ret = -EINVAL;

@@ -107,17 +107,43 @@
  */
 
 /**
+ * DOC: Isolation
+ *
+ * An isolated slot's tasks run only on its own backend stream, and no other
+ * slot's tasks are placed there: every execution whose set holds an
+ * isolated slot takes the sequential path, whatever the strategy.  A slot
+ * is isolated while its holders count is not zero, or while the backend's
+ * requires_isolation op says so of its backend stream.
+ *
+ * weave_core_isolate_get() and weave_core_isolate_put() take and drop one
+ * hold.  The core only counts: which logical stream holds what is the
+ * caller's (the ioctl layer lets each stream hold it once through
+ * %DRM_IOCTL_WEAVE_STREAM_ISOLATE, and a graph capture will hold it for
+ * its window), so holders of streams folded onto one slot add up, and
+ * isolation ends when the last one leaves.
+ *
+ * Both execute the slot first, as the seed drains a stream when isolation
+ * begins and ends: what was queued before a get runs as it would have
+ * without it, outside the isolated window, and what was queued during it
+ * runs on the slot's own backend stream before the put lets a later
+ * execution interleave the slot again.  The counts live until
+ * weave_core_fini(), also for a slot whose ring was never made.
+ */
+
+/**
  * struct weave_slot - One slot of the pool.
  * @bstream: The backend stream, NULL until the slot is first used.
  * @ring: max_tasks queued tasks, FIFO from @head.
  * @head: Index of the oldest queued task.
  * @count: Number of queued tasks, below max_tasks between calls.
+ * @isolation: Holders of the slot's isolation, see "DOC: Isolation".
  */
 struct weave_slot {
 	struct weave_bstream *bstream;
 	struct weave_task *ring;
 	u32 head;
 	u32 count;
+	u32 isolation;
 };
 
 static struct weave_slot *weave_slot_of(const struct weave_core *s,
@@ -243,9 +269,12 @@ static void weave_bstream_flush(struct weave_core *s, struct weave_bstream *bs)
 	s->ops->flush(s->backend, bs, s->failures);
 }
 
-static bool weave_slot_isolated(struct weave_core *s, struct weave_slot *slot)
+static bool weave_slot_isolated(const struct weave_core *s,
+				const struct weave_slot *slot)
 {
-	return s->ops->requires_isolation &&
+	if (slot->isolation)
+		return true;
+	return slot->bstream && s->ops->requires_isolation &&
 	       s->ops->requires_isolation(s->backend, slot->bstream);
 }
 
@@ -345,7 +374,7 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
  * Maps @streams to slots, keeps the first occurrence of each and leaves
  * out slots never used, then hands every task queued on them to the
  * backend and flushes.  Interleave, unless the strategy is sequential or
- * any of these backend streams requires isolation: flush each slot's
+ * any of these slots is isolated ("DOC: Isolation"): flush each slot's
  * backend stream but the first's, enqueue the tasks of all slots
  * round-robin, in set order, on the first slot's backend stream, flush it.
  * Sequential: for each slot in order, enqueue its tasks on its own backend
@@ -566,6 +595,77 @@ int weave_core_set_strategy(struct weave_core *core,
 		return -EINVAL;
 	core->strategy = strategy;
 	return 0;
+}
+
+/**
+ * weave_core_isolate_get() - Take a hold of a logical stream's slot's
+ * isolation.
+ * @core: The scheduler core.
+ * @stream: The logical stream handle.
+ *
+ * Executes the slot first, like weave_core_flush(), so that no task queued
+ * before the call is isolated; then adds a holder.  See "DOC: Isolation".
+ *
+ * Context: &weave_core.lock held.
+ * Return: 0; or the error with which the backend refused a task: the slot
+ * then keeps it and the tasks after it queued, and gained no holder.
+ */
+int weave_core_isolate_get(struct weave_core *core, u32 stream)
+{
+	struct weave_slot *slot = weave_slot_of(core, stream);
+	int err;
+
+	lockdep_assert_held(core->lock);
+	err = weave_core_exec(core, &stream, 1, true);
+	if (err)
+		return err;
+	slot->isolation++;
+	return 0;
+}
+
+/**
+ * weave_core_isolate_put() - Drop a hold of a logical stream's slot's
+ * isolation.
+ * @core: The scheduler core.
+ * @stream: The logical stream handle.
+ *
+ * Executes the slot first, on its own backend stream, so that every task
+ * queued while it was isolated runs isolated; then drops a holder.  The
+ * slot stays isolated while other holders remain.  See "DOC: Isolation".
+ *
+ * Context: &weave_core.lock held.
+ * Return: 0; -EINVAL if the slot has no holder (nothing is executed); or
+ * the error with which the backend refused a task: the slot then keeps it
+ * and the tasks after it queued, and keeps its holder.
+ */
+int weave_core_isolate_put(struct weave_core *core, u32 stream)
+{
+	struct weave_slot *slot = weave_slot_of(core, stream);
+	int err;
+
+	lockdep_assert_held(core->lock);
+	if (!slot->isolation)
+		return -EINVAL;
+	err = weave_core_exec(core, &stream, 1, true);
+	if (err)
+		return err;
+	slot->isolation--;
+	return 0;
+}
+
+/**
+ * weave_core_isolated() - Whether a logical stream's slot is isolated.
+ * @core: The scheduler core.
+ * @stream: The logical stream handle.
+ *
+ * Context: &weave_core.lock held.
+ * Return: True if the slot has a holder, or its backend stream requires
+ * isolation; what the next execution of the slot sees.
+ */
+bool weave_core_isolated(const struct weave_core *core, u32 stream)
+{
+	lockdep_assert_held(core->lock);
+	return weave_slot_isolated(core, weave_slot_of(core, stream));
 }
 
 /**

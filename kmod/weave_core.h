@@ -151,8 +151,11 @@ struct weave_task {
  *	is enqueued on it but not flushed.  The backend may keep its memory
  *	while work submitted through it is still running.
  * @requires_isolation: Optional, false if NULL.  Whether @bs must run only
- *	its own slot's tasks (e.g. during a graph capture).  It may change
- *	between executions; the backend owns that state.
+ *	its own slot's tasks for a reason of the backend's own.  It may
+ *	change between executions; the backend owns that state.  Isolation
+ *	that the core's callers ask for (%DRM_IOCTL_WEAVE_STREAM_ISOLATE, a
+ *	graph capture) is not the backend's: it is the core's holders count,
+ *	weave_core_isolate_get(), see "DOC: Isolation".
  *
  * The C form of the seed's SchedulerStreamBackend trait.  Every op is
  * called with the client's scheduler lock held and must not call back into
@@ -260,6 +263,9 @@ int weave_core_execute(struct weave_core *core, const u32 *streams,
 int weave_core_flush(struct weave_core *core, u32 stream);
 int weave_core_flush_all(struct weave_core *core);
 int weave_core_stream_destroy(struct weave_core *core, u32 stream);
+int weave_core_isolate_get(struct weave_core *core, u32 stream);
+int weave_core_isolate_put(struct weave_core *core, u32 stream);
+bool weave_core_isolated(const struct weave_core *core, u32 stream);
 u32 weave_core_slot_queued(const struct weave_core *core, u32 stream);
 u64 weave_core_queued(const struct weave_core *core);
 

@@ -58,6 +58,12 @@ struct weave_lstream {
 	atomic64_t completed;
 	/** @error: Zero, or the negative errno the stream failed with. */
 	atomic_t error;
+	/**
+	 * @isolated: The stream holds its slot's isolation in the scheduler
+	 * core (%DRM_IOCTL_WEAVE_STREAM_ISOLATE), once at most; under the
+	 * client's mutex.
+	 */
+	bool isolated;
 };
 
 /**
@@ -81,8 +87,6 @@ struct weave_eslot {
 	u32 ngates;
 	/** @cgates: Allocated entries of @gates. */
 	u32 cgates;
-	/** @isolated: The slot is isolated (%DRM_IOCTL_WEAVE_STREAM_ISOLATE). */
-	bool isolated;
 };
 
 /**

@@ -240,7 +240,7 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 	args->error = atomic_read(&ls->error);
 	args->state = args->error ? DRM_WEAVE_STREAM_FAILED :
 				    DRM_WEAVE_STREAM_ACTIVE;
-	args->isolated = c->ectx->slots[slot].isolated;
+	args->isolated = weave_core_isolated(&c->core, args->handle);
 	mutex_unlock(&c->lock);
 	return 0;
 }

@@ -353,10 +353,14 @@ int weave_stream_destroy(int fd, uint32_t handle);
  * @op: %DRM_WEAVE_ISOLATION_ENTER or %DRM_WEAVE_ISOLATION_LEAVE.
  *
  * Issues %DRM_IOCTL_WEAVE_STREAM_ISOLATE.  Isolation belongs to the slot,
- * so it covers every stream folded onto it.
+ * so it covers every stream folded onto it; each stream holds it once, and
+ * the slot stays isolated until the last holder leaves.  Both operations
+ * first submit what is queued on the slot.
  *
  * Return: 0 on success; -EINVAL if @op is unknown; -ENOENT if @handle
- * names no stream of @fd; -EALREADY if the stream is already in that state.
+ * names no stream of @fd; -EALREADY if the stream already holds the
+ * isolation (ENTER) or holds none (LEAVE); -ENOMEM if the kernel ran out
+ * of memory submitting the slot's queued tasks (nothing changed).
  */
 int weave_stream_isolate(int fd, uint32_t handle, uint32_t op);
 

@@ -733,9 +733,9 @@ struct drm_weave_flush {
 
 /** enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE. */
 enum drm_weave_isolation {
-	/** @DRM_WEAVE_ISOLATION_LEAVE: Take the stream out of isolation. */
+	/** @DRM_WEAVE_ISOLATION_LEAVE: Release the stream's hold. */
 	DRM_WEAVE_ISOLATION_LEAVE = 0,
-	/** @DRM_WEAVE_ISOLATION_ENTER: Put the stream in isolation. */
+	/** @DRM_WEAVE_ISOLATION_ENTER: Take a hold for the stream. */
 	DRM_WEAVE_ISOLATION_ENTER = 1,
 };
 
@@ -743,16 +743,33 @@ enum drm_weave_isolation {
  * struct drm_weave_stream_isolate - Argument of
  * %DRM_IOCTL_WEAVE_STREAM_ISOLATE.
  *
- * While a stream is isolated, its tasks run only on its own slot's backend
- * stream and no other slot's tasks are placed there: every execution that
- * involves it takes the sequential path.  Isolation belongs to the slot, so
- * it covers every stream folded onto the same slot.
+ * While a stream's slot is isolated, the slot's tasks run only on its own
+ * backend stream and no other slot's tasks are placed there: every
+ * execution that involves it takes the sequential path, so its tasks make
+ * jobs of their own.  Isolation belongs to the slot, so it covers every
+ * stream folded onto the same slot.
+ *
+ * Each stream holds the isolation of its slot at most once.  The slot is
+ * isolated while at least one stream holds it: streams folded onto one
+ * slot may each enter, and the slot stays isolated until the last of them
+ * leaves.  Destroying a stream releases its hold, and closing the file
+ * releases all of them.
+ *
+ * Both operations first execute the slot, as %DRM_IOCTL_WEAVE_FLUSH of the
+ * stream does: tasks queued before ENTER are submitted as they would have
+ * been without it, before isolation begins, and tasks queued while
+ * isolated are submitted, isolated, before LEAVE ends it.  Neither waits.
  *
  * Errors:
  *
  * - -EINVAL: @op is unknown.
  * - -ENOENT: @handle names no stream of this client.
- * - -EALREADY: The stream is already in the state @op asks for.
+ * - -EALREADY: ENTER on a stream that holds its slot's isolation already,
+ *   or LEAVE on one that holds none (even if another stream on the slot
+ *   does; the slot's isolation is then unchanged).
+ * - -ENOMEM: The kernel ran out of memory while executing the slot, as
+ *   for %DRM_IOCTL_WEAVE_FLUSH; the stream's hold is unchanged and the
+ *   tasks not yet submitted stay queued, in order.  Call again.
  */
 struct drm_weave_stream_isolate {
 	/** @handle: The stream. */
@@ -835,7 +852,10 @@ struct drm_weave_stream_query {
 	__u32 priority;
 	/** @state: Its &enum drm_weave_stream_state. */
 	__u32 state;
-	/** @isolated: 1 if the stream's slot is isolated, else 0. */
+	/**
+	 * @isolated: 1 if the stream's slot is isolated (by any stream's
+	 * hold, see &struct drm_weave_stream_isolate), else 0.
+	 */
 	__u32 isolated;
 	/** @error: The negative errno the stream failed with, or zero. */
 	__s32 error;

@@ -121,7 +121,7 @@ static const int errs_enqueue[] = {
 };
 
 static const int errs_flush[] = { EINVAL, ENOENT, ECANCELED, ENOMEM, 0 };
-static const int errs_isolate[] = { EINVAL, ENOENT, EALREADY, 0 };
+static const int errs_isolate[] = { EINVAL, ENOENT, EALREADY, ENOMEM, 0 };
 /* -ERRESTARTSYS reaches a handler without SA_RESTART as EINTR. */
 static const int errs_wait[] = { EINVAL, ENOENT, ETIME, EINTR, ECANCELED, 0 };
 static const int errs_stream_query[] = { EINVAL, ENOENT, 0 };

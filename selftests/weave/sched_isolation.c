@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * weave: stream isolation: enter and leave, its errors, the query flag,
- * and correct data when an isolated stream shares buffers with others.
+ * what it does to the jobs an execution makes (counted through
+ * &drm_weave_client_usage.submitted_jobs), the executions at enter and at
+ * leave, the per-stream holds of streams folded onto one slot, and correct
+ * data when an isolated stream shares buffers with others.
  */
 #include <stdint.h>
 #include <unistd.h>
@@ -22,6 +25,9 @@ FIXTURE_SETUP(iso)
 	self->page = self->info.page_size;
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
+	/* The module parameter may make sequential the default. */
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_INTERLEAVE);
 }
 
 FIXTURE_TEARDOWN(iso)
@@ -80,27 +86,212 @@ TEST_F(iso, bad_handle)
 						DRM_WEAVE_ISOLATION_ENTER));
 }
 
-/* Isolation belongs to the slot: a folded stream reports it too. */
-TEST_F(iso, covers_folded_stream)
+/*
+ * One NOOP on each of @a and @b, flushed together by one flush all, then
+ * waited for.  Returns the jobs that made: 1 if the two slots were
+ * interleaved, 2 if each ran on its own backend stream.
+ */
+static uint64_t flush_pair(struct __test_metadata *_metadata, int fd,
+			   uint32_t a, uint32_t b)
 {
-	uint32_t h, folded = 0;
+	struct weave_test_batch bt;
+	uint64_t before = weave_test_jobs(_metadata, fd);
+
+	weave_test_batch_init(&bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, a, &bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, b, &bt);
+	ASSERT_EQ(0, weave_flush_all(fd, NULL));
+	weave_test_wait(_metadata, fd, a);
+	weave_test_wait(_metadata, fd, b);
+	return weave_test_jobs(_metadata, fd) - before;
+}
+
+/*
+ * A stream on the slot of self->stream (handle + max_streams), or zero if
+ * max_client_streams does not reach it.  The handles below it are
+ * created on the way and kept.
+ */
+static uint32_t folded_stream(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(iso) *self)
+{
+	uint32_t h;
 	unsigned int i;
 
 	for (i = 1; i < self->info.max_client_streams; i++) {
 		h = weave_test_stream(_metadata, self->fd,
 				      DRM_WEAVE_PRIORITY_NORMAL);
-		if (h == self->stream + self->info.max_streams) {
-			folded = h;
-			break;
-		}
+		if (h == self->stream + self->info.max_streams)
+			return h;
 	}
+	return 0;
+}
+
+/* The strategy alone decides, then isolation keeps the slots apart. */
+TEST_F(iso, isolated_slot_is_not_interleaved)
+{
+	uint32_t other = weave_test_stream(_metadata, self->fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+
+	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, other, self->stream));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_LEAVE));
+	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+}
+
+/* Tasks queued before ENTER are executed by it, outside the isolation. */
+TEST_F(iso, enter_executes_queued_tasks)
+{
+	struct weave_test_batch b;
+	uint64_t before;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->stream).executed);
+	before = weave_test_jobs(_metadata, self->fd);
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_EQ(2u, weave_test_squery(_metadata, self->fd,
+					self->stream).executed);
+	EXPECT_EQ(0u, weave_test_client_usage(_metadata,
+					      self->fd).queued_tasks);
+	EXPECT_EQ(before + 1, weave_test_jobs(_metadata, self->fd));
+	weave_test_wait(_metadata, self->fd, self->stream);
+	EXPECT_EQ(2u, weave_test_squery(_metadata, self->fd,
+					self->stream).completed);
+}
+
+/*
+ * Tasks queued while isolated are executed by LEAVE, on their own backend
+ * stream, so a later execution cannot interleave them with another slot's.
+ */
+TEST_F(iso, leave_executes_isolated_tasks)
+{
+	uint32_t other = weave_test_stream(_metadata, self->fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+	struct weave_test_batch b;
+	uint64_t before;
+
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, other, &b);
+	before = weave_test_jobs(_metadata, self->fd);
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_LEAVE));
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
+					self->stream).executed);
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, other).executed);
+	EXPECT_EQ(before + 1, weave_test_jobs(_metadata, self->fd));
+	ASSERT_EQ(0, weave_flush_all(self->fd, NULL));
+	weave_test_wait(_metadata, self->fd, self->stream);
+	weave_test_wait(_metadata, self->fd, other);
+	EXPECT_EQ(before + 2, weave_test_jobs(_metadata, self->fd));
+}
+
+/* Isolation covers the slot: a folded stream is isolated too. */
+TEST_F(iso, covers_folded_stream)
+{
+	uint32_t other, folded = folded_stream(_metadata, self);
+
+	if (!folded)
+		SKIP(return, "no folded stream within max_client_streams");
+	other = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd, folded).isolated);
+	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, folded, other));
+}
+
+/*
+ * Each stream holds isolation once; the slot stays isolated until the last
+ * holder leaves, in any order.
+ */
+TEST_F(iso, folded_streams_hold_it_each)
+{
+	uint32_t other, folded = folded_stream(_metadata, self);
+
+	if (!folded)
+		SKIP(return, "no folded stream within max_client_streams");
+	other = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, folded,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_EQ(-EALREADY, weave_stream_isolate(self->fd, folded,
+						  DRM_WEAVE_ISOLATION_ENTER));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_LEAVE));
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
+					self->stream).isolated);
+	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, folded,
+					  DRM_WEAVE_ISOLATION_LEAVE));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, folded).isolated);
+	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+}
+
+/* A stream that holds no isolation cannot end another stream's. */
+TEST_F(iso, leave_by_a_folded_stream_that_holds_none)
+{
+	uint32_t folded = folded_stream(_metadata, self);
+
 	if (!folded)
 		SKIP(return, "no folded stream within max_client_streams");
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd, folded).isolated);
 	EXPECT_EQ(-EALREADY, weave_stream_isolate(self->fd, folded,
-						  DRM_WEAVE_ISOLATION_ENTER));
+						  DRM_WEAVE_ISOLATION_LEAVE));
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
+					self->stream).isolated);
+}
+
+/* Destroying a stream releases its hold. */
+TEST_F(iso, destroy_releases_the_hold)
+{
+	uint32_t other, folded = folded_stream(_metadata, self);
+
+	if (!folded)
+		SKIP(return, "no folded stream within max_client_streams");
+	other = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, folded,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
+					self->stream).isolated);
+	ASSERT_EQ(0, weave_stream_destroy(self->fd, folded));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->stream).isolated);
+	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+}
+
+/* Changing the threshold before the first enqueue keeps the holds. */
+TEST_F(iso, max_tasks_keeps_isolation)
+{
+	uint32_t other = weave_test_stream(_metadata, self->fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_ENTER));
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 2);
+	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
+					self->stream).isolated);
+	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
+	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
+					  DRM_WEAVE_ISOLATION_LEAVE));
 }
 
 /*

@@ -132,6 +132,17 @@ weave_test_client_usage(struct __test_metadata *_metadata, int fd)
 	return usage;
 }
 
+/*
+ * The jobs the file has pushed to a hardware queue so far
+ * (&drm_weave_client_usage.submitted_jobs): an execution makes one job per
+ * backend stream it flushes with tasks on it.
+ */
+static inline uint64_t weave_test_jobs(struct __test_metadata *_metadata,
+				       int fd)
+{
+	return weave_test_client_usage(_metadata, fd).submitted_jobs;
+}
+
 /* Checks the device's usage is @base plus @bos buffers of @bytes in all. */
 static inline void weave_test_assert_usage(struct __test_metadata *_metadata,
 					   int fd,

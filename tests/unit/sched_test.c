@@ -359,6 +359,149 @@ TEST_F(sched, isolation_forces_the_sequential_path)
 	CALLS("F0 F1 E2:6 E2:9 F2");
 }
 
+#define GET(stream)	weave_core_isolate_get(&self->s, (stream))
+#define PUT(stream)	weave_core_isolate_put(&self->s, (stream))
+#define ISOLATED(stream)	weave_core_isolated(&self->s, (stream))
+
+/* A hold of the core's own isolation forces the sequential path. */
+TEST_F(sched, isolate_get_forces_the_sequential_path)
+{
+	const u32 set[] = { 2, 0, 1 };
+
+	queue_three_slots(_metadata, self);
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
+	CALLS("E0:1 E0:2 F0");
+	ASSERT_FALSE(ISOLATED(0));
+	ASSERT_EQ(0, GET(0));
+	CALLS("F0");
+	ASSERT_TRUE(ISOLATED(0));
+	ASSERT_TRUE(ISOLATED(MAX_STREAMS));	/* the slot's */
+	ASSERT_FALSE(ISOLATED(1));
+	LAUNCH(0, 6);
+	weave_core_execute(&self->s, set, 3);
+	CALLS("E2:4 E2:5 F2 E0:6 F0 E1:3 F1");
+	ASSERT_EQ(0, PUT(0));
+	CALLS("F0");
+	ASSERT_FALSE(ISOLATED(0));
+}
+
+/* Tasks queued before the get run at the get, on their own stream. */
+TEST_F(sched, isolate_get_executes_the_slot_first)
+{
+	const u32 set[] = { 1, 0 };
+
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	LAUNCH(1, 3);
+	CALLS("C0 C1");
+	ASSERT_EQ(0, GET(0));
+	CALLS("E0:1 E0:2 F0");
+	ASSERT_EQ(0u, QUEUED(0));
+	ASSERT_EQ(1u, QUEUED(1));	/* only the slot's */
+	LAUNCH(0, 4);
+	weave_core_execute(&self->s, set, 2);
+	CALLS("E1:3 F1 E0:4 F0");
+	ASSERT_EQ(0, PUT(0));
+}
+
+/*
+ * Tasks queued while isolated run at the put, on the slot's own stream,
+ * so that a later execution cannot interleave them with another slot's.
+ */
+TEST_F(sched, isolate_put_executes_the_slot_first)
+{
+	const u32 set[] = { 1, 0 };
+
+	ASSERT_EQ(0, GET(0));
+	CALLS("");	/* a slot never used: nothing to execute or make */
+	LAUNCH(0, 1);
+	LAUNCH(1, 2);
+	CALLS("C0 C1");
+	ASSERT_EQ(0, PUT(0));
+	CALLS("E0:1 F0");
+	ASSERT_EQ(1u, QUEUED(1));
+	ASSERT_FALSE(ISOLATED(0));
+	LAUNCH(0, 3);
+	weave_core_execute(&self->s, set, 2);
+	CALLS("F0 E1:2 E1:3 F1");
+}
+
+/*
+ * Holds add up: streams folded onto one slot each hold it, and isolation
+ * ends with the last put, in any order.  Each get and put executes.
+ */
+TEST_F(sched, isolation_counts_holders_per_slot)
+{
+	const u32 set[] = { 1, 0 };
+
+	LAUNCH(0, 1);
+	LAUNCH(1, 2);
+	ASSERT_EQ(0, GET(0));
+	ASSERT_EQ(0, GET(MAX_STREAMS));
+	CALLS("C0 C1 E0:1 F0 F0");
+	ASSERT_EQ(0, PUT(0));
+	CALLS("F0");
+	ASSERT_TRUE(ISOLATED(MAX_STREAMS));
+	ASSERT_TRUE(ISOLATED(0));
+	LAUNCH(MAX_STREAMS, 3);
+	weave_core_execute(&self->s, set, 2);
+	CALLS("E1:2 F1 E0:3 F0");
+	ASSERT_EQ(0, PUT(MAX_STREAMS));
+	CALLS("F0");
+	ASSERT_FALSE(ISOLATED(0));
+	LAUNCH(0, 4);
+	LAUNCH(1, 5);
+	weave_core_execute(&self->s, set, 2);
+	CALLS("F0 E1:5 E1:4 F1");
+}
+
+/* A put without a holder is refused and executes nothing. */
+TEST_F(sched, isolate_put_without_a_holder_is_refused)
+{
+	LAUNCH(0, 1);
+	CALLS("C0");
+	ASSERT_EQ(-EINVAL, PUT(0));
+	CALLS("");
+	ASSERT_EQ(1u, QUEUED(0));
+	ASSERT_EQ(0, GET(0));
+	ASSERT_EQ(0, PUT(0));
+	ASSERT_EQ(-EINVAL, PUT(MAX_STREAMS));
+	CALLS("E0:1 F0 F0");
+}
+
+/*
+ * A refused task stops the get and the put: the slot keeps its tasks
+ * queued, in order, and its holders as they were.
+ */
+TEST_F(sched, isolate_get_and_put_fail_whole)
+{
+	LAUNCH(0, 1);
+	LAUNCH(0, 2);
+	CALLS("C0");
+	self->m.fail_enqueue_kernel = 2;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, GET(0));
+	CALLS("E0:1 E0:2! F0");
+	ASSERT_FALSE(ISOLATED(0));
+	ASSERT_EQ(1u, QUEUED(0));
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, GET(0));
+	CALLS("E0:2 F0");
+	ASSERT_TRUE(ISOLATED(0));
+
+	LAUNCH(0, 2);
+	LAUNCH(0, 3);
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(-ENOMEM, PUT(0));
+	CALLS("E0:2! F0");
+	ASSERT_TRUE(ISOLATED(0));
+	ASSERT_EQ(2u, QUEUED(0));
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(0, PUT(0));
+	CALLS("E0:2 E0:3 F0");
+	ASSERT_FALSE(ISOLATED(0));
+}
+
 TEST_F(sched, execute_keeps_empty_slots_and_skips_unused_ones)
 {
 	const u32 set[] = { 3, 0, 1 };
