@@ -125,8 +125,25 @@ void weave_bstream_release(struct kref *ref)
 	queue_work(weave_engine_wq, &bs->fini_work);
 }
 
+/*
+ * Change the size of new jobs' task arrays to the threshold the core gave
+ * create_stream, and drop the spare task array, which has the old size.
+ * Under the client's mutex.
+ */
+static void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
+{
+	void *spare = xchg(&ctx->spare_tasks, NULL);
+
+	if (spare) {
+		weave_job_bytes_sub(ctx, ctx->task_hint);
+		kvfree(spare);
+	}
+	ctx->task_hint = task_hint;
+}
+
 static struct weave_bstream *weave_engine_create_stream(void *backend,
-							u32 slot)
+							u32 slot,
+							u32 max_tasks)
 {
 	struct weave_ectx *ctx = backend;
 	struct weave_engine *engine = ctx->engine;
@@ -134,6 +151,12 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	u32 p;
 	int ret;
 
+	/*
+	 * One core, one threshold: every backend stream of the client is
+	 * given the same, so this changes the hint only before the first job.
+	 */
+	if (ctx->task_hint != max_tasks)
+		weave_ectx_set_task_hint(ctx, max_tasks);
 	bs = kzalloc(sizeof(*bs), GFP_KERNEL_ACCOUNT);
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
@@ -602,26 +625,6 @@ void weave_ectx_abort(struct weave_ectx *ctx, int err)
 		weave_gate_fire(gate, err);
 		dma_fence_put(&gate->f.base);
 	}
-}
-
-/**
- * weave_ectx_set_task_hint() - Change the size of new jobs' task arrays.
- * @ctx: The client's engine context.
- * @task_hint: The client's new threshold.
- *
- * Drops the spare task array, which has the old size.
- *
- * Context: The client's mutex held, before the client's first job.
- */
-void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
-{
-	void *spare = xchg(&ctx->spare_tasks, NULL);
-
-	if (spare) {
-		weave_job_bytes_sub(ctx, ctx->task_hint);
-		kvfree(spare);
-	}
-	ctx->task_hint = task_hint;
 }
 
 /**

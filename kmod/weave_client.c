@@ -147,7 +147,6 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	ret = weave_core_init(&c->core, &params);
 	if (ret)
 		goto err_ectx;
-	c->ectx->task_hint = params.max_tasks;
 
 	mutex_lock(&wdev->clients_lock);
 	list_add_tail(&c->link, &wdev->clients);
@@ -435,7 +434,6 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			break;
 		weave_core_fini(&c->core);
 		c->core = core;
-		weave_ectx_set_task_hint(c->ectx, params.max_tasks);
 		weave_client_isolate_again(c);
 		break;
 	default:

@@ -406,7 +406,7 @@ static int weave_slot_init(struct weave_core *s, u32 idx)
 				    GFP_KERNEL_ACCOUNT);
 	if (!slot->ring)
 		return -ENOMEM;
-	bs = s->ops->create_stream(s->backend, idx);
+	bs = s->ops->create_stream(s->backend, idx, s->max_tasks);
 	if (IS_ERR(bs)) {
 		kvfree(slot->ring);
 		slot->ring = NULL;

@@ -146,7 +146,9 @@ struct weave_task {
  *	backend stream submits later.  On error the backend may keep the
  *	work and submit it on a later flush.
  * @create_stream: The factory: make the backend stream of slot @slot.
- *	Returns it or an ERR_PTR(), never NULL.
+ *	@max_tasks is the core's threshold, the most tasks one execution
+ *	takes from the slot's ring at a time: a hint for sizing what the
+ *	backend encodes into.  Returns it or an ERR_PTR(), never NULL.
  * @destroy_stream: Release @bs, which the core never uses again; nothing
  *	is enqueued on it but not flushed.  The backend may keep its memory
  *	while work submitted through it is still running.
@@ -170,7 +172,8 @@ struct weave_backend_ops {
 		     struct weave_failures *failures);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
-	struct weave_bstream *(*create_stream)(void *backend, u32 slot);
+	struct weave_bstream *(*create_stream)(void *backend, u32 slot,
+					       u32 max_tasks);
 	void (*destroy_stream)(void *backend, struct weave_bstream *bs);
 	bool (*requires_isolation)(void *backend,
 				   const struct weave_bstream *bs);

@@ -116,7 +116,8 @@ struct weave_ectx {
 	u32 max_streams;
 	/**
 	 * @task_hint: Tasks a new job has room for before it grows: the
-	 * client's threshold.  Written under the client's mutex.
+	 * client's threshold, which the core hands to create_stream.  Written
+	 * there, under the client's mutex.
 	 */
 	u32 task_hint;
 	/**
@@ -176,7 +177,6 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 				     struct xarray *streams, u32 max_streams);
 void weave_ectx_abort(struct weave_ectx *ctx, int err);
 void weave_ectx_put(struct weave_ectx *ctx);
-void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint);
 u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);
 int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 			     struct dma_fence **fences, u32 *n);

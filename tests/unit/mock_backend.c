@@ -82,7 +82,8 @@ static int mock_flush(void *backend, struct weave_bstream *bs,
 	return 0;
 }
 
-static struct weave_bstream *mock_create_stream(void *backend, u32 slot)
+static struct weave_bstream *mock_create_stream(void *backend, u32 slot,
+						u32 max_tasks)
 {
 	struct mock_backend *m = backend;
 	struct weave_bstream *bs;
@@ -98,6 +99,7 @@ static struct weave_bstream *mock_create_stream(void *backend, u32 slot)
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
 	bs->slot = slot;
+	bs->max_tasks = max_tasks;
 	m->streams[slot] = bs;
 	m->live_streams++;
 	return bs;

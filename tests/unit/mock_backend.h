@@ -26,6 +26,7 @@
 
 struct weave_bstream {
 	u32 slot;
+	u32 max_tasks;	/* the hint create_stream was given */
 	bool isolated;
 };
 

@@ -502,6 +502,14 @@ TEST_F(sched, isolate_get_and_put_fail_whole)
 	ASSERT_FALSE(ISOLATED(0));
 }
 
+/* The backend learns the threshold when it makes a backend stream. */
+TEST_F(sched, create_stream_is_given_the_threshold)
+{
+	LAUNCH(2, 1);
+	CALLS("C2");
+	ASSERT_EQ((u32)MAX_TASKS, self->m.streams[2]->max_tasks);
+}
+
 TEST_F(sched, execute_keeps_empty_slots_and_skips_unused_ones)
 {
 	const u32 set[] = { 3, 0, 1 };
