@@ -74,6 +74,30 @@
  * unchanged, and every later task of the client is appended to it, so no
  * order is broken, until a later flush pushes it.
  *
+ * One job not yet pushed per client, not one per backend stream.  Without
+ * a failed flush the two are the same: the core flushes every backend
+ * stream it enqueued on before it enqueues on another (sequential: slot by
+ * slot; interleave: the others are flushed first, then only the execution
+ * stream takes tasks), so &weave_ectx.job is NULL when an execution starts
+ * and is made for the backend stream enqueue is given.  They differ only
+ * after a failed flush, and there the one job keeps the order.  A job is
+ * ordered against later work only once it is pushed: its finished fence
+ * then enters its buffers' reservations (a) and becomes &weave_eslot.last
+ * of its slots (b).  A held job is in neither, and the FIFO dependency of
+ * (b) is taken at enqueue, when a job takes its first task of a slot.  A
+ * second job, made for another backend stream and pushed while the first
+ * is held, would depend on neither: a consumer could run before the
+ * producer that align submitted before it, and a slot's later task before
+ * its earlier one, against what the core's flush promises ("everything
+ * enqueued is ordered before anything any backend stream submits later").
+ * Jobs per backend stream would need a FIFO of held jobs that every flush
+ * pushes first, oldest first, holding its own back if one of them still
+ * fails, and (b) taken at flush instead of at enqueue; what that buys is
+ * only that tasks arriving while a job is held keep their own backend
+ * stream's entity instead of the held job's.  So tasks enqueued on any
+ * backend stream while a job is held are appended to it, and run on the
+ * entity it was made for, at the highest priority among its streams.
+ *
  * Lifetimes.  A job holds references to the client's engine context, the
  * logical streams of its tasks, its buffers, the backend stream it was
  * made for and the module, and drops them when it is freed.  A client
@@ -225,7 +249,11 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	u32 i;
 	int ret;
 
-	/* A job whose flush failed takes every later task: see DOC. */
+	/*
+	 * A job whose flush failed takes every later task, whichever backend
+	 * stream @bs is: see "DOC: soft engine", one job not yet pushed per
+	 * client.
+	 */
 	job = ctx->job;
 	if (!job) {
 		job = weave_job_alloc(bs);
