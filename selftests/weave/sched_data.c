@@ -35,35 +35,38 @@ FIXTURE_TEARDOWN(data)
 
 /*
  * Runs @n chains, one per stream, each on its own buffer, all writing their
- * crc into one shared result buffer; flushes them all and checks every crc
- * and every copied part against user-space arithmetic.
+ * crc into one result buffer if @shared, else each into its own; flushes
+ * them all with one flush all and checks every crc and every copied part
+ * against user-space arithmetic.  Returns the jobs the file pushed.
  */
-static void run_chains(struct __test_metadata *_metadata, int fd,
-		       uint64_t page, unsigned int n)
+static uint64_t run_chains(struct __test_metadata *_metadata, int fd,
+			   uint64_t page, unsigned int n, bool shared)
 {
-	uint32_t stream[CHAINS], bo[CHAINS], res, *map, *words;
+	uint32_t stream[CHAINS], bo[CHAINS], res[CHAINS], *map, *words;
+	uint64_t jobs = weave_test_jobs(_metadata, fd);
 	struct weave_test_batch b;
 	unsigned int i;
 	size_t w;
 
 	ASSERT_LE(n, (unsigned int)CHAINS);
-	res = weave_test_bo(_metadata, fd, page, 0);
 	for (i = 0; i < n; i++) {
 		stream[i] = weave_test_stream(_metadata, fd,
 					      DRM_WEAVE_PRIORITY_NORMAL);
 		bo[i] = weave_test_bo(_metadata, fd, 4 * page, 0);
+		res[i] = shared && i ? res[0] :
+				       weave_test_bo(_metadata, fd, page, 0);
 	}
 	for (i = 0; i < n; i++) {
 		weave_test_batch_init(&b);
 		weave_test_chain(&b, bo[i], page, weave_test_chain_a(i),
-				 weave_test_chain_b(i), res, 4 * i);
+				 weave_test_chain_b(i), res[i], 4 * i);
 		weave_test_enqueue(_metadata, fd, stream[i], &b);
 	}
 	ASSERT_EQ(0, weave_flush_all(fd, NULL));
 	for (i = 0; i < n; i++)
 		weave_test_wait(_metadata, fd, stream[i]);
+	jobs = weave_test_jobs(_metadata, fd) - jobs;
 
-	map = weave_test_map(_metadata, fd, res, page);
 	for (i = 0; i < n; i++) {
 		struct drm_weave_stream_query q =
 			weave_test_squery(_metadata, fd, stream[i]);
@@ -71,10 +74,12 @@ static void run_chains(struct __test_metadata *_metadata, int fd,
 		EXPECT_EQ(5u, q.enqueued);
 		EXPECT_EQ(5u, q.executed);
 		EXPECT_EQ(5u, q.completed);
+		map = weave_test_map(_metadata, fd, res[i], page);
 		ASSERT_EQ(weave_test_chain_crc(page, weave_test_chain_a(i),
 					       weave_test_chain_b(i)), map[i]) {
 			TH_LOG("chain %u", i);
 		}
+		weave_test_unmap(_metadata, map, page);
 		words = weave_test_map(_metadata, fd, bo[i], 4 * page);
 		for (w = 0; w < page / 4; w++) {
 			uint32_t want = weave_test_chain_a(i) +
@@ -86,30 +91,57 @@ static void run_chains(struct __test_metadata *_metadata, int fd,
 		}
 		weave_test_unmap(_metadata, words, 4 * page);
 	}
-	weave_test_unmap(_metadata, map, page);
 	for (i = 0; i < n; i++)
 		ASSERT_EQ(0, weave_stream_destroy(fd, stream[i]));
+	return jobs;
 }
 
 TEST_F(data, chains_16_streams)
 {
-	run_chains(_metadata, self->fd, self->page, CHAINS);
+	run_chains(_metadata, self->fd, self->page, CHAINS, true);
 }
 
+/*
+ * Chains on disjoint buffers, below the threshold, flushed by one flush
+ * all: interleaving makes them one job ...
+ */
 TEST_F(data, chains_interleave)
 {
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
 			 DRM_WEAVE_STRATEGY_INTERLEAVE);
-	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 3);
-	run_chains(_metadata, self->fd, self->page, 8);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 8);
+	EXPECT_EQ(1u, run_chains(_metadata, self->fd, self->page, 8, false));
 }
 
+/* ... and the sequential strategy one job per stream. */
 TEST_F(data, chains_sequential)
 {
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
 			 DRM_WEAVE_STRATEGY_SEQUENTIAL);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 8);
+	EXPECT_EQ(8u, run_chains(_metadata, self->fd, self->page, 8, false));
+}
+
+/*
+ * Chains sharing their result buffer with a threshold of 3: every enqueue
+ * executes its own slot at the threshold and the previous stream's slot
+ * (align).  Each of these executions holds one slot, so both strategies
+ * make the same jobs: two per stream.  The data is right either way.
+ */
+TEST_F(data, chains_threshold_interleave)
+{
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_INTERLEAVE);
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 3);
-	run_chains(_metadata, self->fd, self->page, 8);
+	EXPECT_EQ(16u, run_chains(_metadata, self->fd, self->page, 8, true));
+}
+
+TEST_F(data, chains_threshold_sequential)
+{
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_STRATEGY,
+			 DRM_WEAVE_STRATEGY_SEQUENTIAL);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 3);
+	EXPECT_EQ(16u, run_chains(_metadata, self->fd, self->page, 8, true));
 }
 
 /*

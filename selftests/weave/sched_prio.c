@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * weave: stream priorities: creation, CAP_SYS_NICE for high, unknown
- * values, and what STREAM_QUERY reports.
+ * values, what STREAM_QUERY reports, and the order in which jobs of
+ * different priorities waiting for one saturated hardware queue run.
  */
 #include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -149,6 +152,166 @@ TEST_F(prio, query_reports_each)
 		if (s[p])
 			EXPECT_EQ(p, weave_test_squery(_metadata, self->fd,
 						       s[p]).priority);
+}
+
+/*
+ * Jobs a hardware queue holds at once (WEAVE_QUEUE_CREDITS in
+ * kmod/weave_queue.c); later jobs wait in the DRM scheduler, which picks
+ * the next one by priority.
+ */
+#define QUEUE_JOBS	64
+
+/* Filler jobs that wait in the scheduler behind the full queue. */
+#define BACKLOG		8
+
+/*
+ * The CLOCK_MONOTONIC time at which the fence of @syncobj signalled, from
+ * its sync_file; fails the test unless it signalled without error.
+ */
+static int64_t signal_time(struct __test_metadata *_metadata, int fd,
+			   uint32_t syncobj)
+{
+	struct sync_fence_info fence;
+	struct sync_file_info info;
+	int sfd = -1, ret;
+
+	ASSERT_EQ(0, drmSyncobjWait(fd, &syncobj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL));
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, syncobj, &sfd));
+	memset(&info, 0, sizeof(info));
+	memset(&fence, 0, sizeof(fence));
+	info.num_fences = 1;
+	info.sync_fence_info = (uintptr_t)&fence;
+	ret = ioctl(sfd, SYNC_IOC_FILE_INFO, &info);
+	close(sfd);
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(1u, info.num_fences);
+	ASSERT_EQ(1, fence.status);
+	drmSyncobjDestroy(fd, syncobj);
+	return fence.timestamp_ns;
+}
+
+/* Enqueues @b on @stream and flushes it into a job of its own. */
+static void job(struct __test_metadata *_metadata, int fd, uint32_t stream,
+		struct weave_test_batch *b, uint32_t *out_syncobj)
+{
+	struct drm_weave_sync out;
+
+	weave_test_enqueue(_metadata, fd, stream, b);
+	if (!out_syncobj) {
+		ASSERT_EQ(0, weave_flush(fd, stream, NULL));
+		return;
+	}
+	*out_syncobj = weave_test_syncobj(_metadata, fd);
+	out = weave_sync(*out_syncobj, 0);
+	ASSERT_EQ(0, weave_flush(fd, stream, &out));
+}
+
+/* A new stream of @prio on hardware queue @queue (slot % num_queues). */
+static uint32_t stream_on_queue(struct __test_metadata *_metadata, int fd,
+				const struct drm_weave_device_info *info,
+				uint32_t prio, uint32_t queue)
+{
+	uint32_t h, i;
+
+	for (i = 0; i < info->max_client_streams; i++) {
+		h = weave_test_stream(_metadata, fd, prio);
+		if (weave_test_squery(_metadata, fd, h).slot %
+		    info->num_queues == queue)
+			return h;
+	}
+	ASSERT_TRUE(0) TH_LOG("no stream on queue %u", queue);
+	return 0;
+}
+
+/* When each of the jobs of race() completed. */
+struct order {
+	int64_t early;		/* the job queued first */
+	int64_t late;		/* the job queued after it */
+	int64_t filler;		/* the last normal-priority filler */
+};
+
+/*
+ * Saturates one hardware queue with normal-priority filler jobs, the first
+ * a long DELAY, so that QUEUE_JOBS of them sit on the queue and BACKLOG
+ * more wait in the scheduler; then queues one job of @early_prio and, after
+ * it, one of @late_prio, both on streams of that queue with nothing in
+ * common, and reports when each completed.
+ */
+static void race(struct __test_metadata *_metadata, int fd,
+		 uint32_t early_prio, uint32_t late_prio, struct order *o)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata, fd);
+	uint32_t fill, early, late, queue, head_us, i;
+	uint32_t s_early, s_late, s_fill;
+	struct weave_test_batch b;
+
+	/* Long enough to queue everything, far from the job timeout. */
+	head_us = info.job_timeout_ms * 250;
+	if (head_us > 500000)
+		head_us = 500000;
+	fill = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	queue = weave_test_squery(_metadata, fd, fill).slot % info.num_queues;
+	early = stream_on_queue(_metadata, fd, &info, early_prio, queue);
+	late = stream_on_queue(_metadata, fd, &info, late_prio, queue);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, head_us);
+	job(_metadata, fd, fill, &b, NULL);
+	for (i = 1; i < QUEUE_JOBS + BACKLOG; i++) {
+		weave_test_noop(&b);
+		job(_metadata, fd, fill, &b,
+		    i == QUEUE_JOBS + BACKLOG - 1 ? &s_fill : NULL);
+	}
+	weave_test_noop(&b);
+	job(_metadata, fd, early, &b, &s_early);
+	weave_test_noop(&b);
+	job(_metadata, fd, late, &b, &s_late);
+	ASSERT_EQ(0u, weave_test_squery(_metadata, fd, fill).completed) {
+		TH_LOG("the %u ms head job ended before everything was queued: machine too slow, the order proves nothing",
+		       head_us / 1000);
+	}
+
+	o->early = signal_time(_metadata, fd, s_early);
+	o->late = signal_time(_metadata, fd, s_late);
+	o->filler = signal_time(_metadata, fd, s_fill);
+}
+
+/* A normal job overtakes a low one queued before it. */
+TEST_F(prio, normal_runs_before_earlier_low)
+{
+	struct order o;
+
+	race(_metadata, self->fd, DRM_WEAVE_PRIORITY_LOW,
+	     DRM_WEAVE_PRIORITY_NORMAL, &o);
+	EXPECT_LT(o.late, o.early);
+	/* The low job waited for every normal filler. */
+	EXPECT_LT(o.filler, o.early);
+}
+
+/* A high job overtakes a low one queued before it, and the fillers. */
+TEST_F(prio, high_runs_before_earlier_low_and_normal)
+{
+	struct order o;
+
+	if (geteuid() != 0)
+		SKIP(return, "needs root for CAP_SYS_NICE");
+	race(_metadata, self->fd, DRM_WEAVE_PRIORITY_LOW,
+	     DRM_WEAVE_PRIORITY_HIGH, &o);
+	EXPECT_LT(o.late, o.early);
+	EXPECT_LT(o.late, o.filler);
+	EXPECT_LT(o.filler, o.early);
+}
+
+/* Without priorities, the queue keeps the order of submission. */
+TEST_F(prio, equal_priorities_keep_submission_order)
+{
+	struct order o;
+
+	race(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL,
+	     DRM_WEAVE_PRIORITY_NORMAL, &o);
+	EXPECT_LT(o.early, o.late);
 }
 
 TEST_HARNESS_MAIN
