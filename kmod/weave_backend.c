@@ -92,11 +92,16 @@
  * enqueued is ordered before anything any backend stream submits later").
  * Jobs per backend stream would need a FIFO of held jobs that every flush
  * pushes first, oldest first, holding its own back if one of them still
- * fails, and (b) taken at flush instead of at enqueue; what that buys is
- * only that tasks arriving while a job is held keep their own backend
- * stream's entity instead of the held job's.  So tasks enqueued on any
- * backend stream while a job is held are appended to it, and run on the
- * entity it was made for, at the highest priority among its streams.
+ * fails, and (b) taken at flush instead of at enqueue; what that would
+ * buy is that tasks arriving while a job is held keep their own backend
+ * stream, its entity and its isolation, during memory pressure only.  As
+ * it is, tasks enqueued on any backend stream while a job is held are
+ * appended to it and run on the entity it was made for, at the highest
+ * priority among its streams.  Nor does isolation hold for them: an
+ * isolated slot's tasks and another slot's share the held job until a
+ * flush pushes it, and an ENTER or LEAVE of
+ * %DRM_IOCTL_WEAVE_STREAM_ISOLATE whose execution could not push it
+ * succeeds all the same (a FLUSH would fail with -ENOMEM).
  *
  * Lifetimes.  A job holds references to the client's engine context, the
  * logical streams of its tasks, its buffers, the backend stream it was
