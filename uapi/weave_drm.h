@@ -319,7 +319,8 @@ struct drm_weave_client_usage {
 	 * one job per backend stream it flushes with tasks on it: one for an
 	 * interleaved set of slots, one per slot on the sequential path (see
 	 * &enum drm_weave_strategy and &struct drm_weave_stream_isolate).
-	 * Present when the returned &drm_weave_query.size covers it.
+	 * New in uAPI 1.2: present when the returned &drm_weave_query.size
+	 * covers it.
 	 */
 	__u64 submitted_jobs;
 };
