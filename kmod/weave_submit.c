@@ -46,42 +46,86 @@
  * %DRM_WEAVE_MAX_STRIDE.
  */
 
-/* Copy element @i of a &struct drm_weave_array of @ksize-byte structs. */
-static int weave_copy_elem(void *dst, size_t ksize,
-			   const struct drm_weave_array *arr, u32 i)
+/*
+ * Whether @arr's stride suits elements of @ksize bytes: at least @ksize and
+ * at most %DRM_WEAVE_MAX_STRIDE.  An empty array's stride is not read.
+ */
+static bool weave_uarray_valid(const struct drm_weave_array *arr,
+			       size_t ksize)
 {
-	void __user *src = u64_to_user_ptr(arr->ptr) + (size_t)i * arr->stride;
-	int ret;
-
-	ret = copy_struct_from_user(dst, ksize, src, arr->stride);
-	return ret == -E2BIG ? -EINVAL : ret;
+	return !arr->count || (arr->stride >= ksize &&
+			       arr->stride <= DRM_WEAVE_MAX_STRIDE);
 }
 
-/* weave_copy_tasks() reads every field: keep it in step with the struct. */
+/* Reads @n elements of the kernel's size from @src, or returns false. */
+typedef bool (*weave_uarray_bulk_t)(void *dst, const void __user *src,
+				    u32 n);
+
+/*
+ * weave_uarray_read() - Read elements @first to @first + @n - 1 of the user
+ * array @arr into @dst, @n structs of @ksize bytes.  Each element's first
+ * @ksize bytes are copied and the rest of its stride must be zero.  When
+ * the stride is @ksize, @bulk (if any) reads them all at once; where it
+ * cannot, they are read one by one, which finds the bad one.  *@done is
+ * set to the number of elements read.
+ *
+ * Return: 0 if all were read; else the errno of element @first + *@done:
+ * -EINVAL for a stride out of bounds or extra bytes not zero, -EFAULT.
+ */
+static int weave_uarray_read(void *dst, size_t ksize,
+			     const struct drm_weave_array *arr, u32 first,
+			     u32 n, weave_uarray_bulk_t bulk, u32 *done)
+{
+	void __user *src = u64_to_user_ptr(arr->ptr);
+	u32 i;
+	int ret;
+
+	*done = 0;
+	if (!weave_uarray_valid(arr, ksize))
+		return -EINVAL;
+	if (bulk && arr->stride == ksize &&
+	    bulk(dst, src + (size_t)first * ksize, n)) {
+		*done = n;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		ret = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
+					    src + (size_t)(first + i) *
+						  arr->stride,
+					    arr->stride);
+		if (ret)
+			return ret == -E2BIG ? -EINVAL : ret;
+		*done = i + 1;
+	}
+	return 0;
+}
+
+/* Read element @i of @arr, of @ksize-byte structs, into @dst. */
+static int weave_uarray_elem(void *dst, size_t ksize,
+			     const struct drm_weave_array *arr, u32 i)
+{
+	u32 done;
+
+	return weave_uarray_read(dst, ksize, arr, i, 1, NULL, &done);
+}
+
+/* weave_uarray_tasks() reads every field: keep it in step with the struct. */
 static_assert(sizeof(struct drm_weave_task) == 56);
 
 /*
- * Read tasks @first to @first + @n - 1 of @arr when its stride is the
- * kernel's struct size, field by field in one user-access window: eleven
- * loads per task instead of copy_from_user()'s string copy of 56 bytes,
- * the costlier of the two on short copies (by far under emulation).
- * Return: true if they were read; false if the caller must copy them one
- * by one (another stride, or a fault, which the per-element copy then
- * reports at the right element).
+ * The bulk reader of tasks for weave_uarray_read(): field by field in one
+ * user-access window, eleven loads per task instead of copy_from_user()'s
+ * string copy of 56 bytes, the costlier of the two on short copies (by far
+ * under emulation).  Return: true if all @n were read; false on a fault.
  */
-static bool weave_copy_tasks(struct drm_weave_task *dst,
-			     const struct drm_weave_array *arr, u32 first,
-			     u32 n)
+static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
 {
-	const struct drm_weave_task __user *src;
+	const struct drm_weave_task __user *src = usrc;
 	struct drm_weave_task *t;
 
-	if (arr->stride != sizeof(*dst))
-		return false;
-	src = u64_to_user_ptr(arr->ptr + (u64)first * sizeof(*dst));
 	if (!user_access_begin(src, (size_t)n * sizeof(*src)))
 		return false;
-	for (t = dst; t < dst + n; t++, src++) {
+	for (t = dst; t < (struct drm_weave_task *)dst + n; t++, src++) {
 		unsafe_get_user(t->type, &src->type, fault);
 		unsafe_get_user(t->kernel, &src->kernel, fault);
 		unsafe_get_user(t->bindings.ptr, &src->bindings.ptr, fault);
@@ -221,8 +265,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	t->data = NULL;
 	t->len = 0;
 	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
-	    (ut->bindings.count && (ut->bindings.stride < sizeof(ub) ||
-				    ut->bindings.stride > DRM_WEAVE_MAX_STRIDE)) ||
+	    !weave_uarray_valid(&ut->bindings, sizeof(ub)) ||
 	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
 		return -EINVAL;
 	switch (ut->type) {
@@ -253,7 +296,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	}
 
 	for (j = 0; j < ut->bindings.count; j++) {
-		ret = weave_copy_elem(&ub, sizeof(ub), &ut->bindings, j);
+		ret = weave_uarray_elem(&ub, sizeof(ub), &ut->bindings, j);
 		if (ret)
 			goto err;
 		if (!ub.access || ub.access & ~(DRM_WEAVE_ACCESS_READ |
@@ -361,17 +404,15 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	struct weave_lstream *ls;
 	struct drm_weave_task *chunk = c->task_chunk;
 	struct weave_task *tasks = NULL;
-	u32 i, k, n = 0, nf = 0, slot;
-	bool bulk = false;
+	u32 i, k, got = 0, n = 0, nf = 0, slot;
+	int cret = 0;
 	u64 staged = 0;
 	int ret;
 
 	if (args->flags || !count || count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
-	    args->tasks.stride < sizeof(struct drm_weave_task) ||
-	    args->tasks.stride > DRM_WEAVE_MAX_STRIDE ||
+	    !weave_uarray_valid(&args->tasks, sizeof(*chunk)) ||
 	    nsyncs > WEAVE_MAX_IN_SYNCS ||
-	    (nsyncs && (args->in_syncs.stride < sizeof(us) ||
-			args->in_syncs.stride > DRM_WEAVE_MAX_STRIDE)))
+	    !weave_uarray_valid(&args->in_syncs, sizeof(us)))
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
@@ -409,14 +450,14 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	for (n = 0; n < count; n++) {
 		k = n % WEAVE_TASK_CHUNK;
 		if (!k)
-			bulk = weave_copy_tasks(chunk, &args->tasks, n,
-						min(count - n, WEAVE_TASK_CHUNK));
-		if (!bulk) {
-			/* Element by element: the first bad one's error. */
-			ret = weave_copy_elem(&chunk[k], sizeof(*chunk),
-					      &args->tasks, n);
-			if (ret)
-				goto out_release;
+			cret = weave_uarray_read(chunk, sizeof(*chunk),
+						 &args->tasks, n,
+						 min(count - n, WEAVE_TASK_CHUNK),
+						 weave_uarray_tasks, &got);
+		if (k == got) {
+			/* The tasks before it had their say first. */
+			ret = cret;
+			goto out_release;
 		}
 		ret = weave_task_prepare(c, file, &chunk[k], &tasks[n],
 					 &staged);
@@ -424,7 +465,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			goto out_release;
 	}
 	for (nf = 0; nf < nsyncs; nf++) {
-		ret = weave_copy_elem(&us, sizeof(us), &args->in_syncs, nf);
+		ret = weave_uarray_elem(&us, sizeof(us), &args->in_syncs, nf);
 		if (!ret && us.flags)
 			ret = -EINVAL;
 		if (ret)
