@@ -244,28 +244,19 @@ static int weave_launch_check(const struct drm_weave_task *ut,
 }
 
 /*
- * Check and resolve the user task @ut, already copied in, into @t.  @staged
- * counts the host-write bytes staged so far by this call.  On error @t holds
- * nothing.
+ * Copy step of a task: check the user task @ut's header and copy its
+ * uniforms into @t, which holds nothing yet.
  */
-static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
-			      const struct drm_weave_task *ut,
-			      struct weave_task *t, u64 *staged)
+static int weave_task_copy(const struct drm_weave_task *ut,
+			   struct weave_task *t)
 {
-	const struct weave_limits *lim = &c->wdev->limits;
-	struct drm_weave_binding ub;
-	struct drm_gem_object *obj;
-	struct weave_btrack *bt;
-	u64 end;
-	u32 j;
-	int ret;
-
 	t->num_bindings = 0;
 	t->uniform_len = 0;
 	t->data = NULL;
 	t->len = 0;
 	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
-	    !weave_uarray_valid(&ut->bindings, sizeof(ub)) ||
+	    !weave_uarray_valid(&ut->bindings,
+				sizeof(struct drm_weave_binding)) ||
 	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
 		return -EINVAL;
 	switch (ut->type) {
@@ -282,7 +273,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		    copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
 				   ut->uniforms_size))
 			return -EFAULT;
-		break;
+		return 0;
 	case DRM_WEAVE_TASK_HOST_WRITE:
 		if (ut->kernel || ut->uniforms_size || !ut->data ||
 		    ut->bindings.count != 1)
@@ -290,74 +281,93 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 		t->kind = WEAVE_TASK_HOST_WRITE;
 		t->kernel_id = 0;
 		t->grid = (struct weave_grid) { 1, 1, 1 };
-		break;
-	default:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Resolve the user binding @ub into @b, taking the buffer's track. */
+static int weave_binding_resolve(struct weave_client *c,
+				 struct drm_file *file,
+				 const struct drm_weave_binding *ub,
+				 struct weave_binding *b)
+{
+	struct drm_gem_object *obj;
+	struct weave_btrack *bt;
+	u64 end;
+
+	if (!ub->access || ub->access & ~(DRM_WEAVE_ACCESS_READ |
+					  DRM_WEAVE_ACCESS_WRITE) ||
+	    !ub->size)
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, ub->handle);
+	if (!obj)
+		return -ENOENT;
+	if (obj->import_attach ||
+	    check_add_overflow(ub->offset, ub->size, &end) ||
+	    end > obj->size) {
+		drm_gem_object_put(obj);
 		return -EINVAL;
 	}
+	bt = weave_btrack_get(c, obj);
+	drm_gem_object_put(obj);	/* the track holds one */
+	if (IS_ERR(bt))
+		return PTR_ERR(bt);
+	*b = (struct weave_binding) {
+		.bo = bt->obj,
+		.track = &bt->track,
+		.offset = ub->offset,
+		.size = ub->size,
+		.access = (ub->access & DRM_WEAVE_ACCESS_READ ?
+			   WEAVE_ACCESS_READ : 0) |
+			  (ub->access & DRM_WEAVE_ACCESS_WRITE ?
+			   WEAVE_ACCESS_WRITE : 0),
+	};
+	return 0;
+}
+
+/*
+ * Resolve step of a task: copy and resolve each binding of @ut into @t.
+ * On error @t keeps the bindings resolved so far.
+ */
+static int weave_task_bind(struct weave_client *c, struct drm_file *file,
+			   const struct drm_weave_task *ut,
+			   struct weave_task *t)
+{
+	struct drm_weave_binding ub;
+	u32 j;
+	int ret;
 
 	for (j = 0; j < ut->bindings.count; j++) {
 		ret = weave_uarray_elem(&ub, sizeof(ub), &ut->bindings, j);
 		if (ret)
-			goto err;
-		if (!ub.access || ub.access & ~(DRM_WEAVE_ACCESS_READ |
-						DRM_WEAVE_ACCESS_WRITE) ||
-		    !ub.size) {
-			ret = -EINVAL;
-			goto err;
-		}
-		obj = drm_gem_object_lookup(file, ub.handle);
-		if (!obj) {
-			ret = -ENOENT;
-			goto err;
-		}
-		if (obj->import_attach ||
-		    check_add_overflow(ub.offset, ub.size, &end) ||
-		    end > obj->size) {
-			drm_gem_object_put(obj);
-			ret = -EINVAL;
-			goto err;
-		}
-		bt = weave_btrack_get(c, obj);
-		drm_gem_object_put(obj);	/* the track holds one */
-		if (IS_ERR(bt)) {
-			ret = PTR_ERR(bt);
-			goto err;
-		}
-		t->bindings[j] = (struct weave_binding) {
-			.bo = bt->obj,
-			.track = &bt->track,
-			.offset = ub.offset,
-			.size = ub.size,
-			.access = (ub.access & DRM_WEAVE_ACCESS_READ ?
-				   WEAVE_ACCESS_READ : 0) |
-				  (ub.access & DRM_WEAVE_ACCESS_WRITE ?
-				   WEAVE_ACCESS_WRITE : 0),
-		};
+			return ret;
+		ret = weave_binding_resolve(c, file, &ub, &t->bindings[j]);
+		if (ret)
+			return ret;
 		t->num_bindings = j + 1;
 	}
+	return 0;
+}
 
-	if (t->kind == WEAVE_TASK_LAUNCH) {
-		ret = weave_launch_check(ut, t);
-		if (ret)
-			goto err;
-		return 0;
-	}
+/*
+ * Stage step of a host write: copy its bytes from @ut->data into @t->data.
+ * @staged counts the bytes staged so far by this call.
+ */
+static int weave_task_stage(struct weave_client *c,
+			    const struct drm_weave_task *ut,
+			    struct weave_task *t, u64 *staged)
+{
+	const struct weave_limits *lim = &c->wdev->limits;
 
-	/* A host write: stage the bytes now. */
 	t->len = t->bindings[0].size;
-	if (!(t->bindings[0].access & WEAVE_ACCESS_WRITE)) {
-		ret = -EINVAL;
-		goto err;
-	}
-	if (t->len > lim->max_staged_bytes) {
-		ret = -E2BIG;
-		goto err;
-	}
+	if (!(t->bindings[0].access & WEAVE_ACCESS_WRITE))
+		return -EINVAL;
+	if (t->len > lim->max_staged_bytes)
+		return -E2BIG;
 	if (atomic64_read(&c->ectx->staged_bytes) + *staged + t->len >
-	    lim->max_staged_bytes) {
-		ret = -EBUSY;
-		goto err;
-	}
+	    lim->max_staged_bytes)
+		return -EBUSY;
 	/*
 	 * Up to max_staged_bytes of the caller's choosing: charged to its
 	 * memory cgroup, and a refusal rather than an OOM kill or a warning
@@ -365,19 +375,35 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	 */
 	t->data = kvmalloc(t->len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
 			   __GFP_NOWARN);
-	if (!t->data) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	if (copy_from_user(t->data, u64_to_user_ptr(ut->data), t->len)) {
-		ret = -EFAULT;
-		goto err;
-	}
+	if (!t->data)
+		return -ENOMEM;
+	if (copy_from_user(t->data, u64_to_user_ptr(ut->data), t->len))
+		return -EFAULT;
 	*staged += t->len;
 	return 0;
+}
 
-err:
-	weave_task_release(c, t);
+/*
+ * Check and resolve the user task @ut, already copied in, into @t.  @staged
+ * counts the host-write bytes staged so far by this call.  On error @t holds
+ * nothing.
+ */
+static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
+			      const struct drm_weave_task *ut,
+			      struct weave_task *t, u64 *staged)
+{
+	int ret;
+
+	ret = weave_task_copy(ut, t);
+	if (ret)
+		return ret;
+	ret = weave_task_bind(c, file, ut, t);
+	if (!ret && t->kind == WEAVE_TASK_LAUNCH)
+		ret = weave_launch_check(ut, t);
+	else if (!ret)
+		ret = weave_task_stage(c, ut, t, staged);
+	if (ret)
+		weave_task_release(c, t);
 	return ret;
 }
 
