@@ -407,6 +407,169 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	return ret;
 }
 
+/* Room for @count tasks: the client's cached array if it is big enough. */
+static struct weave_task *weave_enqueue_tasks_buf(struct weave_client *c,
+						  u32 count)
+{
+	struct weave_task *tasks;
+
+	/* Not zeroed: weave_task_prepare() sets every field it reads. */
+	if (count <= c->tasks_cap)
+		return c->tasks_buf;
+	tasks = kvmalloc_array(count, sizeof(*tasks), GFP_KERNEL_ACCOUNT);
+	if (tasks && count <= WEAVE_ENQUEUE_CACHE) {
+		kvfree(c->tasks_buf);
+		c->tasks_buf = tasks;
+		c->tasks_cap = count;
+	}
+	return tasks;
+}
+
+/* Resolve step: the stream of @args, if it can take @count more tasks. */
+static struct weave_lstream *
+weave_enqueue_stream(struct weave_client *c,
+		     const struct drm_weave_enqueue *args, u32 count)
+{
+	struct weave_lstream *ls;
+
+	ls = xa_load(&c->streams, args->stream);
+	if (!ls)
+		return ERR_PTR(-ENOENT);
+	if (atomic_read(&ls->error))
+		return ERR_PTR(-ECANCELED);
+	if (atomic64_read(&c->ectx->pending_tasks) + count >
+	    c->wdev->limits.max_pending_tasks)
+		return ERR_PTR(-EBUSY);
+	return ls;
+}
+
+/*
+ * Copy step: copy in the tasks of @args, a chunk at a time, and prepare
+ * each into @tasks.  *@n counts the tasks prepared, which hold resources.
+ */
+static int weave_enqueue_copy_tasks(struct weave_client *c,
+				    struct drm_file *file,
+				    const struct drm_weave_enqueue *args,
+				    struct weave_task *tasks, u32 *n,
+				    u64 *staged)
+{
+	struct drm_weave_task *chunk = c->task_chunk;
+	u32 count = args->tasks.count;
+	u32 k, got = 0;
+	int cret = 0;
+	int ret;
+
+	for (*n = 0; *n < count; (*n)++) {
+		k = *n % WEAVE_TASK_CHUNK;
+		if (!k)
+			cret = weave_uarray_read(chunk, sizeof(*chunk),
+						 &args->tasks, *n,
+						 min(count - *n,
+						     WEAVE_TASK_CHUNK),
+						 weave_uarray_tasks, &got);
+		/* The tasks before a bad one have had their say. */
+		if (k == got)
+			return cret;
+		ret = weave_task_prepare(c, file, &chunk[k], &tasks[*n],
+					 staged);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Resolve step: the fences of the in-syncs of @args into @fences.  *@nf
+ * counts the fences taken.
+ */
+static int weave_enqueue_in_fences(struct drm_file *file,
+				   const struct drm_weave_enqueue *args,
+				   struct dma_fence **fences, u32 *nf)
+{
+	struct drm_weave_sync us;
+	int ret;
+
+	for (*nf = 0; *nf < args->in_syncs.count; (*nf)++) {
+		ret = weave_uarray_elem(&us, sizeof(us), &args->in_syncs, *nf);
+		if (!ret && us.flags)
+			ret = -EINVAL;
+		if (ret)
+			return ret;
+		ret = drm_syncobj_find_fence(file, us.handle,
+					     us.timeline_value, 0,
+					     &fences[*nf]);
+		if (ret)	/* -EINVAL: no fence at that point */
+			return ret == -EINVAL ? -ENOENT : ret;
+	}
+	return 0;
+}
+
+/*
+ * Reserve step, the last that can fail: the stream's slot, into *@slot,
+ * and the gates of the *@nf in-fences.  Sets *@nf to zero if it put them.
+ */
+static int weave_enqueue_reserve(struct weave_client *c,
+				 struct drm_weave_enqueue *args,
+				 struct dma_fence **fences, u32 *nf,
+				 u32 *slot)
+{
+	int ret;
+
+	ret = weave_core_reserve(&c->core, args->stream);
+	if (ret)
+		return ret;
+	*slot = weave_core_slot(&c->core, args->stream);
+	if (*nf && weave_ectx_gate_room(c->ectx, *slot) < *nf) {
+		/* Packing the slot's tasks hands its gates to a job. */
+		ret = weave_core_execute(&c->core, &args->stream, 1);
+		if (ret)
+			return ret;
+	}
+	ret = weave_ectx_gates_prepare(c->ectx, *slot, fences, nf);
+	if (ret)
+		*nf = 0;	/* it put the fences */
+	return ret;
+}
+
+/*
+ * Commit step: link the @nf gates to @slot and register the @count tasks
+ * with the core, which takes them.  Cannot fail but for a bug.
+ */
+static int weave_enqueue_commit(struct weave_client *c,
+				struct drm_weave_enqueue *args,
+				struct weave_lstream *ls,
+				struct weave_task *tasks, u64 staged,
+				struct dma_fence **fences, u32 nf, u32 slot)
+{
+	u32 count = args->tasks.count;
+	u32 i;
+	int ret;
+
+	weave_ectx_gates_commit(c->ectx, slot, fences, nf);
+	atomic64_add(count, &c->ectx->pending_tasks);
+	atomic64_add(staged, &c->ectx->staged_bytes);
+	for (i = 0; i < count; i++) {
+		ret = weave_core_register(&c->core, args->stream, &tasks[i]);
+		if (WARN_ON_ONCE(ret)) {
+			/* Checked and reserved: the core accepts every task. */
+			atomic64_sub(count - i, &c->ectx->pending_tasks);
+			for (; i < count; i++) {
+				if (tasks[i].data)
+					atomic64_sub(tasks[i].len,
+						     &c->ectx->staged_bytes);
+				weave_task_release(c, &tasks[i]);
+			}
+			return ret;
+		}
+		ls->enqueued++;
+		tasks[i].data = NULL;	/* the core's now */
+		weave_task_release(c, &tasks[i]);
+	}
+	c->enqueued = true;
+	args->seqno = ls->enqueued;
+	return 0;
+}
+
 /**
  * weave_enqueue_ioctl() - Handle %DRM_IOCTL_WEAVE_ENQUEUE.
  * @drm: The DRM device.
@@ -422,142 +585,50 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_enqueue *args = data;
 	struct weave_client *c = file->driver_priv;
-	const struct weave_limits *lim = &c->wdev->limits;
 	struct dma_fence **fences = c->in_fences;
-	u32 count = args->tasks.count;
-	u32 nsyncs = args->in_syncs.count;
-	struct drm_weave_sync us;
 	struct weave_lstream *ls;
-	struct drm_weave_task *chunk = c->task_chunk;
-	struct weave_task *tasks = NULL;
-	u32 i, k, got = 0, n = 0, nf = 0, slot;
-	int cret = 0;
+	struct weave_task *tasks;
+	u32 n = 0, nf = 0, slot;
 	u64 staged = 0;
 	int ret;
 
-	if (args->flags || !count || count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
-	    !weave_uarray_valid(&args->tasks, sizeof(*chunk)) ||
-	    nsyncs > WEAVE_MAX_IN_SYNCS ||
-	    !weave_uarray_valid(&args->in_syncs, sizeof(us)))
+	if (args->flags || !args->tasks.count ||
+	    args->tasks.count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
+	    !weave_uarray_valid(&args->tasks, sizeof(struct drm_weave_task)) ||
+	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
+	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	/* Not zeroed: weave_task_prepare() sets every field it reads. */
-	if (count <= c->tasks_cap) {
-		tasks = c->tasks_buf;
-	} else {
-		tasks = kvmalloc_array(count, sizeof(*tasks),
-				       GFP_KERNEL_ACCOUNT);
-		if (!tasks) {
-			ret = -ENOMEM;
-			goto out_unlock;
-		}
-		if (count <= WEAVE_ENQUEUE_CACHE) {
-			kvfree(c->tasks_buf);
-			c->tasks_buf = tasks;
-			c->tasks_cap = count;
-		}
-	}
-	ls = xa_load(&c->streams, args->stream);
-	if (!ls) {
-		ret = -ENOENT;
+	tasks = weave_enqueue_tasks_buf(c, args->tasks.count);
+	if (!tasks) {
+		ret = -ENOMEM;
 		goto out_unlock;
 	}
-	if (atomic_read(&ls->error)) {
-		ret = -ECANCELED;
-		goto out_unlock;
-	}
-	if (atomic64_read(&c->ectx->pending_tasks) + count >
-	    lim->max_pending_tasks) {
-		ret = -EBUSY;
-		goto out_unlock;
-	}
-
-	for (n = 0; n < count; n++) {
-		k = n % WEAVE_TASK_CHUNK;
-		if (!k)
-			cret = weave_uarray_read(chunk, sizeof(*chunk),
-						 &args->tasks, n,
-						 min(count - n, WEAVE_TASK_CHUNK),
-						 weave_uarray_tasks, &got);
-		if (k == got) {
-			/* The tasks before it had their say first. */
-			ret = cret;
-			goto out_release;
-		}
-		ret = weave_task_prepare(c, file, &chunk[k], &tasks[n],
-					 &staged);
-		if (ret)
-			goto out_release;
-	}
-	for (nf = 0; nf < nsyncs; nf++) {
-		ret = weave_uarray_elem(&us, sizeof(us), &args->in_syncs, nf);
-		if (!ret && us.flags)
-			ret = -EINVAL;
-		if (ret)
-			goto out_release;
-		ret = drm_syncobj_find_fence(file, us.handle,
-					     us.timeline_value, 0, &fences[nf]);
-		if (ret) {
-			if (ret == -EINVAL)
-				ret = -ENOENT;	/* no fence at that point */
-			goto out_release;
-		}
+	ls = weave_enqueue_stream(c, args, args->tasks.count);
+	ret = PTR_ERR_OR_ZERO(ls);
+	if (!ret)
+		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n,
+					       &staged);
+	if (!ret)
+		ret = weave_enqueue_in_fences(file, args, fences, &nf);
+	if (!ret)
+		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
+	if (!ret) {
+		/* Committed: it takes the tasks and the fences. */
+		ret = weave_enqueue_commit(c, args, ls, tasks, staged, fences,
+					   nf, slot);
+		n = 0;
+		nf = 0;
 	}
 
-	/* The slot and the gates: the last steps that can fail. */
-	ret = weave_core_reserve(&c->core, args->stream);
-	if (ret)
-		goto out_release;
-	slot = weave_core_slot(&c->core, args->stream);
-	if (nf && weave_ectx_gate_room(c->ectx, slot) < nf) {
-		/* Packing the slot's tasks hands its gates to a job. */
-		ret = weave_core_execute(&c->core, &args->stream, 1);
-		if (ret)
-			goto out_release;
-	}
-	ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
-	if (ret) {
-		nf = 0;		/* it put the fences */
-		goto out_release;
-	}
-
-	/* Committed: nothing below fails. */
-	weave_ectx_gates_commit(c->ectx, slot, fences, nf);
-	nf = 0;
-	atomic64_add(count, &c->ectx->pending_tasks);
-	atomic64_add(staged, &c->ectx->staged_bytes);
-	for (i = 0; i < count; i++) {
-		ret = weave_core_register(&c->core, args->stream, &tasks[i]);
-		if (WARN_ON_ONCE(ret)) {
-			/* Checked and reserved: the core accepts every task. */
-			atomic64_sub(count - i, &c->ectx->pending_tasks);
-			for (; i < count; i++) {
-				if (tasks[i].data)
-					atomic64_sub(tasks[i].len,
-						     &c->ectx->staged_bytes);
-				weave_task_release(c, &tasks[i]);
-			}
-			n = 0;
-			goto out_release;
-		}
-		ls->enqueued++;
-		tasks[i].data = NULL;	/* the core's now */
-		weave_task_release(c, &tasks[i]);
-	}
-	n = 0;
-	c->enqueued = true;
-	args->seqno = ls->enqueued;
-	ret = 0;
-
-out_release:
 	while (nf--)
 		dma_fence_put(fences[nf]);
 	while (n--)
 		weave_task_release(c, &tasks[n]);
-out_unlock:
 	if (tasks != c->tasks_buf)
 		kvfree(tasks);
+out_unlock:
 	mutex_unlock(&c->lock);
 	return ret;
 }
