@@ -651,6 +651,119 @@ static struct dma_fence *weave_client_all_fence(struct weave_client *c,
 	return weave_join_arm(join);
 }
 
+/* What a FLUSH needs to set its out-sync, allocated before it submits. */
+struct weave_flush_out {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	struct weave_proxy *proxy;
+	struct weave_join *join;
+};
+
+/* Resolve step: the out-sync of @args and what setting it takes. */
+static int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
+			       const struct drm_weave_flush *args,
+			       struct weave_flush_out *out)
+{
+	if (!args->out_sync.handle)
+		return 0;
+	out->syncobj = drm_syncobj_find(file, args->out_sync.handle);
+	if (!out->syncobj)
+		return -ENOENT;
+	if (args->out_sync.timeline_value) {
+		out->chain = dma_fence_chain_alloc();
+		if (!out->chain)
+			return -ENOMEM;
+	}
+	if (args->flags & DRM_WEAVE_FLUSH_ALL)
+		out->join = weave_join_create(c->wdev->limits.max_streams);
+	else
+		out->proxy = weave_proxy_create();
+	if (!out->join && !out->proxy)
+		return -ENOMEM;
+	return 0;
+}
+
+static void weave_flush_out_put(struct weave_flush_out *out)
+{
+	weave_join_put(out->join);
+	weave_proxy_put(out->proxy);
+	dma_fence_chain_free(out->chain);
+	if (out->syncobj)
+		drm_syncobj_put(out->syncobj);
+}
+
+/*
+ * Submit step, under the client's lock.  The state after the executions
+ * says whether this call's work was all submitted: a task refused for lack
+ * of memory stays queued, a task failed by a threshold execution marks its
+ * stream failed (-ECANCELED here), and a job whose push failed is pushed
+ * now or still held.
+ */
+static int weave_flush_submit(struct weave_client *c,
+			      const struct drm_weave_flush *args)
+{
+	struct weave_lstream *ls;
+	u64 left;
+
+	if (args->flags & DRM_WEAVE_FLUSH_ALL) {
+		weave_core_flush_all(&c->core);
+		left = weave_core_queued(&c->core);
+	} else {
+		ls = xa_load(&c->streams, args->stream);
+		if (!ls)
+			return -ENOENT;
+		if (atomic_read(&ls->error))
+			return -ECANCELED;
+		weave_core_flush(&c->core, args->stream);
+		left = weave_core_slot_queued(&c->core, args->stream);
+	}
+	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
+	if (left || weave_ectx_held(c->ectx))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The fence of what was flushed, for the out-sync, under the client's lock,
+ * made from @out's join or proxy (which it takes).  NULL if none is needed.
+ */
+static struct dma_fence *weave_flush_fence(struct weave_client *c,
+					   const struct drm_weave_flush *args,
+					   struct weave_flush_out *out)
+{
+	struct dma_fence *fence;
+
+	if (out->join) {
+		fence = weave_client_all_fence(c, out->join);
+		out->join = NULL;
+		return fence;
+	}
+	if (!out->proxy)
+		return NULL;
+	fence = weave_ectx_slot_fence(c->ectx,
+				      weave_core_slot(&c->core, args->stream));
+	if (fence) {
+		fence = weave_proxy_attach(out->proxy, fence);
+		out->proxy = NULL;
+	}
+	return fence;
+}
+
+/* Commit step: set the out-sync to @fence (NULL: signalled), which it puts. */
+static void weave_flush_out_set(struct weave_flush_out *out,
+				struct dma_fence *fence, u64 point)
+{
+	if (!fence)
+		fence = dma_fence_get_stub();
+	if (out->chain) {
+		drm_syncobj_add_point(out->syncobj, out->chain, fence, point);
+		out->chain = NULL;
+	} else {
+		drm_syncobj_replace_fence(out->syncobj, fence);
+	}
+	dma_fence_put(fence);
+}
+
 /**
  * weave_flush_ioctl() - Handle %DRM_IOCTL_WEAVE_FLUSH.
  * @drm: The DRM device.
@@ -667,98 +780,26 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_flush *args = data;
 	struct weave_client *c = file->driver_priv;
-	struct dma_fence_chain *chain = NULL;
-	struct drm_syncobj *syncobj = NULL;
-	struct weave_proxy *proxy = NULL;
-	struct weave_join *join = NULL;
+	struct weave_flush_out out = {};
 	struct dma_fence *fence = NULL;
-	struct weave_lstream *ls;
-	bool all = args->flags & DRM_WEAVE_FLUSH_ALL;
-	u64 left = 0;
-	int ret = 0;
+	int ret;
 
-	if (args->flags & ~DRM_WEAVE_FLUSH_ALL || (all && args->stream) ||
+	if (args->flags & ~DRM_WEAVE_FLUSH_ALL ||
+	    (args->flags & DRM_WEAVE_FLUSH_ALL && args->stream) ||
 	    args->out_sync.flags)
 		return -EINVAL;
 
-	if (args->out_sync.handle) {
-		syncobj = drm_syncobj_find(file, args->out_sync.handle);
-		if (!syncobj)
-			return -ENOENT;
-		if (args->out_sync.timeline_value) {
-			chain = dma_fence_chain_alloc();
-			if (!chain) {
-				ret = -ENOMEM;
-				goto out;
-			}
-		}
-		if (all)
-			join = weave_join_create(c->wdev->limits.max_streams);
-		else
-			proxy = weave_proxy_create();
-		if (!join && !proxy) {
-			ret = -ENOMEM;
-			goto out;
-		}
+	ret = weave_flush_out_get(c, file, args, &out);
+	if (!ret) {
+		mutex_lock(&c->lock);
+		ret = weave_flush_submit(c, args);
+		if (!ret)
+			fence = weave_flush_fence(c, args, &out);
+		mutex_unlock(&c->lock);
 	}
-
-	/*
-	 * The state after the executions says whether this call's work was
-	 * all submitted: a task refused for lack of memory stays queued, a
-	 * task failed by a threshold execution marks its stream failed
-	 * (-ECANCELED below), and a job whose push failed is pushed now or
-	 * still held.
-	 */
-	mutex_lock(&c->lock);
-	if (all) {
-		weave_core_flush_all(&c->core);
-		left = weave_core_queued(&c->core);
-	} else {
-		ls = xa_load(&c->streams, args->stream);
-		if (!ls) {
-			ret = -ENOENT;
-		} else if (atomic_read(&ls->error)) {
-			ret = -ECANCELED;
-		} else {
-			weave_core_flush(&c->core, args->stream);
-			left = weave_core_slot_queued(&c->core, args->stream);
-		}
-	}
-	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
-	if (!ret && (left || weave_ectx_held(c->ectx)))
-		ret = -ENOMEM;
-	if (!ret && join) {
-		fence = weave_client_all_fence(c, join);
-		join = NULL;
-	} else if (!ret && proxy) {
-		fence = weave_ectx_slot_fence(c->ectx,
-					      weave_core_slot(&c->core,
-							      args->stream));
-		if (fence) {
-			fence = weave_proxy_attach(proxy, fence);
-			proxy = NULL;
-		}
-	}
-	mutex_unlock(&c->lock);
-	if (ret || !syncobj)
-		goto out;
-
-	if (!fence)
-		fence = dma_fence_get_stub();
-	if (chain) {
-		drm_syncobj_add_point(syncobj, chain, fence,
-				      args->out_sync.timeline_value);
-		chain = NULL;
-	} else {
-		drm_syncobj_replace_fence(syncobj, fence);
-	}
-	dma_fence_put(fence);
-out:
-	weave_join_put(join);
-	weave_proxy_put(proxy);
-	dma_fence_chain_free(chain);
-	if (syncobj)
-		drm_syncobj_put(syncobj);
+	if (!ret && out.syncobj)
+		weave_flush_out_set(&out, fence, args->out_sync.timeline_value);
+	weave_flush_out_put(&out);
 	return ret;
 }
 
