@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the flush and wait ioctls.
+ *
+ * Submitting a client's queued work to the hardware queues, the out-sync
+ * that a flush sets, and waiting for a stream's work.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/dma-fence-chain.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_syncobj.h>
+
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+
+/*
+ * The fence of everything flushed on any slot of the client, made from
+ * @join, which has room for every slot.  Cannot fail.
+ */
+static struct dma_fence *weave_client_all_fence(struct weave_client *c,
+						struct weave_join *join)
+{
+	struct dma_fence *f;
+	u32 i;
+
+	for (i = 0; i < c->core.max_streams; i++) {
+		f = weave_ectx_slot_fence(c->ectx, i);
+		if (f)
+			weave_join_add(join, f);
+	}
+	return weave_join_arm(join);
+}
+
+/* What a FLUSH needs to set its out-sync, allocated before it submits. */
+struct weave_flush_out {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	struct weave_proxy *proxy;
+	struct weave_join *join;
+};
+
+/* Resolve step: the out-sync of @args and what setting it takes. */
+static int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
+			       const struct drm_weave_flush *args,
+			       struct weave_flush_out *out)
+{
+	if (!args->out_sync.handle)
+		return 0;
+	out->syncobj = drm_syncobj_find(file, args->out_sync.handle);
+	if (!out->syncobj)
+		return -ENOENT;
+	if (args->out_sync.timeline_value) {
+		out->chain = dma_fence_chain_alloc();
+		if (!out->chain)
+			return -ENOMEM;
+	}
+	if (args->flags & DRM_WEAVE_FLUSH_ALL)
+		out->join = weave_join_create(c->wdev->limits.max_streams);
+	else
+		out->proxy = weave_proxy_create();
+	if (!out->join && !out->proxy)
+		return -ENOMEM;
+	return 0;
+}
+
+static void weave_flush_out_put(struct weave_flush_out *out)
+{
+	weave_join_put(out->join);
+	weave_proxy_put(out->proxy);
+	dma_fence_chain_free(out->chain);
+	if (out->syncobj)
+		drm_syncobj_put(out->syncobj);
+}
+
+/*
+ * Submit step, under the client's lock.  The state after the executions
+ * says whether this call's work was all submitted: a task refused for lack
+ * of memory stays queued, a task failed by a threshold execution marks its
+ * stream failed (-ECANCELED here), and a job whose push failed is pushed
+ * now or still held.
+ */
+static int weave_flush_submit(struct weave_client *c,
+			      const struct drm_weave_flush *args)
+{
+	struct weave_lstream *ls;
+	u64 left;
+
+	if (args->flags & DRM_WEAVE_FLUSH_ALL) {
+		weave_core_flush_all(&c->core);
+		left = weave_core_queued(&c->core);
+	} else {
+		ls = xa_load(&c->streams, args->stream);
+		if (!ls)
+			return -ENOENT;
+		if (atomic_read(&ls->error))
+			return -ECANCELED;
+		weave_core_flush(&c->core, args->stream);
+		left = weave_core_slot_queued(&c->core, args->stream);
+	}
+	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
+	if (left || weave_ectx_held(c->ectx))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The fence of what was flushed, for the out-sync, under the client's lock,
+ * made from @out's join or proxy (which it takes).  NULL if none is needed.
+ */
+static struct dma_fence *weave_flush_fence(struct weave_client *c,
+					   const struct drm_weave_flush *args,
+					   struct weave_flush_out *out)
+{
+	struct dma_fence *fence;
+
+	if (out->join) {
+		fence = weave_client_all_fence(c, out->join);
+		out->join = NULL;
+		return fence;
+	}
+	if (!out->proxy)
+		return NULL;
+	fence = weave_ectx_slot_fence(c->ectx,
+				      weave_core_slot(&c->core, args->stream));
+	if (fence) {
+		fence = weave_proxy_attach(out->proxy, fence);
+		out->proxy = NULL;
+	}
+	return fence;
+}
+
+/* Commit step: set the out-sync to @fence (NULL: signalled), which it puts. */
+static void weave_flush_out_set(struct weave_flush_out *out,
+				struct dma_fence *fence, u64 point)
+{
+	if (!fence)
+		fence = dma_fence_get_stub();
+	if (out->chain) {
+		drm_syncobj_add_point(out->syncobj, out->chain, fence, point);
+		out->chain = NULL;
+	} else {
+		drm_syncobj_replace_fence(out->syncobj, fence);
+	}
+	dma_fence_put(fence);
+}
+
+/**
+ * weave_flush_ioctl() - Handle %DRM_IOCTL_WEAVE_FLUSH.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_flush.
+ * @file: The client's file.
+ *
+ * What the out-sync needs is allocated first, so that nothing fails once
+ * the work is submitted: a 0 means all of it was.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_flush_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct drm_weave_flush *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_flush_out out = {};
+	struct dma_fence *fence = NULL;
+	int ret;
+
+	if (args->flags & ~DRM_WEAVE_FLUSH_ALL ||
+	    (args->flags & DRM_WEAVE_FLUSH_ALL && args->stream) ||
+	    args->out_sync.flags)
+		return -EINVAL;
+
+	ret = weave_flush_out_get(c, file, args, &out);
+	if (!ret) {
+		mutex_lock(&c->lock);
+		ret = weave_flush_submit(c, args);
+		if (!ret)
+			fence = weave_flush_fence(c, args, &out);
+		mutex_unlock(&c->lock);
+	}
+	if (!ret && out.syncobj)
+		weave_flush_out_set(&out, fence, args->out_sync.timeline_value);
+	weave_flush_out_put(&out);
+	return ret;
+}
+
+/*
+ * Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns.
+ * A sleep in jiffies can end up to a jiffy early, so the deadline is
+ * checked against the clock and the wait goes on until it has passed.
+ */
+static int weave_wait_fence(struct dma_fence *fence, s64 deadline_ns)
+{
+	long ret;
+	s64 left;
+
+	while (!dma_fence_is_signaled(fence)) {
+		left = deadline_ns - ktime_get_ns();
+		if (left <= 0)
+			return -ETIME;
+		ret = dma_fence_wait_timeout(fence, true,
+					     min_t(u64, nsecs_to_jiffies(left),
+						   MAX_SCHEDULE_TIMEOUT - 1) + 1);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * weave_wait_ioctl() - Handle %DRM_IOCTL_WEAVE_WAIT.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_wait.
+ * @file: The client's file.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_wait_ioctl(struct drm_device *drm, void *data,
+		     struct drm_file *file)
+{
+	struct drm_weave_wait *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	struct dma_fence *fence;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+
+	mutex_lock(&c->lock);
+	ls = xa_load(&c->streams, args->handle);
+	if (!ls) {
+		mutex_unlock(&c->lock);
+		return -ENOENT;
+	}
+	kref_get(&ls->ref);
+	fence = weave_ectx_slot_fence(c->ectx,
+				      weave_core_slot(&c->core, args->handle));
+	mutex_unlock(&c->lock);
+
+	if (fence)
+		ret = weave_wait_fence(fence, args->timeout_ns);
+	dma_fence_put(fence);
+	/* Not in drm_dev_enter(): an unplug may have cancelled the work. */
+	if (!ret && drm_dev_is_unplugged(drm))
+		ret = -ENODEV;
+	else if (!ret && atomic_read(&ls->error))
+		ret = -ECANCELED;
+	weave_lstream_put(ls);
+	return ret;
+}
