@@ -195,6 +195,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	bs->slot = slot;
 	bs->queue = &engine->queues[slot % engine->num_queues];
 	bs->sched_list[0] = &bs->queue->sched;
+	bs->fence_context = dma_fence_context_alloc(WEAVE_NUM_PRIOS);
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++) {
 		ret = drm_sched_entity_init(&bs->entity[p], weave_prio_map[p],
 					    bs->sched_list, 1, NULL);
@@ -510,7 +511,10 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	}
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
-	out = weave_proxy_attach(job->proxy, dma_fence_get(finished));
+	/* The next point of the entity's timeline, in push order. */
+	out = weave_proxy_attach_at(job->proxy, dma_fence_get(finished),
+				    job->bs->fence_context + job->prio,
+				    ++job->bs->fence_seqno[job->prio]);
 	job->proxy = NULL;
 	for (i = 0; i < job->nbos; i++)
 		dma_resv_add_fence(job->objs[i]->resv, out,

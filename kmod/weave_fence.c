@@ -29,6 +29,27 @@
  * DMA_BUF_IOCTL_EXPORT_SYNC_FILE read) get a weave fence that stands in
  * for it, a proxy (weave_proxy_create()) made with the job and attached
  * when it is armed.
+ *
+ * Timelines.  The proxies of a backend stream's jobs are one timeline per
+ * scheduler entity: fence context &weave_bstream.fence_context plus the
+ * priority, with a seqno taken from &weave_bstream.fence_seqno when the
+ * job is committed at flush, under the client's mutex, in the order the
+ * jobs are pushed (weave_proxy_attach_at()).  So a buffer's reservation
+ * keeps one fence per entity that wrote it, as dma_resv_add_fence()
+ * replaces an earlier fence of the same context, and a job gets one
+ * dependency per entity, not one per pending job.  A fence context must
+ * signal in seqno order, and these do: a proxy signals from the callback
+ * of its job's finished fence, and the finished fences of an entity
+ * signal in push order.  The scheduler runs an entity's jobs in push
+ * order on one queue, whose ordered workqueue runs them and signals their
+ * hardware fences in that order, and each finished fence signals from its
+ * hardware fence's callback, before the worker moves on.  A timeout keeps
+ * that order: the timed-out job still finishes on the worker (aborted),
+ * and drm_sched_stop() and drm_sched_start() reattach the callbacks of
+ * the pending jobs in order, signalling at once those whose hardware fence
+ * already has; none is signalled ahead of an earlier one.  Gates, joins
+ * and the proxies of out-syncs (weave_proxy_attach()) each have a context
+ * of their own: nothing orders them.
  */
 
 static const char *weave_fence_driver_name(struct dma_fence *f)
@@ -178,39 +199,42 @@ static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
 }
 
 /**
- * weave_proxy_create() - Make a weave fence that will stand in for another.
+ * weave_proxy_create() - Allocate a proxy, a fence to stand in for another.
  *
- * The fence is initialised (with a context of its own and a module
- * reference) but stands in for nothing until weave_proxy_attach(); until
- * then it may be put without ever signalling.
+ * The fence is initialised, with its timeline and a module reference, only
+ * by weave_proxy_attach() or weave_proxy_attach_at(), where nothing may
+ * fail any more; until then it is no fence yet, and weave_proxy_put()
+ * frees it.
  *
- * Return: The fence with one reference, or NULL if out of memory.
+ * Return: The proxy, or NULL if out of memory.
  */
 struct weave_proxy *weave_proxy_create(void)
 {
-	struct weave_proxy *proxy;
-
-	proxy = kzalloc(sizeof(*proxy), GFP_KERNEL_ACCOUNT);
-	if (!proxy)
-		return NULL;
-	spin_lock_init(&proxy->f.lock);
-	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
-		       dma_fence_context_alloc(1), 1);
-	__module_get(THIS_MODULE);
-	return proxy;
+	return kzalloc(sizeof(struct weave_proxy), GFP_KERNEL_ACCOUNT);
 }
 
 /**
- * weave_proxy_attach() - Make a proxy stand in for a fence.
- * @proxy: From weave_proxy_create(), not attached yet; this takes the
- *	caller's reference.
+ * weave_proxy_attach_at() - Make a proxy stand in for a timeline's fence.
+ * @proxy: From weave_proxy_create(), not attached yet; this takes it.
  * @in: The fence; this takes the caller's reference.
+ * @context: The fence context of the timeline.
+ * @seqno: The proxy's seqno on it, above every earlier one of @context.
  *
- * Return: The proxy's fence, which signals with @in's error when @in does.
+ * The caller orders the timeline: the proxies of @context must signal in
+ * @seqno order, so @in must signal after the fences the earlier proxies of
+ * @context stand in for.
+ *
+ * Return: The proxy's fence, with one reference, which signals with @in's
+ * error when @in does.
  */
-struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
-				     struct dma_fence *in)
+struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
+					struct dma_fence *in, u64 context,
+					u64 seqno)
 {
+	spin_lock_init(&proxy->f.lock);
+	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
+		       context, seqno);
+	__module_get(THIS_MODULE);
 	proxy->in = in;
 	dma_fence_get(&proxy->f.base);	/* for the callback */
 	if (dma_fence_add_callback(in, &proxy->cb, weave_proxy_cb))
@@ -219,13 +243,28 @@ struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
 }
 
 /**
- * weave_proxy_put() - Drop a proxy that was never attached.
+ * weave_proxy_attach() - Make a proxy stand in for a fence.
+ * @proxy: From weave_proxy_create(), not attached yet; this takes it.
+ * @in: The fence; this takes the caller's reference.
+ *
+ * The proxy gets a fence context of its own.
+ *
+ * Return: The proxy's fence, with one reference, which signals with @in's
+ * error when @in does.
+ */
+struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
+				     struct dma_fence *in)
+{
+	return weave_proxy_attach_at(proxy, in, dma_fence_context_alloc(1), 1);
+}
+
+/**
+ * weave_proxy_put() - Free a proxy that was never attached.
  * @proxy: The proxy, or NULL.
  */
 void weave_proxy_put(struct weave_proxy *proxy)
 {
-	if (proxy)
-		dma_fence_put(&proxy->f.base);
+	kfree(proxy);
 }
 
 /* The &weave_ectx.id of the client whose job @f stands in for, or zero. */

@@ -59,6 +59,9 @@ struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
 				     struct dma_fence *in);
 void weave_gate_arm(struct weave_ectx *ctx, struct weave_gate *gate);
 void weave_gate_fire(struct weave_gate *gate, int err);
+struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
+					struct dma_fence *in, u64 context,
+					u64 seqno);
 u64 weave_fence_owner(struct dma_fence *f);
 
 #endif /* _WEAVE_FENCE_H_ */

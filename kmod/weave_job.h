@@ -52,6 +52,17 @@ struct weave_bstream {
 	struct drm_gpu_scheduler *sched_list[1];
 	/** @entity: One entity per &enum drm_weave_priority. */
 	struct drm_sched_entity entity[WEAVE_NUM_PRIOS];
+	/**
+	 * @fence_context: The first of %WEAVE_NUM_PRIOS fence contexts, one
+	 * per entry of @entity: the timelines of its jobs' proxies (see "DOC:
+	 * fences", Timelines).
+	 */
+	u64 fence_context;
+	/**
+	 * @fence_seqno: The last proxy seqno of each timeline, under the
+	 * client's mutex.
+	 */
+	u64 fence_seqno[WEAVE_NUM_PRIOS];
 };
 
 /* A buffer of a job and how the job uses it. */
@@ -97,7 +108,8 @@ struct weave_job {
 	struct weave_fence *hw;
 	/**
 	 * @proxy: The fence that stands in for the finished fence in the
-	 * buffers' reservation objects; made with the job, attached at flush.
+	 * buffers' reservation objects; allocated with the job, attached (and
+	 * given its place on the entity's timeline) at flush.
 	 */
 	struct weave_proxy *proxy;
 	/** @work: The worker's item on &weave_queue.wq. */

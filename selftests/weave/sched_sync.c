@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
+
 #include "weave_test.h"
 
 FIXTURE(sync) {
@@ -399,6 +401,62 @@ TEST_F_TIMEOUT(sync, gate_cap, 120)
 	EXPECT_EQ(0u, weave_test_client_usage(_metadata, self->fd).gate_bytes);
 	for (i = 0; i < 3 * GATE_SYNCS; i++)
 		drmSyncobjDestroy(self->fd, sobj[i]);
+}
+
+/* Jobs a test keeps pending on one buffer. */
+#define RESV_JOBS	64
+
+/*
+ * Pending jobs of one timeline that write one buffer leave one fence in
+ * its reservation, not one each: the out-fences of a backend stream's
+ * entity share a fence context, so each replaces the one before.  With a
+ * threshold of 1, every task is a job of its own, held back by a gate at
+ * the head of the stream; the reservation is read as a sync_file exported
+ * from the buffer's dma-buf, which holds one fence per fence it had.  The
+ * jobs still run in order: the last fill wins.
+ */
+TEST_F(sync, resv_one_fence_per_timeline)
+{
+	struct dma_buf_export_sync_file exp;
+	struct weave_test_gate gate;
+	struct sync_file_info info;
+	struct weave_test_batch b;
+	int dmabuf = -1;
+	uint32_t i;
+
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
+	ASSERT_EQ(0, drmPrimeHandleToFD(self->fd, self->bo,
+					DRM_CLOEXEC | DRM_RDWR, &dmabuf));
+	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
+	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
+		   &gate, 0);
+	for (i = 1; i < RESV_JOBS; i++) {
+		weave_test_batch_init(&b);
+		weave_test_fill_task(&b, self->bo, 0, self->page, i);
+		weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	}
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	EXPECT_EQ((uint64_t)RESV_JOBS,
+		  weave_test_squery(_metadata, self->fd,
+				    self->stream).executed);
+
+	memset(&exp, 0, sizeof(exp));
+	exp.flags = DMA_BUF_SYNC_WRITE;
+	exp.fd = -1;
+	ASSERT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &exp));
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, ioctl(exp.fd, SYNC_IOC_FILE_INFO, &info));
+	close(exp.fd);
+	/* Every job was still pending when the fences were counted. */
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	EXPECT_EQ(0, info.status);
+	EXPECT_EQ(1u, info.num_fences);
+
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	weave_test_wait(_metadata, self->fd, self->stream);
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				RESV_JOBS - 1);
+	close(dmabuf);
 }
 
 TEST_HARNESS_MAIN
