@@ -20,9 +20,18 @@
  * "ratio NAME VALUE" lines: the median over the rounds of each round's
  * ratio.  Exits 1 if a configuration fails.
  *
+ * Last, the cost of a task against the jobs pending on its buffer: on one
+ * stream held back by a gate, with max_tasks 1 (a job per task), every
+ * task writes the same buffer; the time per task of PENDING_WINDOW tasks
+ * enqueued with about 1k jobs pending is compared with that of as many
+ * with about 64k pending, in the same run, as "ratio pending_64k_vs_1k".
+ * Each job waits for its stream's previous one only, so it should stay
+ * near 1.
+ *
  * Usage: weave-bench [TASKS]      the sweep (TASKS per configuration,
  *                                 default 16384), memory and targets
  *        weave-bench -t           the targets only
+ *        weave-bench -p           the pending-jobs ratio only
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -44,6 +53,8 @@
 /* Rounds of the target configurations, and tasks in each. */
 #define ROUNDS		5
 #define TARGET_TASKS	65536
+/* The longest DELAY the uAPI accepts, in microseconds. */
+#define WEAVE_BENCH_MAX_DELAY_US	60000000u
 
 static const uint32_t batches[] = { 1, 8, 64 };
 static const uint32_t stream_counts[] = { 1, 8, 64, 1024 };
@@ -364,23 +375,170 @@ static int measure_targets(const struct drm_weave_device_info *info,
 	return 0;
 }
 
+/* Tasks each window of the pending-jobs measurement times. */
+#define PENDING_WINDOW	1024
+/* Jobs pending on the buffer at the end of it, at most. */
+#define PENDING_JOBS	(64 * 1024)
+/* How long the gate holds the jobs back, at least, in ms. */
+#define PENDING_GATE_MS	60000
+
+/*
+ * Make @gfd's work hold a fence back for at least @ms: DELAY jobs of half
+ * the job timeout each, so none is cut short, flushed one at a time.  The
+ * fence of the last is imported into a new syncobj @obj of @fd.  Closing
+ * @gfd cancels the delays and signals the fence.
+ */
+static int hold_fence(const struct drm_weave_device_info *info, int fd,
+		      int gfd, uint32_t ms, uint32_t *obj)
+{
+	uint32_t stream = 0, gobj = 0, us, n, i;
+	struct drm_weave_task delay;
+	struct drm_weave_sync out;
+	int sfd = -1, ret;
+
+	us = info->job_timeout_ms * 500;
+	if (us > WEAVE_BENCH_MAX_DELAY_US)
+		us = WEAVE_BENCH_MAX_DELAY_US;
+	n = ms / (us / 1000) + 1;
+	weave_task_launch(&delay, DRM_WEAVE_KERNEL_DELAY, NULL, 0, &us,
+			  sizeof(us));
+	ret = weave_stream_create(gfd, DRM_WEAVE_PRIORITY_NORMAL, &stream);
+	if (!ret && drmSyncobjCreate(gfd, 0, &gobj))
+		ret = -errno;
+	for (i = 0; !ret && i < n; i++) {
+		ret = weave_enqueue(gfd, stream, &delay, 1, NULL, 0, NULL);
+		if (!ret)
+			ret = weave_flush(gfd, stream, NULL);
+	}
+	out = weave_sync(gobj, 0);
+	if (!ret)
+		ret = weave_flush(gfd, stream, &out);
+	if (!ret && drmSyncobjExportSyncFile(gfd, gobj, &sfd))
+		ret = -errno;
+	if (!ret && drmSyncobjCreate(fd, 0, obj))
+		ret = -errno;
+	if (!ret && drmSyncobjImportSyncFile(fd, *obj, sfd))
+		ret = -errno;
+	if (sfd >= 0)
+		close(sfd);
+	return ret;
+}
+
+/*
+ * The pending-jobs measurement: enqueues up to PENDING_JOBS one-task jobs
+ * writing one buffer behind a gate and sets @ns_1k and @ns_64k, the time
+ * per task of PENDING_WINDOW tasks enqueued once PENDING_WINDOW jobs are
+ * pending and of the last PENDING_WINDOW.  Returns 0, or a negative errno:
+ * -ETIME if the gate opened before the end (the jobs were not all
+ * pending).
+ */
+static int pending_jobs(const struct drm_weave_device_info *info,
+			uint32_t *jobs, double *ns_1k, double *ns_64k)
+{
+	uint32_t stream = 0, bo = 0, gate = 0, syncobj = 0, pattern = 0, i, n;
+	struct drm_weave_binding bind;
+	struct drm_weave_task fill;
+	struct drm_weave_sync in;
+	uint64_t size = info->page_size;
+	double t[4] = { 0 };
+	int fd, gfd, ret;
+
+	n = PENDING_JOBS;
+	if (n > info->max_pending_tasks - 1)
+		n = info->max_pending_tasks - 1;
+	if (n < 4 * PENDING_WINDOW)
+		return -E2BIG;
+	*jobs = n;
+	fd = weave_device_open(0);
+	if (fd < 0)
+		return fd;
+	gfd = weave_device_open(0);
+	if (gfd < 0) {
+		weave_device_close(fd);
+		return gfd;
+	}
+	ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
+	if (!ret)
+		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
+					  &stream);
+	if (!ret)
+		ret = weave_bo_create(fd, &size, 0, &bo);
+	if (!ret && drmSyncobjCreate(fd, 0, &syncobj))
+		ret = -errno;
+	if (!ret)
+		ret = hold_fence(info, fd, gfd, PENDING_GATE_MS, &gate);
+	bind = weave_binding(bo, DRM_WEAVE_ACCESS_WRITE, 0, size);
+	weave_task_launch(&fill, DRM_WEAVE_KERNEL_FILL, &bind, 1, &pattern,
+			  sizeof(pattern));
+	in = weave_sync(gate, 0);
+	if (!ret)
+		ret = weave_enqueue(fd, stream, &fill, 1, &in, 1, NULL);
+	for (i = 1; !ret && i < n; i++) {
+		if (i == PENDING_WINDOW)
+			t[0] = now_ns();
+		else if (i == 2 * PENDING_WINDOW)
+			t[1] = now_ns();
+		else if (i == n - PENDING_WINDOW)
+			t[2] = now_ns();
+		ret = weave_enqueue(fd, stream, &fill, 1, NULL, 0, NULL);
+	}
+	t[3] = now_ns();
+	/* Everything timed was pending: the gate still holds. */
+	if (!ret && !drmSyncobjWait(fd, &gate, 1, 0, 0, NULL))
+		ret = -ETIME;
+	if (!ret) {
+		*ns_1k = (t[1] - t[0]) / PENDING_WINDOW;
+		*ns_64k = (t[3] - t[2]) / PENDING_WINDOW;
+	}
+	/* Untimed: cancel the gate and let the jobs drain. */
+	weave_device_close(gfd);
+	if (syncobj)
+		drain(fd, syncobj);
+	weave_device_close(fd);
+	return ret;
+}
+
+/* Prints the pending-jobs figures; returns 0 or a negative errno. */
+static int print_pending_ratio(const struct drm_weave_device_info *info)
+{
+	double ns_1k = 0, ns_64k = 0;
+	uint32_t jobs = 0;
+	int err;
+
+	err = pending_jobs(info, &jobs, &ns_1k, &ns_64k);
+	if (err == -ETIME) {
+		printf("pending_jobs error: the gate (%u ms) opened first, machine too slow\n",
+		       PENDING_GATE_MS);
+		return err;
+	} else if (err) {
+		printf("pending_jobs error %s\n", strerror(-err));
+		return err;
+	}
+	printf("pending_jobs %u window %u ns_per_task_1k %.0f ns_per_task_64k %.0f\n",
+	       jobs, PENDING_WINDOW, ns_1k, ns_64k);
+	printf("ratio pending_64k_vs_1k %.3f\n", ratio(ns_64k, ns_1k));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct drm_weave_device_info info;
 	const char *one = NULL;
-	bool targets_only = false;
+	bool targets_only = false, pending_only = false;
 	double med[NRATIOS];
 	unsigned int b, s, g, t, k;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:t")) != -1) {
+	while ((opt = getopt(argc, argv, "c:pt")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
+		} else if (opt == 'p') {
+			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -404,6 +562,8 @@ int main(int argc, char **argv)
 	weave_device_close(fd);
 	if (one)
 		return run_one(&info, one, tasks);
+	if (pending_only)
+		return print_pending_ratio(&info) ? 1 : 0;
 
 	for (k = 0; !targets_only && k < NB * NS * NG * NT; k++) {
 		double ns;
@@ -458,5 +618,7 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < NRATIOS; k++)
 		printf("ratio %s %.3f\n", ratios[k].name, med[k]);
+	if (print_pending_ratio(&info))
+		failed = 1;
 	return failed;
 }
