@@ -22,6 +22,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
 
@@ -505,6 +506,17 @@ static void __exit weave_exit(void)
 	weave_devices_unregister(num_devices);
 	platform_driver_unregister(&weave_platform_driver);
 	weave_engine_module_exit();
+	/*
+	 * No fence or job is left, but the RCU callbacks that freed the last
+	 * ones may still be returning from their module_put(): wait until
+	 * every one has returned.  Then wait until every task has scheduled
+	 * voluntarily, so that none is still in the few instructions of
+	 * module text between queueing such a callback and returning to its
+	 * caller (a preemptible kernel may run the callback meanwhile).  See
+	 * "DOC: fences", Unload.
+	 */
+	rcu_barrier();
+	synchronize_rcu_tasks();
 }
 
 module_init(weave_init);

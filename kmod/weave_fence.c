@@ -5,10 +5,13 @@
  * in-fences, with the slots' pending gates.
  */
 
+#include <linux/build_bug.h>
 #include <linux/dma-fence.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stddef.h>
 
 #include "weave_engine.h"
 #include "weave_fence.h"
@@ -18,9 +21,24 @@
  * DOC: fences
  *
  * Unload.  A fence must not outlive the code of its ops (Debian's 6.1 has
- * none of the later fixes).  Each hardware fence and gate holds a module
- * reference from its initialisation until its release, and each job one
- * until it is freed, so rmmod is refused while any of them lives.  The
+ * none of the later fixes).  Each weave fence holds a module reference
+ * from its initialisation until after its release, and each job one until
+ * after it is freed, so rmmod is refused while any of them lives.  The
+ * reference is not dropped by the release (or weave_job_free()) itself,
+ * which would go on running module text that rmmod may already have
+ * freed, but by an RCU callback that frees the object and ends with the
+ * module_put(): weave_fence_free() and weave_job_free() end by queueing
+ * it.  Module exit calls rcu_barrier(), which returns only once every
+ * callback queued before it has returned, so none is still running in
+ * the module's text when it goes.  The function that queues the callback
+ * does nothing after that but return, and the callback runs a grace
+ * period later; as a preemptible kernel could still run it, and rmmod,
+ * before such a function has returned, module exit also waits with
+ * synchronize_rcu_tasks() until every task has scheduled voluntarily,
+ * which none does in those instructions.  A caller running in the module
+ * after such a release holds a reference of its own (an open file, a job
+ * not yet freed) or runs in a fence callback, with interrupts off, which
+ * a grace period waits for.  The
  * scheduler's own fences name their timeline through the queue, which
  * unload frees; a job that ran keeps its hardware fence (so the module)
  * alive through them, but a job killed before it ran does not.  So user
@@ -77,19 +95,38 @@ static const char *weave_join_timeline_name(struct dma_fence *f)
 	return "weave-all";
 }
 
-static void weave_hw_fence_release(struct dma_fence *f)
+/*
+ * The RCU callback that ends every weave fence: frees it and drops its
+ * module reference.  It is the last of the module's code the fence runs:
+ * module exit waits for it with rcu_barrier().
+ */
+static void weave_fence_free_rcu(struct rcu_head *rcu)
 {
-	dma_fence_free(f);
+	kfree(container_of(rcu, struct dma_fence, rcu));
 	module_put(THIS_MODULE);
 }
+
+/*
+ * Free @f, whose &struct dma_fence starts its allocation, once readers
+ * under RCU are done with it, as dma_fence_free() would, then drop its
+ * module reference; see "DOC: fences", Unload.  Call it last in a release.
+ */
+static void weave_fence_free(struct dma_fence *f)
+{
+	call_rcu(&f->rcu, weave_fence_free_rcu);
+}
+
+static_assert(offsetof(struct weave_fence, base) == 0);
+static_assert(offsetof(struct weave_gate, f.base) == 0);
+static_assert(offsetof(struct weave_proxy, f.base) == 0);
+static_assert(offsetof(struct weave_join, f.base) == 0);
 
 static void weave_gate_release(struct dma_fence *f)
 {
 	struct weave_gate *gate = container_of(f, struct weave_gate, f.base);
 
 	dma_fence_put(gate->in);
-	dma_fence_free(f);
-	module_put(THIS_MODULE);
+	weave_fence_free(f);
 }
 
 static void weave_proxy_release(struct dma_fence *f)
@@ -98,8 +135,7 @@ static void weave_proxy_release(struct dma_fence *f)
 						 f.base);
 
 	dma_fence_put(proxy->in);
-	dma_fence_free(f);
-	module_put(THIS_MODULE);
+	weave_fence_free(f);
 }
 
 static void weave_join_release(struct dma_fence *f)
@@ -110,8 +146,7 @@ static void weave_join_release(struct dma_fence *f)
 	for (i = 0; i < join->n; i++)
 		dma_fence_put(join->in[i].fence);
 	kvfree(join->in);
-	dma_fence_free(f);
-	module_put(THIS_MODULE);
+	weave_fence_free(f);
 }
 
 static const struct dma_fence_ops weave_join_ops = {
@@ -129,7 +164,7 @@ static const struct dma_fence_ops weave_proxy_ops = {
 static const struct dma_fence_ops weave_hw_fence_ops = {
 	.get_driver_name = weave_fence_driver_name,
 	.get_timeline_name = weave_hw_timeline_name,
-	.release = weave_hw_fence_release,
+	.release = weave_fence_free,
 };
 
 static const struct dma_fence_ops weave_gate_ops = {
@@ -151,7 +186,7 @@ void weave_fence_error(struct dma_fence *f, int err)
 
 /*
  * Initialise the hardware fence @f of a job as seqno @seqno of the queue's
- * fence @context; it holds a module reference until it is released.
+ * fence @context; it holds a module reference until after it is freed.
  */
 void weave_hw_fence_init(struct weave_fence *f, u64 context, u64 seqno)
 {

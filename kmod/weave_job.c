@@ -8,6 +8,7 @@
 #include <linux/kref.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -89,6 +90,17 @@ void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n)
 }
 
 /*
+ * Free a job and drop its module reference, a grace period after
+ * weave_job_free(), which thus never runs after the module_put(); module
+ * exit waits for this callback with rcu_barrier().
+ */
+static void weave_job_free_rcu(struct rcu_head *rcu)
+{
+	kfree(container_of(rcu, struct weave_job, rcu));
+	module_put(THIS_MODULE);
+}
+
+/*
  * Free what the job holds.  A pushed job's scheduler job is cleaned up
  * already; one never pushed has none.
  */
@@ -129,8 +141,8 @@ void weave_job_free(struct weave_job *job)
 	kref_put(&job->bs->ref, weave_bstream_release);
 	atomic64_dec(&ctx->jobs);
 	weave_ectx_put(ctx);
-	kfree(job);
-	module_put(THIS_MODULE);
+	/* The last thing done here: see "DOC: fences", Unload. */
+	call_rcu(&job->rcu, weave_job_free_rcu);
 }
 
 struct weave_job *weave_job_alloc(struct weave_bstream *bs)

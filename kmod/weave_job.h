@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -155,6 +156,8 @@ struct weave_job {
 	struct weave_tally tally0[WEAVE_JOB_INLINE];
 	/** @dep0: The first entries of @deps, no allocation needed. */
 	struct dma_fence *dep0[WEAVE_JOB_INLINE];
+	/** @rcu: Frees the job and drops its module reference. */
+	struct rcu_head rcu;
 	/** @slots: Bitmap of the client's slots with tasks in the job. */
 	unsigned long slots[];
 };
