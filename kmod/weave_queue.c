@@ -34,6 +34,11 @@
  * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
  * signals the fence.  Jobs never run on the scheduler's own thread, as
  * on real hardware.  Hardware fences have one fence context per queue.
+ * The worker is the fences' signalling path, annotated with
+ * dma_fence_begin_signalling(), so lockdep reports an allocation that
+ * could recurse into reclaim or a lock that is held while waiting for a
+ * fence; its workqueue has WQ_MEM_RECLAIM, as reclaim may wait for the
+ * fences it signals.
  *
  * Errors.  A FAIL task sets its errno on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
@@ -93,11 +98,20 @@ static void weave_job_execute(struct weave_job *job)
 	dma_fence_signal(hw);
 }
 
-/* The work item of a job on its queue's workqueue: runs the job. */
+/*
+ * The work item of a job on its queue's workqueue: runs the job.  All of it
+ * is the fence signalling critical path of the job's hardware fence (and
+ * so of its finished fence and proxy, and of every job behind it): it
+ * must not allocate memory other than GFP_ATOMIC or GFP_NOWAIT, nor take
+ * a lock held while waiting for a fence, such as a reservation lock.
+ */
 void weave_job_work(struct work_struct *work)
 {
+	bool cookie = dma_fence_begin_signalling();
+
 	/* The job may be freed as soon as its fence signals. */
 	weave_job_execute(container_of(work, struct weave_job, work));
+	dma_fence_end_signalling(cookie);
 }
 
 static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
@@ -129,8 +143,16 @@ weave_queue_timedout_job(struct drm_sched_job *sched_job)
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
 	struct drm_gpu_scheduler *sched = &q->sched;
+	bool cookie;
 	u32 i;
 
+	/*
+	 * Cutting the job short is what makes its fences signal: a critical
+	 * section of the signalling path.  What follows is not: on 6.1,
+	 * drm_sched_stop() waits for the finished fence of a job that
+	 * completed meanwhile, and every one of them signals without it.
+	 */
+	cookie = dma_fence_begin_signalling();
 	if (!dma_fence_is_signaled(&job->hw->base)) {
 		weave_fence_error(&sched_job->s_fence->finished, -ETIMEDOUT);
 		for (i = 0; i < job->ntallies; i++)
@@ -139,14 +161,27 @@ weave_queue_timedout_job(struct drm_sched_job *sched_job)
 		WRITE_ONCE(job->abort, -ETIMEDOUT);
 		wake_up_all(&q->abort_wq);
 	}
+	dma_fence_end_signalling(cookie);
 
 	/*
 	 * The scheduler took the job off its pending list before calling
 	 * this: drm_sched_stop() puts it back (or frees it if it completed),
 	 * the resubmit reattaches every pending job to its hardware fence
-	 * (run_job hands out the same fence again) and the restart rearms
-	 * the fence callbacks.  The worker finishes the aborted job quickly.
-	 * @job must not be touched after drm_sched_stop().
+	 * and the restart rearms the fence callbacks.  The worker finishes
+	 * the aborted job quickly.  @job must not be touched after
+	 * drm_sched_stop().
+	 *
+	 * drm_sched_resubmit_jobs() is deprecated because it makes drivers
+	 * run jobs a second time and hand out a fresh fence for work whose
+	 * first fence may already have been seen; nothing of that happens
+	 * here.  The hardware (the queue's worker) never lost a job, and
+	 * run_job of a started job neither runs it again nor makes a fence:
+	 * it only returns another reference to the job's one hardware fence,
+	 * without allocating, so the resubmit only restores the pointers
+	 * drm_sched_stop() cleared.  No job is marked guilty (karma is never
+	 * raised), so it sets no error on a fence either.  Without it,
+	 * drm_sched_start() would complete every job that lost its hardware
+	 * fence at once, before it ran.
 	 */
 	drm_sched_stop(sched, sched_job);
 	drm_sched_resubmit_jobs(sched);
@@ -238,7 +273,8 @@ int weave_engine_init(struct weave_device *wdev)
 		q->fence_context = dma_fence_context_alloc(1);
 		atomic64_set(&q->fence_seqno, 0);
 		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
-		q->wq = alloc_ordered_workqueue("%s", 0, q->name);
+		/* The worker signals fences: memory reclaim may wait for it. */
+		q->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, q->name);
 		if (!q->scratch || !q->wq) {
 			ret = -ENOMEM;
 			goto err;
