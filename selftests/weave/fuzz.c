@@ -3746,46 +3746,6 @@ static void fz_drain(struct __test_metadata *_metadata, int fd,
 
 /* --- runs ------------------------------------------------------------------ */
 
-/*
- * weave.ko's reference count: one per open file, dma-buf and fence of
- * its that something holds.  -1 if it cannot be read.
- */
-static long weave_refcnt(void)
-{
-	FILE *f = fopen("/sys/module/weave/refcnt", "r");
-	long n = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
-/*
- * Waits for weave.ko's reference count to come back to @base, as jobs and
- * fences are freed asynchronously; fails the test, with the count, if it
- * does not: then something still holds a fence or a file, and rmmod would
- * fail.
- */
-static void weave_await_refcnt(struct __test_metadata *_metadata, long base)
-{
-	int64_t deadline = weave_test_now() + 2 * WEAVE_TEST_WAIT_NS;
-	long now;
-
-	for (;;) {
-		now = weave_refcnt();
-		if (now == base || weave_test_now() > deadline)
-			break;
-		usleep(10000);
-	}
-	ASSERT_EQ(base, now) {
-		TH_LOG("weave.ko is held %ld times, %ld before: a reference leaked (rmmod will fail)",
-		       now, base);
-	}
-}
-
 
 FIXTURE(fuzz) {
 	int fd;			/* a file of its own, for usage queries */
@@ -3825,7 +3785,7 @@ FIXTURE_SETUP(fuzz)
 	fz.info = weave_test_info(_metadata, self->fd);
 	fz.page = fz.info.page_size;
 	self->base = weave_test_usage(_metadata, self->fd);
-	self->refcnt = weave_refcnt();
+	self->refcnt = weave_test_settled_refs();
 	ASSERT_LT(0, self->refcnt);
 
 	env = getenv("WEAVE_FUZZ_SEED");
@@ -4009,7 +3969,7 @@ static void fz_run(struct __test_metadata *_metadata,
 		}
 	}
 	/* Nor is any fence or file of weave's held. */
-	weave_await_refcnt(_metadata, self->refcnt);
+	weave_test_await_refs(_metadata, self->refcnt);
 }
 
 /* One thread on one file: a run replays call for call from its seed. */

@@ -57,24 +57,6 @@ FIXTURE(teardown) {
 	long base_refs;
 };
 
-/* weave.ko's reference count, or -1 if it cannot be read. */
-static long module_refs(void)
-{
-	char buf[32];
-	ssize_t n;
-	int fd;
-
-	fd = open("/sys/module/weave/refcnt", O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtol(buf, NULL, 10);
-}
-
 FIXTURE_SETUP(teardown)
 {
 	self->fd = weave_test_open(_metadata);
@@ -87,7 +69,7 @@ FIXTURE_SETUP(teardown)
 	if (self->gated > LOAD_GATED)
 		self->gated = LOAD_GATED;
 	self->base = weave_test_usage(_metadata, self->fd);
-	self->base_refs = module_refs();
+	self->base_refs = weave_test_settled_refs();
 	ASSERT_LT(0, self->base_refs);
 }
 
@@ -178,7 +160,7 @@ static void await_reaped(struct __test_metadata *_metadata,
 	long refs;
 
 	for (;;) {
-		refs = module_refs();
+		refs = weave_test_module_refs();
 		now = weave_test_usage(_metadata, self->fd);
 		if (refs == self->base_refs &&
 		    now.live_bos == self->base.live_bos &&

@@ -634,46 +634,6 @@ static void sx_consumer(const struct sx_cfg *cfg, uint64_t seed, int sock,
 
 /* --- the test ------------------------------------------------------------- */
 
-/*
- * weave.ko's reference count: one per open file, dma-buf and fence of
- * its that something holds.  -1 if it cannot be read.
- */
-static long weave_refcnt(void)
-{
-	FILE *f = fopen("/sys/module/weave/refcnt", "r");
-	long n = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &n) != 1)
-			n = -1;
-		fclose(f);
-	}
-	return n;
-}
-
-/*
- * Waits for weave.ko's reference count to come back to @base, as jobs and
- * fences are freed asynchronously; fails the test, with the count, if it
- * does not: then something still holds a fence or a file, and rmmod would
- * fail.
- */
-static void weave_await_refcnt(struct __test_metadata *_metadata, long base)
-{
-	int64_t deadline = weave_test_now() + 2 * WEAVE_TEST_WAIT_NS;
-	long now;
-
-	for (;;) {
-		now = weave_refcnt();
-		if (now == base || weave_test_now() > deadline)
-			break;
-		usleep(10000);
-	}
-	ASSERT_EQ(base, now) {
-		TH_LOG("weave.ko is held %ld times, %ld before: a reference leaked (rmmod will fail)",
-		       now, base);
-	}
-}
-
 
 FIXTURE(stress) {
 	int fd;
@@ -690,7 +650,7 @@ FIXTURE_SETUP(stress)
 	self->fd = weave_test_open(_metadata);
 	self->info = weave_test_info(_metadata, self->fd);
 	self->base = weave_test_usage(_metadata, self->fd);
-	self->refcnt = weave_refcnt();
+	self->refcnt = weave_test_settled_refs();
 	ASSERT_LT(0, self->refcnt);
 	self->seed = env ? strtoull(env, NULL, 0) : weave_rand_seed();
 }
@@ -837,7 +797,7 @@ TEST_F_TIMEOUT(stress, processes_kills_closes_prime, 240)
 		usleep(10000);
 	}
 	/* Nor is any fence or file of weave's held. */
-	weave_await_refcnt(_metadata, self->refcnt);
+	weave_test_await_refs(_metadata, self->refcnt);
 	ksft_print_msg("stress: %zu processes, %" PRIu64 " streams, %" PRIu64 " tasks checked, %.1f s\n",
 		       SX_NPROCS, streams, tasks,
 		       (weave_test_now() - start) / 1e9);
@@ -876,7 +836,7 @@ FIXTURE_SETUP(gone)
 {
 	self->fd = weave_test_open(_metadata);
 	self->info = weave_test_info(_metadata, self->fd);
-	self->refcnt = weave_refcnt();
+	self->refcnt = weave_test_settled_refs();
 	ASSERT_LT(0, self->refcnt);
 }
 
@@ -1003,7 +963,7 @@ TEST_F_TIMEOUT(gone, while_its_jobs_wait_behind_another_client, 120)
 	close(hog);
 	close(up[0]);
 	close(down[1]);
-	weave_await_refcnt(_metadata, self->refcnt);
+	weave_test_await_refs(_metadata, self->refcnt);
 }
 
 TEST_HARNESS_MAIN

@@ -41,41 +41,6 @@ static unsigned long resized(unsigned long cmd, unsigned int size)
 	       ((unsigned long)size << _IOC_SIZESHIFT);
 }
 
-/* weave.ko's module reference count, or -1. */
-static long module_refcnt(void)
-{
-	FILE *f = fopen("/sys/module/weave/refcnt", "r");
-	long n = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
-}
-
-/*
- * Waits until weave.ko's reference count is back to @base: jobs and the
- * fences that hold module references are released after their files close.
- */
-static void wait_refcnt(struct __test_metadata *_metadata, long base)
-{
-	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
-	long now;
-
-	for (;;) {
-		now = module_refcnt();
-		if (now == base)
-			return;
-		ASSERT_GT(deadline, weave_test_now()) {
-			TH_LOG("weave.ko still has %ld references, %ld before the test: something leaked one",
-			       now, base);
-		}
-		usleep(10000);
-	}
-}
-
 /* An array of @n copies of @handle, for a count past a limit. */
 static uint32_t *repeat_handle(struct __test_metadata *_metadata,
 			       uint32_t handle, uint32_t n)
@@ -175,7 +140,7 @@ FIXTURE(leak) {
 
 FIXTURE_SETUP(leak)
 {
-	self->base = module_refcnt();
+	self->base = weave_test_settled_refs();
 	ASSERT_LE(0, self->base);
 }
 
@@ -201,7 +166,7 @@ TEST_F(leak, transfer_with_unknown_flags_leaks_nothing)
 	weave_test_enqueue(_metadata, fd, stream, &b);
 	out = weave_sync(src, 0);
 	ASSERT_EQ(0, weave_flush(fd, stream, &out));
-	ASSERT_LT(base, module_refcnt());
+	ASSERT_LT(base, weave_test_module_refs());
 
 	for (i = 0; i < 8; i++) {
 		t = transfer(src, dst, i & 1, 1u << (2 + i));
@@ -212,7 +177,7 @@ TEST_F(leak, transfer_with_unknown_flags_leaks_nothing)
 	ASSERT_EQ(0, drmSyncobjDestroy(fd, src));
 	ASSERT_EQ(0, drmSyncobjDestroy(fd, dst));
 	close(fd);
-	wait_refcnt(_metadata, base);
+	weave_test_await_refs(_metadata, base);
 }
 
 TEST_F(syncobj, transfer_with_known_flags_still_works)

@@ -37,38 +37,6 @@
 /* How long an unbind under load may take: the running jobs are cut short. */
 #define UNBIND_NS	(10 * WEAVE_TEST_SEC)
 
-/* weave.ko's module reference count, or -1. */
-static long module_refcnt(void)
-{
-	FILE *f = fopen("/sys/module/weave/refcnt", "r");
-	long n = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
-}
-
-/* Waits until weave.ko's reference count is back to @base. */
-static void wait_refcnt(struct __test_metadata *_metadata, long base)
-{
-	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
-	long now;
-
-	for (;;) {
-		now = module_refcnt();
-		if (now == base)
-			return;
-		ASSERT_GT(deadline, weave_test_now()) {
-			TH_LOG("weave.ko has %ld references, %ld before the test",
-			       now, base);
-		}
-		usleep(10000);
-	}
-}
-
 /* The platform device behind @fd's node ("weave.0") into @name. */
 static void node_device(struct __test_metadata *_metadata, int fd,
 			char *name, size_t len)
@@ -235,7 +203,7 @@ FIXTURE(unplug) {
 
 FIXTURE_SETUP(unplug)
 {
-	self->base = module_refcnt();
+	self->base = weave_test_settled_refs();
 	ASSERT_LE(0, self->base);
 	self->fd = weave_test_open(_metadata);
 	self->info = weave_test_info(_metadata, self->fd);
@@ -386,11 +354,11 @@ TEST_F(unplug, every_ioctl_on_an_old_file_fails_with_enodev)
 	close(dmabuf);
 	close(self->fd);
 	self->fd = -1;
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 
 	bind(_metadata, self->dev);
 	check_new_open(_metadata);
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 }
 
 /* A 32-bit caller's ioctls fail the same way, where there are any. */
@@ -552,11 +520,11 @@ TEST_F(unplug, unbind_during_load)
 	close(fd2);
 	close(self->fd);
 	self->fd = -1;
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 
 	bind(_metadata, self->dev);
 	check_new_open(_metadata);
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 }
 
 /* A pending fence handed out before the unbind signals with -ENODEV. */
@@ -584,7 +552,7 @@ TEST_F(unplug, fences_signal_with_enodev)
 					WEAVE_TEST_WAIT_NS / 1000000));
 	close(self->fd);
 	self->fd = -1;
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 	bind(_metadata, self->dev);
 }
 
@@ -619,7 +587,7 @@ TEST_F(unplug, exported_buffer_outlives_the_device)
 	EXPECT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_SYNC, &sync));
 	munmap(dmap, self->page);
 	close(dmabuf);
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 	bind(_metadata, self->dev);
 }
 
@@ -668,7 +636,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		if (!(cycle & 1))
 			close(fd);
 	}
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 }
 
 /*
@@ -690,7 +658,7 @@ TEST_F(unplug, unbind_and_bind_misuse)
 	EXPECT_GT(0, driver_write("bind", self->dev));
 	EXPECT_EQ(1, weave_device_count());
 	check_new_open(_metadata);
-	wait_refcnt(_metadata, self->base);
+	weave_test_await_refs(_metadata, self->base);
 }
 
 TEST_HARNESS_MAIN

@@ -11,6 +11,7 @@
 #define _WEAVE_TEST_H_
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -263,6 +264,72 @@ static inline void weave_test_expect_words(struct __test_metadata *_metadata,
 static inline int64_t weave_test_now(void)
 {
 	return weave_timeout_ns(0);
+}
+
+/*
+ * weave.ko's reference count: one per open file, dma-buf, job and fence of
+ * it that something holds.  -1 if it cannot be read.
+ */
+static inline long weave_test_module_refs(void)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open("/sys/module/weave/refcnt", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10);
+}
+
+/*
+ * weave.ko's reference count once it has settled, as a test's baseline.
+ * Jobs and fences drop their references an RCU grace period after they
+ * are freed, so the count just after earlier work can still fall: this
+ * returns it once it has not changed for 300 ms (giving up after 10 s).
+ */
+static inline long weave_test_settled_refs(void)
+{
+	int64_t end = weave_test_now() + 10 * WEAVE_TEST_SEC;
+	long last = weave_test_module_refs(), now;
+	int still = 0;
+
+	while (still < 30 && weave_test_now() < end) {
+		usleep(10000);
+		now = weave_test_module_refs();
+		still = now == last ? still + 1 : 0;
+		last = now;
+	}
+	return last;
+}
+
+/*
+ * Waits for weave.ko's reference count to come back to @base (from
+ * weave_test_settled_refs()), as jobs and fences are freed asynchronously;
+ * fails the test, with the count, if it does not: then something still
+ * holds a file, job or fence, and rmmod would fail.
+ */
+static inline void weave_test_await_refs(struct __test_metadata *_metadata,
+					 long base)
+{
+	int64_t deadline = weave_test_now() + 2 * WEAVE_TEST_WAIT_NS;
+	long now;
+
+	for (;;) {
+		now = weave_test_module_refs();
+		if (now == base || weave_test_now() > deadline)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(base, now) {
+		TH_LOG("weave.ko is held %ld times, %ld before: a reference leaked (rmmod will fail)",
+		       now, base);
+	}
 }
 
 /* The software crc32c (Castagnoli, seed ~0, final xor ~0) of @len bytes. */
