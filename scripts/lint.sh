@@ -9,6 +9,7 @@
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
 set -u
+. "$(dirname "$0")/../tests/build/tap.sh"
 cache=$1
 res=$2
 shift 2
@@ -17,17 +18,12 @@ mkdir -p "$res"
 tap=$res/lint.tap
 log=$res/lint.log
 : > "$log"
-n=0
 
-# result NAME STATUS OUTPUT_FILE
+# result NAME STATUS OUTPUT_FILE: a test point in the body of the TAP file,
+# whose plan comes last; OUTPUT_FILE, its diagnostics, goes to the log too.
 result() {
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "ok $n $1" >> "$tap.body"
-	else
-		echo "not ok $n $1" >> "$tap.body"
-		sed 's/^/# /' "$3" >> "$tap.body"
-	fi
+	tap_log=$3
+	tap_result "$2" "$1" >> "$tap.body"
 	{ echo "== $1"; cat "$3"; } >> "$log"
 }
 
@@ -72,6 +68,6 @@ for k in "$@"; do
 done
 rm -f "$tmp"
 
-{ echo "TAP version 13"; echo "1..$n"; cat "$tap.body"; } > "$tap"
+{ tap_plan "$tap_n"; cat "$tap.body"; } > "$tap"
 rm -f "$tap.body"
 ! grep -q '^not ok' "$tap"

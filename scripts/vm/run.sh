@@ -11,6 +11,7 @@
 # that two runs can share a tree); exit status 0 only if the
 # guest finished, weave.ko unloaded and the console is clean.
 set -eu
+. "$(dirname "$0")/../../tests/build/tap.sh"
 
 cache=$(cd "$1" && pwd)
 kver=$2
@@ -103,16 +104,10 @@ touch "$out/console.log"
 # loading weave.ko is the lane's failure, not the tests': it is reported as
 # one result, with the end of its console, and no test result is kept.
 set +e
-n=0
-lane() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
-}
 if ! grep -q '^WEAVE-VM: weave.ko loaded' "$out/guest.log"; then
 	{
-		echo "TAP version 13"
-		echo "1..1"
-		lane 1 "vm $kver: booted and loaded weave.ko (status $rc)"
+		tap_plan 1
+		tap_point 1 "vm $kver: booted and loaded weave.ko (status $rc)"
 		tail -n 40 "$out/console.log" | sed 's/^/# console: /'
 		sed 's/^/# guest: /' "$out/guest.log"
 	} > "$out/lane.tap"
@@ -136,16 +131,15 @@ if [ -f "$kdir/.debug" ]; then
 	leak=$?
 fi
 {
-	echo "TAP version 13"
-	echo "1..$(if [ -f "$kdir/.debug" ]; then echo 6; else echo 5; fi)"
-	lane 0 "vm $kver: booted and loaded weave.ko"
-	lane $off "vm $kver: powered off within ${timeout}s (status $rc)"
-	lane $unload "vm $kver: rmmod weave succeeded"
-	lane $clean "vm $kver: kernel console is clean"
+	tap_plan "$(if [ -f "$kdir/.debug" ]; then echo 6; else echo 5; fi)"
+	tap_point 0 "vm $kver: booted and loaded weave.ko"
+	tap_point $off "vm $kver: powered off within ${timeout}s (status $rc)"
+	tap_point $unload "vm $kver: rmmod weave succeeded"
+	tap_point $clean "vm $kver: kernel console is clean"
 	sed 's/^/# /' "$out/console.bad"
-	lane $ran "vm $kver: $mode ran to completion"
+	tap_point $ran "vm $kver: $mode ran to completion"
 	if [ -f "$kdir/.debug" ]; then
-		lane $leak "vm $kver: kmemleak reports no leak after rmmod"
+		tap_point $leak "vm $kver: kmemleak reports no leak after rmmod"
 		sed -n 's/^WEAVE-KMEMLEAK-REPORT: /# /p' "$out/guest.log"
 	fi
 } > "$out/lane.tap"

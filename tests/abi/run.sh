@@ -10,6 +10,7 @@
 #
 # Usage: tests/abi/run.sh BUILD_DIR   (BUILD_DIR/lib holds libweave.so.1)
 set -u
+. "$(dirname "$0")/../build/tap.sh"
 build=${1:?usage: run.sh BUILD_DIR}
 out=$build/abi
 grown=$out/grown
@@ -22,21 +23,9 @@ structs="drm_weave_device_info drm_weave_memory_usage drm_weave_client_usage
 rm -rf "$out"
 mkdir -p "$grown/include" "$grown/lib"
 log=$out/log
-n=0
+tap_log=$log
 
-echo "TAP version 13"
-echo "1..5"
-
-# result STATUS DESCRIPTION
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		sed 's/^/# /' "$log"
-	fi
-}
+tap_plan 5
 
 # A field appended to the end of each struct, as a later uAPI may.
 awk -v structs="$structs" '
@@ -49,7 +38,7 @@ awk -v structs="$structs" '
 ' uapi/weave_drm.h > "$grown/include/weave_drm.h"
 nstructs=$(echo $structs | wc -w)
 grep -q "^/\* $nstructs structs grown \*/" "$grown/include/weave_drm.h" > "$log" 2>&1
-result $? "the grown uAPI header appends a field to $nstructs structs"
+tap_result $? "the grown uAPI header appends a field to $nstructs structs"
 
 # The library as the Makefile builds it, but against the grown header
 # (weave.h includes "weave_drm.h", found on the include path).
@@ -58,22 +47,20 @@ $cc -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden -shared \
 	libshim/*.c -Wl,-soname,libweave.so.1 \
 	-Wl,--version-script=libshim/libweave.map -Wl,--no-undefined \
 	$drm_libs > "$log" 2>&1
-result $? "libweave.so.1 builds against the grown uAPI header"
+tap_result $? "libweave.so.1 builds against the grown uAPI header"
 
 # ioctl() is the program's own, and libdrm must find it.
 $cc -O2 -g -Wall -Wextra -Werror -Iuapi -Ilibshim $drm_cflags \
 	-o "$out/abi_client" tests/abi/abi_client.c -L"$build/lib" -lweave \
 	$drm_libs -ldl -Wl,--export-dynamic-symbol=ioctl > "$log" 2>&1
-result $? "tests/abi/abi_client.c builds against today's weave.h"
+tap_result $? "tests/abi/abi_client.c builds against today's weave.h"
 
 for lib in "$build/lib" "$grown/lib"; do
 	LD_LIBRARY_PATH=$lib timeout 60 "$out/abi_client" > "$log" 2>&1
 	st=$?
 	sed 's/^/# /' "$log"
-	n=$((n + 1))
-	if [ $st -eq 0 ]; then
-		echo "ok $n abi_client against $lib/libweave.so.1"
-	else
-		echo "not ok $n abi_client against $lib/libweave.so.1 (exit $st)"
-	fi
+	# Its output, nested TAP, is the diagnostics, printed before.
+	desc="abi_client against $lib/libweave.so.1"
+	[ $st -eq 0 ] || desc="$desc (exit $st)"
+	tap_point $st "$desc"
 done

@@ -9,6 +9,7 @@
 #
 # Usage: tests/build/install.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/tap.sh"
 build=${1:?usage: install.sh BUILD_DIR}
 out=$(pwd)/$build/install-test
 root=$out/root
@@ -16,27 +17,16 @@ prefix=/opt/weave
 libdir=$prefix/lib64
 cc=${CC:-cc}
 log=$out.log
-n=0
+tap_log=$log
+tap_tail=30
 vars="DESTDIR=$root PREFIX=$prefix LIBDIR=$libdir"
 
-echo "TAP version 13"
-echo "1..6"
-
-# result STATUS DESCRIPTION
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		tail -n 30 "$log" | sed 's/^/# /'
-	fi
-}
+tap_plan 6
 
 rm -rf "$out"
 mkdir -p "$out"
 make --no-print-directory install $vars > "$log" 2>&1
-result $? "make install $vars"
+tap_result $? "make install $vars"
 
 version=$(sed -n 's/^Version: //p' "$build/lib/weave.pc")
 l=$root$libdir
@@ -54,7 +44,7 @@ l=$root$libdir
 ) > "$log" 2>&1
 st=$?
 find "$root" >> "$log"
-result $st "the library $version, its links, libweave.a, the headers, weave.pc and the examples are installed"
+tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc and the examples are installed"
 
 pc() {
 	PKG_CONFIG_PATH=$l/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
@@ -69,7 +59,7 @@ printf '%s\n' "$prefix" "$libdir" "$prefix/include" "$version" |
 	diff - "$log" > "$log.diff" 2>&1
 st=$?
 cat "$log.diff" >> "$log"
-result $st "weave.pc names the prefix, libdir, includedir and version installed"
+tap_result $st "weave.pc names the prefix, libdir, includedir and version installed"
 
 # libdrm, from the host, where the sysroot's pkg-config looks for it.
 for d in "$(pkg-config --variable=includedir libdrm)/libdrm" \
@@ -87,7 +77,7 @@ for e in "$root$prefix"/share/doc/weave/examples/*.c; do
 		>> "$log" 2>&1 &&
 		readelf -d "$x" | grep -q 'NEEDED.*\[libweave\.so\.1\]' || st=1
 done
-result $st "the installed examples build with pkg-config --cflags --libs weave alone"
+tap_result $st "the installed examples build with pkg-config --cflags --libs weave alone"
 
 cat > "$out/work/version.c" <<'END'
 #include <stdio.h>
@@ -105,10 +95,10 @@ int main(void)
 END
 (cd "$out/work" && $cc -Wall -Werror -o version version.c $(pc --cflags --libs) &&
 	LD_LIBRARY_PATH=$l ./version) > "$log" 2>&1
-result $? "a program built against the installed header runs with the installed library, same version"
+tap_result $? "a program built against the installed header runs with the installed library, same version"
 
 make --no-print-directory uninstall $vars > "$log" 2>&1 &&
 	[ -z "$(find "$root$prefix" ! -type d)" ]
 st=$?
 find "$root$prefix" ! -type d >> "$log"
-result $st "make uninstall $vars removes every file"
+tap_result $st "make uninstall $vars removes every file"

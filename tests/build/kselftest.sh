@@ -12,6 +12,7 @@
 #
 # Usage: tests/build/kselftest.sh CACHE_DIR BUILD_DIR
 set -u
+. "$(dirname "$0")/tap.sh"
 cache=${1:?usage: kselftest.sh CACHE_DIR BUILD_DIR}
 build=${2:?usage: kselftest.sh CACHE_DIR BUILD_DIR}
 tarball=${WEAVE_KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
@@ -19,21 +20,10 @@ src=$build/ksft-src
 out=$build/ksft-tree
 tree=$out/linux/tools/testing/selftests
 log=$out.log
-n=0
+tap_log=$log
+tap_tail=30
 
-echo "TAP version 13"
-echo "1..5"
-
-# result STATUS DESCRIPTION
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2"
-		tail -n 30 "$log" | sed 's/^/# /'
-	fi
-}
+tap_plan 5
 
 rm -rf "$out"
 : > "$log"
@@ -60,7 +50,7 @@ mkdir -p "$tree/kselftest" "$out/linux/scripts" &&
 		"$cache/ksrc/tools/testing/selftests/kselftest/prefix.pl" \
 		"$tree/kselftest/" &&
 	cp -r selftests/weave "$tree/weave" >> "$log" 2>&1
-result $? "a kernel tree's tools/testing/selftests, with selftests/weave in it"
+tap_result $? "a kernel tree's tools/testing/selftests, with selftests/weave in it"
 
 # An installed libweave, found the way the Makefile says: pkg-config.
 prefix=$(pwd)/$out/prefix
@@ -68,7 +58,7 @@ make --no-print-directory install PREFIX="$prefix" >> "$log" 2>&1 &&
 	PKG_CONFIG_PATH=$prefix/lib/pkgconfig \
 	make --no-print-directory -j2 -C "$tree" TARGETS=weave \
 		USERCFLAGS="-O0 -Werror" >> "$log" 2>&1
-result $? "make -C tools/testing/selftests TARGETS=weave builds them with lib.mk"
+tap_result $? "make -C tools/testing/selftests TARGETS=weave builds them with lib.mk"
 
 missing=
 for c in selftests/weave/*.c; do
@@ -77,7 +67,7 @@ for c in selftests/weave/*.c; do
 done
 echo "not built:$missing" > "$log"
 [ -z "$missing" ]
-result $? "every suite is built"
+tap_result $? "every suite is built"
 
 # The list kselftest's install writes (without its rsync of the files):
 # run_kselftest.sh then runs the suites in place.  They are those the VM
@@ -89,7 +79,7 @@ for t in $(cat "$build/selftests/weave/tests"); do
 	echo "weave:${t#./}"
 done | sort > "$out/lane"
 diff -u "$out/lane" "$out/listed" >> "$log" 2>&1
-result $? "run_kselftest.sh lists the suites of the VM lane's default list"
+tap_result $? "run_kselftest.sh lists the suites of the VM lane's default list"
 
 # No device here: the suite fails, but it must have run, against the
 # installed libweave.so.1.  (The runner reopens /dev/stdout: a pipe keeps
@@ -99,4 +89,4 @@ LD_LIBRARY_PATH=$prefix/lib timeout 120 \
 grep -q '^# selftests: weave: query$' "$log" &&
 	grep -Eq '^# # Starting [0-9]+ tests from' "$log" &&
 	grep -Eq '^# (ok|not ok) 1 query\.' "$log"
-result $? "run_kselftest.sh -t weave:query runs the suite"
+tap_result $? "run_kselftest.sh -t weave:query runs the suite"

@@ -10,12 +10,14 @@
 #
 # Usage: tests/build/no-setup.sh BUILD_DIR
 set -u
+. "$(dirname "$0")/tap.sh"
 build=${1:?usage: no-setup.sh BUILD_DIR}
 out=$(pwd)/$build/no-setup
 tree=$out/tree
 ran=$out/setup-ran
 log=$out.log
-n=0
+tap_log=$log
+tap_tail=20
 
 rm -rf "$out"
 mkdir -p "$tree"
@@ -29,8 +31,7 @@ END
 
 never="-n|-n clean|clean|-n lint|lint|-n doc|doc|-n check|-n demo|-n all"
 always="setup|demo|check|bench|module"
-echo "TAP version 13"
-echo "1..$(( $(echo "$never|$always" | tr '|' '\n' | wc -l) ))"
+tap_plan $(( $(echo "$never|$always" | tr '|' '\n' | wc -l) ))
 
 # try ARGS: runs make ARGS in the copy; returns 0 if setup.sh ran.
 try() {
@@ -43,25 +44,15 @@ try() {
 
 IFS='|'
 for args in $never; do
-	n=$((n + 1))
 	unset IFS
-	if try "$args"; then
-		echo "not ok $n make $args does not run setup.sh"
-		tail -n 20 "$log" | sed 's/^/# /'
-	else
-		echo "ok $n make $args does not run setup.sh"
-	fi
+	try "$args"
+	tap_result $((! $?)) "make $args does not run setup.sh"
 	IFS='|'
 done
 for args in $always; do
-	n=$((n + 1))
 	unset IFS
-	if try "$args"; then
-		echo "ok $n make $args runs setup.sh"
-	else
-		echo "not ok $n make $args runs setup.sh"
-		tail -n 20 "$log" | sed 's/^/# /'
-	fi
+	try "$args"
+	tap_result $? "make $args runs setup.sh"
 	IFS='|'
 done
 unset IFS
