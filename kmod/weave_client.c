@@ -8,8 +8,10 @@
 
 #include <linux/build_bug.h>
 #include <linux/capability.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kref.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -56,6 +58,26 @@ static void weave_lstream_release(struct kref *ref)
 void weave_lstream_put(struct weave_lstream *ls)
 {
 	kref_put(&ls->ref, weave_lstream_release);
+}
+
+/**
+ * weave_client_stream() - Look up a logical stream of a client.
+ * @c: The client.
+ * @handle: The stream's handle, as user space gave it.
+ *
+ * The stream stays in @c's streams, and keeps the reference that entry
+ * holds, until @c's mutex is dropped; take a reference to use it longer.
+ *
+ * Context: &weave_client.lock held.
+ * Return: The stream, or ERR_PTR(-ENOENT) if @c has none by @handle.
+ */
+struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle)
+{
+	struct weave_lstream *ls;
+
+	lockdep_assert_held(&c->lock);
+	ls = xa_load(&c->streams, handle);
+	return ls ?: ERR_PTR(-ENOENT);
 }
 
 /**
@@ -305,10 +327,10 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	ls = xa_load(&c->streams, args->handle);
-	if (!ls) {
+	ls = weave_client_stream(c, args->handle);
+	if (IS_ERR(ls)) {
 		mutex_unlock(&c->lock);
-		return -ENOENT;
+		return PTR_ERR(ls);
 	}
 	/* Its tasks need the stream until the backend has them all. */
 	ret = weave_core_stream_destroy(&c->core, args->handle);
@@ -355,9 +377,9 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 	enter = args->op == DRM_WEAVE_ISOLATION_ENTER;
 
 	mutex_lock(&c->lock);
-	ls = xa_load(&c->streams, args->handle);
-	if (!ls) {
-		ret = -ENOENT;
+	ls = weave_client_stream(c, args->handle);
+	if (IS_ERR(ls)) {
+		ret = PTR_ERR(ls);
 	} else if (ls->isolated == enter) {
 		ret = -EALREADY;
 	} else {

@@ -26,6 +26,7 @@ struct drm_file;
 struct drm_gem_object;
 struct weave_device;
 struct weave_ectx;
+struct weave_lstream;
 
 /**
  * struct weave_btrack - A client's tracking of one buffer.
@@ -93,6 +94,7 @@ void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
 void weave_clients_unplug(struct weave_device *wdev);
+struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle);
 
 int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);

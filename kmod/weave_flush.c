@@ -15,7 +15,6 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_drv.h>
@@ -103,9 +102,9 @@ static int weave_flush_submit(struct weave_client *c,
 		weave_core_flush_all(&c->core);
 		left = weave_core_queued(&c->core);
 	} else {
-		ls = xa_load(&c->streams, args->stream);
-		if (!ls)
-			return -ENOENT;
+		ls = weave_client_stream(c, args->stream);
+		if (IS_ERR(ls))
+			return PTR_ERR(ls);
 		if (atomic_read(&ls->error))
 			return -ECANCELED;
 		weave_core_flush(&c->core, args->stream);
@@ -243,10 +242,10 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	ls = xa_load(&c->streams, args->handle);
-	if (!ls) {
+	ls = weave_client_stream(c, args->handle);
+	if (IS_ERR(ls)) {
 		mutex_unlock(&c->lock);
-		return -ENOENT;
+		return PTR_ERR(ls);
 	}
 	kref_get(&ls->ref);
 	fence = weave_ectx_slot_fence(c->ectx,

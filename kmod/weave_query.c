@@ -6,6 +6,7 @@
 
 #include <linux/atomic.h>
 #include <linux/build_bug.h>
+#include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
@@ -15,7 +16,6 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 #include <linux/uaccess.h>
-#include <linux/xarray.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -226,10 +226,10 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	ls = xa_load(&c->streams, args->handle);
-	if (!ls) {
+	ls = weave_client_stream(c, args->handle);
+	if (IS_ERR(ls)) {
 		mutex_unlock(&c->lock);
-		return -ENOENT;
+		return PTR_ERR(ls);
 	}
 	slot = weave_core_slot(&c->core, args->handle);
 	args->enqueued = ls->enqueued;

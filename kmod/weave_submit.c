@@ -430,9 +430,9 @@ weave_enqueue_stream(struct weave_client *c,
 {
 	struct weave_lstream *ls;
 
-	ls = xa_load(&c->streams, args->stream);
-	if (!ls)
-		return ERR_PTR(-ENOENT);
+	ls = weave_client_stream(c, args->stream);
+	if (IS_ERR(ls))
+		return ls;
 	if (atomic_read(&ls->error))
 		return ERR_PTR(-ECANCELED);
 	if (atomic64_read(&c->ectx->pending_tasks) + count >
