@@ -604,11 +604,13 @@ int weave_core_set_strategy(struct weave_core *core,
  * @stream: The logical stream handle.
  *
  * Executes the slot first, like weave_core_flush(), so that no task queued
- * before the call is isolated; then adds a holder.  See "DOC: Isolation".
+ * before the call is isolated; then adds a holder.  If the backend refuses
+ * a task, the slot keeps that task and the tasks after it queued, and its
+ * holders count stays as it was; weave_core_isolate_put() does the same.
+ * See "DOC: Isolation".
  *
  * Context: &weave_core.lock held.
- * Return: 0; or the error with which the backend refused a task: the slot
- * then keeps it and the tasks after it queued, and gained no holder.
+ * Return: 0, or the error with which the backend refused a task.
  */
 int weave_core_isolate_get(struct weave_core *core, u32 stream)
 {
@@ -631,12 +633,12 @@ int weave_core_isolate_get(struct weave_core *core, u32 stream)
  *
  * Executes the slot first, on its own backend stream, so that every task
  * queued while it was isolated runs isolated; then drops a holder.  The
- * slot stays isolated while other holders remain.  See "DOC: Isolation".
+ * slot stays isolated while other holders remain.  A task the backend
+ * refuses is kept as weave_core_isolate_get() says.
  *
  * Context: &weave_core.lock held.
  * Return: 0; -EINVAL if the slot has no holder (nothing is executed); or
- * the error with which the backend refused a task: the slot then keeps it
- * and the tasks after it queued, and keeps its holder.
+ * the error with which the backend refused a task.
  */
 int weave_core_isolate_put(struct weave_core *core, u32 stream)
 {
