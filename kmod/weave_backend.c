@@ -39,11 +39,10 @@
  * queues are described in "DOC: hardware queues".
  *
  * A backend stream is one slot's: three scheduler entities (one per
- * priority) on queue slot % num_queues.  The client has at most one job
- * not yet pushed, &weave_ectx.job: enqueue appends a task to it,
- * allocating it (for the backend stream it is given) on first use; flush
- * arms it on the entity of the highest priority among the logical streams
- * of its tasks, and pushes it.
+ * priority) on queue slot % num_queues.  enqueue appends a task to a job
+ * made for the backend stream it is given; flush arms each job on the
+ * entity of the highest priority among the logical streams of its tasks,
+ * and pushes it.
  *
  * Ordering.  (a) Jobs that share buffers, also across queues and clients:
  * at flush the job's buffers are locked together (ww mutexes), the job
@@ -70,38 +69,21 @@
  * stream is marked failed with -ENOMEM and the task counts as executed and
  * completed.  Buffers are pinned from their creation, so flush pins
  * nothing.  Flush can still fail for lack of memory (scheduler job,
- * dependency or reservation slots); the job then stays in &weave_ectx.job,
- * unchanged, and every later task of the client is appended to it, so no
- * order is broken, until a later flush pushes it.
+ * dependency or reservation slots); the job is then held, unchanged.
  *
- * One job not yet pushed per client, not one per backend stream.  Without
- * a failed flush the two are the same: the core flushes every backend
- * stream it enqueued on before it enqueues on another (sequential: slot by
- * slot; interleave: the others are flushed first, then only the execution
- * stream takes tasks), so &weave_ectx.job is NULL when an execution starts
- * and is made for the backend stream enqueue is given.  They differ only
- * after a failed flush, and there the one job keeps the order.  A job is
- * ordered against later work only once it is pushed: its finished fence
- * then enters its buffers' reservations (a) and becomes &weave_eslot.last
- * of its slots (b).  A held job is in neither, and the FIFO dependency of
- * (b) is taken at enqueue, when a job takes its first task of a slot.  A
- * second job, made for another backend stream and pushed while the first
- * is held, would depend on neither: a consumer could run before the
- * producer that align submitted before it, and a slot's later task before
- * its earlier one, against what the core's flush promises ("everything
- * enqueued is ordered before anything any backend stream submits later").
- * Jobs per backend stream would need a FIFO of held jobs that every flush
- * pushes first, oldest first, holding its own back if one of them still
- * fails, and (b) taken at flush instead of at enqueue; what that would
- * buy is that tasks arriving while a job is held keep their own backend
- * stream, its entity and its isolation, during memory pressure only.  As
- * it is, tasks enqueued on any backend stream while a job is held are
- * appended to it and run on the entity it was made for, at the highest
- * priority among its streams.  Nor does isolation hold for them: an
- * isolated slot's tasks and another slot's share the held job until a
- * flush pushes it, and an ENTER or LEAVE of
- * %DRM_IOCTL_WEAVE_STREAM_ISOLATE whose execution could not push it
- * succeeds all the same (a FLUSH would fail with -ENOMEM).
+ * Held jobs.  The jobs not yet pushed, &weave_ectx.unpushed, are kept in
+ * the order of their tasks: a task joins the newest of them if that one
+ * was made for its backend stream, and starts a new job otherwise.  Without
+ * a failed flush there is at most one, as the core flushes every backend
+ * stream it enqueued on before it enqueues on another.  After one, tasks
+ * still go to jobs of their own backend stream, with its entity, priority
+ * and isolation, and every flush pushes all of them, oldest first,
+ * stopping at the first it cannot push.  A job is ordered against later
+ * work only once it is pushed: its proxy then enters its buffers'
+ * reservations (a) and its finished fence becomes &weave_eslot.last of its
+ * slots (b).  So both are taken at push, and a job pushed after a held one
+ * follows it: a consumer never runs before a producer enqueued before it,
+ * nor a slot's later task before its earlier one.
  *
  * Lifetimes.  A job holds references to the client's engine context, the
  * logical streams of its tasks, its buffers, the backend stream it was
@@ -251,41 +233,34 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	struct weave_lstream *ls;
 	struct weave_etask *t;
 	struct weave_job *job;
-	bool first;
 	u32 i;
 	int ret;
 
 	/*
-	 * A job whose flush failed takes every later task, whichever backend
-	 * stream @bs is: see "DOC: soft engine", one job not yet pushed per
-	 * client.
+	 * The task joins the newest unpushed job if that one is @bs's, so
+	 * that unpushed jobs stay in the order of their tasks.
 	 */
-	job = ctx->job;
-	if (!job) {
+	job = list_empty(&ctx->unpushed) ? NULL :
+		list_last_entry(&ctx->unpushed, struct weave_job, link);
+	if (!job || job->bs != bs) {
 		job = weave_job_alloc(bs);
 		if (!job)
 			return -ENOMEM;
-		ctx->job = job;
+		list_add_tail(&job->link, &ctx->unpushed);
 	}
 
 	/* Refused: the task stays the core's, the job as it was. */
-	first = !test_bit(origin, job->slots);
-	ret = weave_job_reserve(job, task,
-				es->ngates + (first && es->last ? 1 : 0));
+	ret = weave_job_reserve(job, task, es->ngates);
 	if (ret) {
 		if (!job->ntasks) {
-			ctx->job = NULL;
+			list_del(&job->link);
 			weave_job_free(job);
 		}
 		return ret;
 	}
 
 	/* Nothing below fails. */
-	if (first) {
-		__set_bit(origin, job->slots);
-		if (es->last)
-			job->deps[job->ndeps++] = dma_fence_get(es->last);
-	}
+	__set_bit(origin, job->slots);
 	ctx->ngates -= es->ngates;
 	while (es->ngates)
 		job->deps[job->ndeps++] = es->gates[--es->ngates];
@@ -450,16 +425,13 @@ static int weave_job_add_implicit(struct weave_job *job,
 }
 
 /*
- * Push the client's pending job, whichever backend stream it was made for.
- * Every allocation but the scheduler's own (its job, dependency and
- * reservation slots) was made at enqueue.  If one of those fails, the job
- * is left as it was, in &weave_ectx.job, and a later flush pushes it.
+ * Push @job.  Every allocation but the scheduler's own (its job,
+ * dependency and reservation slots) was made at enqueue.  If one of those
+ * fails, the job is left as it was and a later flush pushes it.
  */
-static int weave_engine_flush(void *backend, struct weave_bstream *bs,
-			      struct weave_failures *failures)
+static int weave_job_push(struct weave_job *job)
 {
-	struct weave_ectx *ctx = backend;
-	struct weave_job *job = ctx->job;
+	struct weave_ectx *ctx = job->ctx;
 	struct weave_gate *gate, *tmp;
 	struct ww_acquire_ctx acquire;
 	struct dma_fence *finished, *out;
@@ -467,14 +439,27 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	u32 i, s;
 	int ret;
 
-	if (!job)
-		return 0;
 	weave_job_uniq_bos(job);
 	ret = weave_compat_sched_job_init(&job->base,
 					  &job->bs->entity[job->prio], ctx);
 	if (ret)
 		return ret;
 
+	/*
+	 * Each slot's FIFO: the slot's last pushed job.  Taken now, not when
+	 * the job took its first task of the slot, as a job pushed since then
+	 * (one that was held) may have become it.
+	 */
+	for_each_set_bit(s, job->slots, ctx->max_streams) {
+		struct dma_fence *last = ctx->slots[s].last;
+
+		if (!last || dma_fence_is_signaled(last))
+			continue;
+		ret = drm_sched_job_add_dependency(&job->base,
+						   dma_fence_get(last));
+		if (ret)
+			goto err_cleanup;
+	}
 	/* The job keeps its own references until it is pushed. */
 	for (i = 0; i < job->ndeps; i++) {
 		ret = drm_sched_job_add_dependency(&job->base,
@@ -503,7 +488,7 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	}
 
 	/* Committed: nothing below fails. */
-	ctx->job = NULL;
+	list_del(&job->link);
 	list_for_each_entry_safe(gate, tmp, &gates, link) {
 		list_del_init(&gate->link);
 		weave_gate_arm(ctx, gate);
@@ -545,6 +530,27 @@ err_cleanup:
 	/* Drops the scheduler's job and its dependencies, not the job's. */
 	drm_sched_job_cleanup(&job->base);
 	return ret;
+}
+
+/*
+ * Push every job of the client not yet pushed, oldest first, whichever
+ * backend stream each was made for: jobs held by an earlier failed flush
+ * go before the one just encoded for @bs, so no order is broken.  At the
+ * first that cannot be pushed the rest stay, in order, for a later flush.
+ */
+static int weave_engine_flush(void *backend, struct weave_bstream *bs,
+			      struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = backend;
+	struct weave_job *job, *tmp;
+	int ret;
+
+	list_for_each_entry_safe(job, tmp, &ctx->unpushed, link) {
+		ret = weave_job_push(job);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /*
@@ -593,6 +599,7 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 	ctx->streams = streams;
 	ctx->max_streams = max_streams;
 	ctx->task_hint = 8;
+	INIT_LIST_HEAD(&ctx->unpushed);
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	return ctx;
@@ -641,9 +648,13 @@ void weave_ectx_abort(struct weave_ectx *ctx, int err)
 
 	atomic_cmpxchg(&ctx->aborted, 0, err);
 	err = atomic_read(&ctx->aborted);
-	if (ctx->job) {
-		weave_job_free(ctx->job);
-		ctx->job = NULL;
+	while (!list_empty(&ctx->unpushed)) {
+		struct weave_job *job = list_first_entry(&ctx->unpushed,
+							 struct weave_job,
+							 link);
+
+		list_del(&job->link);
+		weave_job_free(job);
 	}
 	for (i = 0; i < engine->num_queues; i++)
 		wake_up_all(&engine->queues[i].abort_wq);
@@ -683,5 +694,5 @@ void weave_ectx_put(struct weave_ectx *ctx)
  */
 bool weave_ectx_held(struct weave_ectx *ctx)
 {
-	return ctx->job;
+	return !list_empty(&ctx->unpushed);
 }

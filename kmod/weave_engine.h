@@ -128,11 +128,11 @@ struct weave_ectx {
 	/** @slots: @max_streams slot states, under the client's mutex. */
 	struct weave_eslot *slots;
 	/**
-	 * @job: The job being encoded, or one whose flush failed and that
-	 * takes every later task until a flush pushes it; or NULL.  Under the
-	 * client's mutex.
+	 * @unpushed: The client's jobs not yet pushed, in the order their
+	 * tasks were enqueued: the ones a flush could not push, then the one
+	 * being encoded.  Under the client's mutex.
 	 */
-	struct weave_job *job;
+	struct list_head unpushed;
 	/** @ngates: Gates pending on all slots, under the client's mutex. */
 	u64 ngates;
 	/**

@@ -9,6 +9,7 @@
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -113,6 +114,8 @@ struct weave_job {
 	 * given its place on the entity's timeline) at flush.
 	 */
 	struct weave_proxy *proxy;
+	/** @link: In &weave_ectx.unpushed until it is pushed. */
+	struct list_head link;
 	/** @work: The worker's item on &weave_queue.wq. */
 	struct work_struct work;
 	/** @started: run_job was called; under the scheduler's serialisation. */

@@ -1520,6 +1520,7 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 {
 	const char *what = "FLUSH, held";
 	unsigned int n, held = 0, failed = 0;
+	struct drm_weave_client_usage u0, u1;
 	struct drm_weave_stream_query q;
 	struct drm_weave_flush args;
 	struct drm_weave_sync out;
@@ -1556,8 +1557,10 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 			ASSERT_FALSE(fi_has_fence(c.fd, obj, 0));
 			/*
 			 * A copy of the held fill, on the other stream, is
-			 * enqueued behind it and flushed with it.
+			 * enqueued behind it and flushed after it, in a job
+			 * of its own stream's: two jobs are pushed.
 			 */
+			u0 = weave_test_client_usage(_metadata, c.fd);
 			weave_test_batch_init(&b);
 			weave_test_copy_task(&b, c.lane[0].wbo, self->page,
 					     c.lane[1].wbo, 0, self->page);
@@ -1565,6 +1568,11 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 					   &b);
 			ASSERT_EQ(0, weave_flush(c.fd, c.lane[1].stream,
 						 NULL));
+			u1 = weave_test_client_usage(_metadata, c.fd);
+			ASSERT_EQ(u0.submitted_jobs + 2, u1.submitted_jobs) {
+				TH_LOG("fail-nth %u: the held job and the other stream's were not pushed as two jobs",
+				       n);
+			}
 			q = weave_test_squery(_metadata, c.fd,
 					      c.lane[0].stream);
 			ASSERT_EQ(q.enqueued, q.executed) {
