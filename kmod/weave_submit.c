@@ -188,6 +188,21 @@ static void weave_task_release(struct weave_client *c, struct weave_task *t)
 	}
 }
 
+/*
+ * Whether @a and @b are ranges of one buffer that overlap without being
+ * the same range.
+ */
+static bool weave_bindings_cross(const struct weave_binding *a,
+				 const struct weave_binding *b)
+{
+	if (a->bo != b->bo)
+		return false;
+	if (a->offset == b->offset && a->size == b->size)
+		return false;
+	return a->offset < b->offset + b->size &&
+	       b->offset < a->offset + a->size;
+}
+
 /* The access each binding of a launch must include, by kernel. */
 static int weave_launch_check(const struct drm_weave_task *ut,
 			      const struct weave_task *t)
@@ -220,6 +235,10 @@ static int weave_launch_check(const struct drm_weave_task *ut,
 		    !(b[2].access & WEAVE_ACCESS_WRITE) ||
 		    b[0].size != b[2].size || b[1].size != b[2].size ||
 		    b[2].size % 4)
+			return -EINVAL;
+		/* In place, or apart: see &enum drm_weave_kernel. */
+		if (weave_bindings_cross(&b[2], &b[0]) ||
+		    weave_bindings_cross(&b[2], &b[1]))
 			return -EINVAL;
 		return 0;
 	case DRM_WEAVE_KERNEL_CRC32C:

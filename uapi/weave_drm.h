@@ -536,7 +536,11 @@ enum drm_weave_kernel {
 	/**
 	 * @DRM_WEAVE_KERNEL_ADD_U32: Binding 2 (write) = binding 0 (read) +
 	 * binding 1 (read), element-wise on u32, wrapping.  All three have the
-	 * same size, a multiple of 4.
+	 * same size, a multiple of 4.  Binding 2 may be the very range of an
+	 * input (in place) or lie apart from it; a binding 2 that overlaps an
+	 * input's range of the same buffer otherwise is refused with -EINVAL,
+	 * as its result would depend on the order the elements are computed
+	 * in.  The inputs may overlap each other.
 	 */
 	DRM_WEAVE_KERNEL_ADD_U32 = 3,
 	/**
@@ -646,11 +650,11 @@ struct drm_weave_sync {
  *   over max_tasks_per_enqueue; a stride is too small or its extra bytes are
  *   not zero; a task has an unknown type or kernel, the wrong number of
  *   bindings for its kernel, an access mask that is zero or unknown, a
- *   binding of size zero, a range outside its buffer, sizes its kernel
- *   rejects (see &enum drm_weave_kernel), uniforms over max_uniform_bytes,
- *   fewer than 4 uniform bytes for a kernel that reads uniform bytes 0..3,
- *   a delay or errno out of range, a buffer imported from another device,
- *   or a stride over %DRM_WEAVE_MAX_STRIDE.
+ *   binding of size zero, a range outside its buffer, sizes or overlaps
+ *   its kernel rejects (see &enum drm_weave_kernel), uniforms over
+ *   max_uniform_bytes, fewer than 4 uniform bytes for a kernel that reads
+ *   uniform bytes 0..3, a delay or errno out of range, a buffer imported
+ *   from another device, or a stride over %DRM_WEAVE_MAX_STRIDE.
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
  * - -ENOSPC: The stream's slot holds in-fence gates that executing it

@@ -1397,6 +1397,16 @@ static struct drm_weave_binding fz_range_of(struct fz_ctx *c,
 	};
 }
 
+/* Whether @a and @b overlap in one buffer without being the same range. */
+static bool fz_crosses(const struct drm_weave_binding *a,
+		       const struct drm_weave_binding *b)
+{
+	return a->handle == b->handle &&
+	       (a->offset != b->offset || a->size != b->size) &&
+	       a->offset < b->offset + b->size &&
+	       b->offset < a->offset + a->size;
+}
+
 /* A size for a task's range: small mostly, a multiple of @unit, <= @max. */
 static uint64_t fz_task_size(struct fz_ctx *c, uint64_t max, uint64_t unit)
 {
@@ -1513,6 +1523,14 @@ static void fz_build_task(struct fz_ctx *c, struct fz_task *t, bool noop_only)
 		t->b[t->nb++] = fz_range_of(c, d, size,
 					    fz_access(c, DRM_WEAVE_ACCESS_WRITE),
 					    4);
+		/* An output that crosses an input is refused: in place. */
+		if (fz_crosses(&t->b[2], &t->b[0]) ||
+		    fz_crosses(&t->b[2], &t->b[1])) {
+			t->b[0] = t->b[2];
+			t->b[1] = t->b[2];
+			t->b[0].access = fz_access(c, DRM_WEAVE_ACCESS_READ);
+			t->b[1].access = fz_access(c, DRM_WEAVE_ACCESS_READ);
+		}
 		break;
 	case 6:
 		t->t.kernel = DRM_WEAVE_KERNEL_CRC32C;

@@ -605,4 +605,43 @@ TEST_F(data, copy_overlap_dst_before_src)
 	copy_overlap(_metadata, self->fd, self->page, -(int64_t)self->page - 4);
 }
 
+/*
+ * ADD over inputs that overlap each other, into a range apart from them,
+ * then in place (a = a + a), across several pages: every element is the
+ * sum of the inputs as they were before the task.
+ */
+TEST_F(data, add_overlapping_inputs_and_in_place)
+{
+	uint64_t size = 8 * self->page, len = 2 * self->page + 64;
+	uint32_t stream, bo, *want, *map;
+	uint64_t out = 4 * self->page;
+	struct weave_test_batch b;
+	size_t i, n = len / 4;
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, size, 0);
+	map = weave_test_map(_metadata, self->fd, bo, size);
+	weave_test_fill(map, size, 0xadd);
+	want = malloc(size);
+	ASSERT_NE(NULL, want);
+	memcpy(want, map, size);
+	/* out = a + b, b one element after a; then out = out + out. */
+	for (i = 0; i < n; i++)
+		want[out / 4 + i] = 2 * (map[16 + i] + map[17 + i]);
+
+	weave_test_batch_init(&b);
+	weave_test_add_task(&b, bo, 64, bo, 68, bo, out, len);
+	weave_test_add_task(&b, bo, out, bo, out, bo, out, len);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_finish(_metadata, self->fd, stream);
+	for (i = 0; i < size / 4 && map[i] == want[i]; i++)
+		;
+	EXPECT_EQ(size / 4, i) {
+		TH_LOG("element %zu: %#x, not %#x", i, map[i], want[i]);
+	}
+	weave_test_unmap(_metadata, map, size);
+	free(want);
+}
+
 TEST_HARNESS_MAIN

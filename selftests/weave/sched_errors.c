@@ -475,6 +475,44 @@ TEST_F(err, add_sizes_differ)
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
 
+/*
+ * An ADD whose output overlaps an input's range of the same buffer without
+ * being that range: its result would depend on the order of the elements.
+ */
+TEST_F(err, add_output_crosses_input)
+{
+	static const uint64_t shift[] = { 4, 60, -4ull, -60ull };
+	unsigned int i, in;
+
+	for (in = 0; in < 2; in++) {
+		for (i = 0; i < 4; i++) {
+			self->bind[0] = weave_binding(self->bo,
+						      DRM_WEAVE_ACCESS_READ,
+						      128, 64);
+			self->bind[1] = weave_binding(self->bo2,
+						      DRM_WEAVE_ACCESS_READ,
+						      128, 64);
+			self->bind[2] = weave_binding(in ? self->bo2 : self->bo,
+						      DRM_WEAVE_ACCESS_WRITE,
+						      128 + shift[i], 64);
+			weave_task_launch(&self->task[0],
+					  DRM_WEAVE_KERNEL_ADD_U32, self->bind,
+					  3, NULL, 0);
+			EXPECT_EQ(-EINVAL, enqueue(_metadata, self)) {
+				TH_LOG("output of input %u shifted by %lld",
+				       in, (long long)shift[i]);
+			}
+		}
+	}
+	/* In place, and next to its input: both accepted. */
+	self->bind[2] = weave_binding(self->bo, DRM_WEAVE_ACCESS_WRITE, 128,
+				      64);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	self->bind[2] = weave_binding(self->bo, DRM_WEAVE_ACCESS_WRITE, 192,
+				      64);
+	EXPECT_EQ(0, enqueue(_metadata, self));
+}
+
 TEST_F(err, add_size_not_multiple_of_4)
 {
 	self->bind[0] = weave_binding(self->bo, DRM_WEAVE_ACCESS_READ, 0, 6);
