@@ -186,18 +186,23 @@ $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
 	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
 		$(LIBA) $(DRM_LIBS)
 
-# --- user-space unit tests of the core, under ASan and UBSan ------------------
-UNIT_SRCS := $(wildcard tests/unit/*.c)
-UNIT_CORE := $(wildcard kmod/weave_core.c)
+# --- user-space unit tests of the module's pure files, under ASan and UBSan ---
+# Each tests/unit/<name>_test.c is one program.  It links the module files it
+# tests and the test doubles it uses, named by a rule without a recipe below;
+# tests/unit/include stands in for the kernel headers they include.
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%, \
+	$(wildcard tests/unit/*_test.c))
+UNIT_HDRS := $(wildcard tests/unit/*.h tests/unit/include/linux/*.h kmod/*.h)
 UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all \
 	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
-unit: $(if $(UNIT_SRCS),$(BUILD)/unit/sched_test)
+unit: $(UNIT_TESTS)
 
-$(BUILD)/unit/sched_test: $(UNIT_SRCS) $(UNIT_CORE) $(wildcard tests/unit/*.h \
-		tests/unit/include/linux/*.h kmod/weave_core.h)
+$(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c
+
+$(BUILD)/unit/%_test: tests/unit/%_test.c $(UNIT_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(UNIT_CORE)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^)
 
 # --- checks -------------------------------------------------------------------
 # The debug kernel is built first (once per machine, cached), so that the
