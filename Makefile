@@ -192,13 +192,14 @@ $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
 # tests/unit/include stands in for the kernel headers they include.
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%, \
 	$(wildcard tests/unit/*_test.c))
-UNIT_HDRS := $(wildcard tests/unit/*.h tests/unit/include/linux/*.h kmod/*.h)
+UNIT_HDRS := $(wildcard tests/unit/*.h tests/unit/include/*/*.h kmod/*.h)
 UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 	-fno-omit-frame-pointer -fno-sanitize-recover=all \
 	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
 unit: $(UNIT_TESTS)
 
 $(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c
+$(BUILD)/unit/lists_test: kmod/weave_lists.c
 
 $(BUILD)/unit/%_test: tests/unit/%_test.c $(UNIT_HDRS)
 	@mkdir -p $(@D)

@@ -13,7 +13,6 @@
 #include <linux/kref.h>
 #include <linux/minmax.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -30,6 +29,7 @@
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
+#include "weave_lists.h"
 #include "weave_queue.h"
 
 /**
@@ -305,77 +305,19 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	return 0;
 }
 
-static int weave_jbo_cmp(const void *a, const void *b)
-{
-	const struct weave_jbo *x = a, *y = b;
-
-	if (x->obj == y->obj)
-		return 0;
-	return x->obj < y->obj ? -1 : 1;
-}
-
 /*
  * Sort the job's buffers, merge duplicates and their access, and list the
  * objects for the reservation helpers in @objs, which has room.
  */
 static void weave_job_uniq_bos(struct weave_job *job)
 {
-	u32 i, n = 0;
+	u32 i, n = weave_jbos_merge(job->bos, job->nbos);
 
-	if (!job->nbos)
-		return;
-	sort(job->bos, job->nbos, sizeof(*job->bos), weave_jbo_cmp, NULL);
-	for (i = 0; i < job->nbos; i++) {
-		if (n && job->bos[n - 1].obj == job->bos[i].obj) {
-			job->bos[n - 1].access |= job->bos[i].access;
-			drm_gem_object_put(job->bos[i].obj);
-			continue;
-		}
-		job->bos[n++] = job->bos[i];
-	}
+	for (i = n; i < job->nbos; i++)
+		drm_gem_object_put(job->bos[i].obj);
 	job->nbos = n;
 	for (i = 0; i < n; i++)
 		job->objs[i] = job->bos[i].obj;
-}
-
-/*
- * Lock the reservations of @n distinct objects, like
- * drm_gem_lock_reservations() but not interruptible: a signal must not
- * make a flush drop the tasks it already took.  The ww protocol backs off
- * on -EDEADLK, so this cannot deadlock.  Unlock with
- * drm_gem_unlock_reservations().
- */
-static int weave_lock_bos(struct drm_gem_object **objs, u32 n,
-			  struct ww_acquire_ctx *acquire)
-{
-	int contended = -1;
-	u32 i, j;
-	int ret;
-
-	ww_acquire_init(acquire, &reservation_ww_class);
-retry:
-	if (contended != -1)
-		dma_resv_lock_slow(objs[contended]->resv, acquire);
-	for (i = 0; i < n; i++) {
-		if (i == contended)
-			continue;
-		ret = dma_resv_lock(objs[i]->resv, acquire);
-		if (!ret)
-			continue;
-		/* Everything below i is locked, the contended one included. */
-		for (j = 0; j < i; j++)
-			dma_resv_unlock(objs[j]->resv);
-		if (contended > (int)i)
-			dma_resv_unlock(objs[contended]->resv);
-		if (ret == -EDEADLK) {
-			contended = i;
-			goto retry;
-		}
-		ww_acquire_fini(acquire);
-		return ret;
-	}
-	ww_acquire_done(acquire);
-	return 0;
 }
 
 /*
@@ -469,7 +411,7 @@ static int weave_job_push(struct weave_job *job)
 	}
 
 	if (job->nbos) {
-		ret = weave_lock_bos(job->objs, job->nbos, &acquire);
+		ret = weave_bos_lock(job->objs, job->nbos, &acquire);
 		if (ret)
 			goto err_cleanup;
 		for (i = 0; i < job->nbos; i++) {

@@ -16,6 +16,7 @@
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
+#include "weave_lists.h"
 
 /**
  * DOC: fences
@@ -471,7 +472,8 @@ static void weave_gate_retire(struct weave_ectx *ctx, struct weave_gate *gate)
 
 /* The pending gate of slot @es on @f's fence context, or NULL. */
 static struct weave_gate *weave_eslot_gate_of(struct weave_eslot *es,
-					      struct dma_fence *f, u32 *index)
+					      const struct dma_fence *f,
+					      u32 *index)
 {
 	struct weave_gate *gate;
 	u32 i;
@@ -484,6 +486,17 @@ static struct weave_gate *weave_eslot_gate_of(struct weave_eslot *es,
 		}
 	}
 	return NULL;
+}
+
+/* The in-fence of the pending gate of slot @arg on @f's fence context. */
+static struct dma_fence *weave_eslot_cover(void *arg,
+					   const struct dma_fence *f)
+{
+	struct weave_gate *gate;
+	u32 idx;
+
+	gate = weave_eslot_gate_of(arg, f, &idx);
+	return gate ? gate->in : NULL;
 }
 
 /**
@@ -520,33 +533,10 @@ int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 			     struct dma_fence **fences, u32 *n)
 {
 	struct weave_eslot *es = &ctx->slots[slot];
+	u32 fresh = weave_fences_dedupe(fences, n, weave_eslot_cover, es);
 	struct weave_gate *gate;
-	struct dma_fence *f;
-	u32 i, j, k = 0, idx, fresh = 0;
+	u32 i, j, k = *n;
 	int ret;
-
-	for (i = 0; i < *n; i++) {
-		f = fences[i];
-		for (j = 0; j < k; j++) {
-			if (fences[j]->context != f->context)
-				continue;
-			if (dma_fence_is_later(f, fences[j]))
-				swap(fences[j], f);
-			dma_fence_put(f);
-			f = NULL;
-			break;
-		}
-		if (!f)
-			continue;
-		gate = weave_eslot_gate_of(es, f, &idx);
-		if (gate && dma_fence_is_later_or_same(gate->in, f)) {
-			dma_fence_put(f);
-			continue;
-		}
-		fresh += !gate;
-		fences[k++] = f;
-	}
-	*n = k;
 
 	ret = es->ngates + fresh > WEAVE_MAX_SLOT_GATES ? -ENOSPC : 0;
 	if (!ret)

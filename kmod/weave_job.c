@@ -17,37 +17,8 @@
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
+#include "weave_lists.h"
 #include "weave_queue.h"
-
-/*
- * Grow the array *@arr of *@cap entries of @size bytes to hold @need.  The
- * old array is freed unless it is @inl, storage embedded in its owner.
- */
-static int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
-			   const void *inl)
-{
-	u32 ncap;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = max3(need, *cap * 2, 8u);
-	n = kvmalloc_array(ncap, size, GFP_KERNEL_ACCOUNT);
-	if (!n)
-		return -ENOMEM;
-	if (*cap)
-		memcpy(n, *arr, (size_t)*cap * size);
-	if (*arr != inl)
-		kvfree(*arr);
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
-int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
-{
-	return weave_grow_from(arr, cap, need, size, NULL);
-}
 
 /* Free staged host-write bytes and take them off the client's count. */
 void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len)

@@ -17,6 +17,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "weave_engine.h"
+#include "weave_lists.h"
 
 struct drm_gem_object;
 struct drm_gem_shmem_object;
@@ -65,12 +66,6 @@ struct weave_bstream {
 	 * client's mutex.
 	 */
 	u64 fence_seqno[WEAVE_NUM_PRIOS];
-};
-
-/* A buffer of a job and how the job uses it. */
-struct weave_jbo {
-	struct drm_gem_object *obj;
-	u32 access;
 };
 
 /* A run of consecutive tasks of one logical stream in a job. */
@@ -170,7 +165,6 @@ static inline bool weave_job_aborted(struct weave_job *job)
 	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
 }
 
-int weave_grow(void **arr, u32 *cap, u32 need, size_t size);
 void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
 void weave_job_release_tasks(struct weave_job *job);
 void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);

@@ -8,4 +8,7 @@
 #define max(a, b) ({ __typeof__(a) __a = (a); __typeof__(b) __b = (b); \
 		     (void)(&__a == &__b); __a > __b ? __a : __b; })
 
+#define max3(a, b, c)	max(max(a, b), c)
+#define swap(a, b) do { __typeof__(a) __t = (a); (a) = (b); (b) = __t; } while (0)
+
 #endif
