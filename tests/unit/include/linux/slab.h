@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* Test stand-in for <linux/slab.h>: the C library's heap, seen by ASan. */
+/*
+ * Test stand-in for <linux/slab.h>: the C library's heap, seen by ASan.
+ * Every GFP here may sleep, so allocating under a spinlock traps.
+ */
 #ifndef _WEAVE_TEST_LINUX_SLAB_H
 #define _WEAVE_TEST_LINUX_SLAB_H
 
 #include <stdlib.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #define GFP_KERNEL	0u
@@ -12,12 +16,14 @@
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {
 	(void)gfp;
+	WARN_ON(weave_test_spins_held);
 	return malloc(size);
 }
 
 static inline void *kcalloc(size_t n, size_t size, gfp_t gfp)
 {
 	(void)gfp;
+	WARN_ON(weave_test_spins_held);
 	return calloc(n, size);
 }
 
