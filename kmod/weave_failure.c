@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the failure graph: failure records and the taints that hold them on
+ * a buffer's bytes.
+ *
+ * This file has the graph, its records, stashes and owners; weave_taints.c
+ * has the claims on a buffer's bytes.
+ */
+
+#include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/list.h>
+#include <linux/lockdep.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+
+#include "weave_failure.h"
+
+/**
+ * DOC: failure graph
+ *
+ * The kernel form of the seed's ErrorGraph.  A failure means "these bytes
+ * have no valid writer".  A &struct weave_failure records why (the root
+ * errno and task) and which tasks were skipped because they read its bytes;
+ * &struct weave_taints, embedded in each buffer, records which of the
+ * buffer's bytes carry which failure, as non-overlapping claims on byte
+ * ranges.  A failure's id is never 0 and never reused within its graph, so
+ * a report naming it never names another.
+ *
+ * Ownership.  A failure is counted: each claim that carries it holds one
+ * reference, and so does each caller between weave_failure_create(),
+ * weave_failure_get(), weave_taints_first() or weave_taints_list() and its
+ * weave_failure_put().  The last put, or the release of its last claim,
+ * frees it at once.  So the graph holds nothing that no byte carries and
+ * no caller holds: it leaks if and only if buffers (or references) leak.
+ * A failure created and never claimed is freed by the creator's put.
+ * Owners only bound how many live failures a client has; a failure
+ * outlives its owner (weave_fowner_detach()), since it lives on bytes,
+ * and those bytes may be shared with other processes.
+ *
+ * Locking.  One spinlock per graph, &weave_failures.lock, protects the
+ * records, the owners' counts and lists, and every &struct weave_taints
+ * used with the graph.  It is taken with interrupts off and is a leaf: no
+ * other lock is taken under it, so it may be taken under any lock of the
+ * driver, fence locks included, and from the workers that run jobs, which
+ * are fence-signalling paths.  Nothing under it sleeps or allocates.  The
+ * only lockless access is the read of &weave_taints.claims by the clean
+ * buffer's early out (weave_taints_any() and others): it is exact for a
+ * caller ordered after the last change of the buffer's taints (by this
+ * lock, a fence, or running on the same worker), as the worker that runs a
+ * job is ordered after the jobs that wrote its buffers.
+ *
+ * Memory.  Whatever may need memory takes a &struct weave_fstash, filled
+ * beforehand where sleeping is allowed (an ioctl, with
+ * %GFP_KERNEL_ACCOUNT, so that it is charged to the client).  Those
+ * operations are all or nothing: if the stash lacks what they need, they
+ * fail with -ENOMEM and change nothing.  Their needs are bounded: one
+ * record for weave_failure_create(), %WEAVE_CLAIM_NODES claim nodes for
+ * weave_taints_claim() (a claim inside another failure's claim splits it
+ * in two around the new one) and %WEAVE_RELEASE_NODES for
+ * weave_taints_release() (a release inside a claim splits it).  A buffer's
+ * own node (&weave_taints.node) is used before a stash's, so that one
+ * failure over one range needs no stash at all.  Freed nodes and records go
+ * back to the slab allocator, not to a stash.
+ *
+ * Teardown.  Freeing a buffer calls weave_taints_fini(), which releases its
+ * claims; closing a client calls weave_fowner_detach() after its last
+ * create; the device calls weave_failures_fini() last, once every buffer
+ * is gone, and it warns if any record or claim node is left.
+ */
+
+/**
+ * weave_failures_init() - Make an empty failure graph.
+ * @graph: The graph.
+ */
+void weave_failures_init(struct weave_failures *graph)
+{
+	spin_lock_init(&graph->lock);
+	graph->next_id = 1;
+	graph->live = 0;
+	graph->nodes = 0;
+}
+
+/**
+ * weave_failures_fini() - Tear down a failure graph.
+ * @graph: The graph, with no buffer (&struct weave_taints) and no
+ *	reference left.
+ *
+ * Warns if a record or a claim node is still live: a buffer or a
+ * reference leaked.
+ */
+void weave_failures_fini(struct weave_failures *graph)
+{
+	WARN_ON(graph->live || graph->nodes);
+}
+
+/**
+ * weave_fstash_init() - Make an empty stash.
+ * @stash: The stash.
+ */
+void weave_fstash_init(struct weave_fstash *stash)
+{
+	INIT_LIST_HEAD(&stash->records);
+	INIT_LIST_HEAD(&stash->nodes);
+	stash->nrecords = 0;
+	stash->nnodes = 0;
+}
+
+/**
+ * weave_fstash_fill() - Set memory aside for the graph.
+ * @stash: The stash.
+ * @nrecords: How many failure records it must hold.
+ * @nnodes: How many claim nodes it must hold.
+ * @gfp: How to allocate what is missing, e.g. %GFP_KERNEL_ACCOUNT.
+ *
+ * Allocates until the stash holds at least @nrecords records and @nnodes
+ * claim nodes; what it already holds counts.  Call it where @gfp may
+ * sleep, never under &weave_failures.lock.
+ *
+ * Return: 0, or -ENOMEM: then the stash holds what could be allocated, and
+ * is still drained by weave_fstash_drain().
+ */
+int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+		      gfp_t gfp)
+{
+	while (stash->nrecords < nrecords) {
+		struct weave_failure *f = kmalloc(sizeof(*f), gfp);
+
+		if (!f)
+			return -ENOMEM;
+		list_add(&f->link, &stash->records);
+		stash->nrecords++;
+	}
+	while (stash->nnodes < nnodes) {
+		struct weave_claim *c = kmalloc(sizeof(*c), gfp);
+
+		if (!c)
+			return -ENOMEM;
+		list_add(&c->stash, &stash->nodes);
+		stash->nnodes++;
+	}
+	return 0;
+}
+
+/**
+ * weave_fstash_drain() - Free what a stash holds.
+ * @stash: The stash; empty afterwards, and may be filled again.
+ */
+void weave_fstash_drain(struct weave_fstash *stash)
+{
+	struct weave_failure *f, *fn;
+	struct weave_claim *c, *cn;
+
+	list_for_each_entry_safe(f, fn, &stash->records, link)
+		kfree(f);
+	list_for_each_entry_safe(c, cn, &stash->nodes, stash)
+		kfree(c);
+	weave_fstash_init(stash);
+}
+
+/**
+ * weave_fowner_init() - Make an owner with no failure.
+ * @owner: The owner.
+ * @client_id: The client's id, kept for the caller.
+ * @max: The most live failures it may have.
+ */
+void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max)
+{
+	INIT_LIST_HEAD(&owner->records);
+	owner->client_id = client_id;
+	owner->live = 0;
+	owner->max = max;
+}
+
+/**
+ * weave_fowner_detach() - Let go of an owner's failures.
+ * @graph: The graph.
+ * @owner: The owner, not used by weave_failure_create() any more.
+ *
+ * Its failures stay, as long as bytes carry them or references hold them,
+ * with no owner.  @owner may be freed afterwards.
+ */
+void weave_fowner_detach(struct weave_failures *graph,
+			 struct weave_fowner *owner)
+{
+	struct weave_failure *f, *n;
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	list_for_each_entry_safe(f, n, &owner->records, link) {
+		f->owner = NULL;
+		list_del_init(&f->link);
+	}
+	owner->live = 0;
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/**
+ * weave_failure_create() - Record a new failure.
+ * @graph: The graph.
+ * @owner: The client it counts against, or NULL for none.
+ * @err: The root errno, negative.
+ * @root: The task that failed, copied.
+ * @stash: Where the record comes from.
+ *
+ * The new failure gets the next id.  The caller holds the one reference
+ * and drops it with weave_failure_put() once it has claimed the failed
+ * task's write set with weave_taints_claim(); a failure that claims
+ * nothing is freed then.
+ *
+ * Return: The failure, or an ERR_PTR(): -EINVAL if @err is not an errno,
+ * -EDQUOT if @owner has &weave_fowner.max live failures, -ENOMEM if
+ * @stash has no record.  On error nothing changed.
+ */
+struct weave_failure *weave_failure_create(struct weave_failures *graph,
+					   struct weave_fowner *owner, int err,
+					   const struct weave_ftask *root,
+					   struct weave_fstash *stash)
+{
+	struct weave_failure *f;
+	unsigned long flags;
+
+	if (err >= 0 || err < -MAX_ERRNO)
+		return ERR_PTR(-EINVAL);
+
+	spin_lock_irqsave(&graph->lock, flags);
+	if (owner && owner->live >= owner->max) {
+		f = ERR_PTR(-EDQUOT);
+		goto out;
+	}
+	if (!stash || !stash->nrecords) {
+		f = ERR_PTR(-ENOMEM);
+		goto out;
+	}
+	f = list_first_entry(&stash->records, struct weave_failure, link);
+	list_del(&f->link);
+	stash->nrecords--;
+
+	f->id = graph->next_id++;
+	f->err = err;
+	f->refs = 1;
+	f->buffers = 0;
+	f->skipped = 0;
+	f->root = *root;
+	f->owner = owner;
+	if (owner) {
+		list_add_tail(&f->link, &owner->records);
+		owner->live++;
+	} else {
+		INIT_LIST_HEAD(&f->link);
+	}
+	graph->live++;
+out:
+	spin_unlock_irqrestore(&graph->lock, flags);
+	return f;
+}
+
+/**
+ * weave_failure_skip() - Add a skip record to a failure.
+ * @graph: The graph.
+ * @failure: The failure, which the caller holds a reference to.
+ * @skip: The task that was skipped because it read bytes of @failure.
+ *
+ * The newest %WEAVE_FAILURE_SKIPS records are kept; an older one is
+ * dropped and counted.  Needs no memory.
+ */
+void weave_failure_skip(struct weave_failures *graph,
+			struct weave_failure *failure,
+			const struct weave_ftask *skip)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	failure->skips[failure->skipped % WEAVE_FAILURE_SKIPS] = *skip;
+	failure->skipped++;
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/**
+ * weave_failure_get() - Take a reference to a failure.
+ * @graph: The graph.
+ * @failure: The failure, which the caller holds a reference to.
+ */
+void weave_failure_get(struct weave_failures *graph,
+		       struct weave_failure *failure)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	WARN_ON_ONCE(!failure->refs);
+	failure->refs++;
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/**
+ * weave_failure_put_locked() - Drop a reference to a failure, under the lock.
+ * @graph: The graph, whose lock the caller holds.
+ * @failure: The failure; freed if that was its last reference.
+ *
+ * For weave_taints.c and this file: callers outside the graph use
+ * weave_failure_put().
+ */
+void weave_failure_put_locked(struct weave_failures *graph,
+			      struct weave_failure *failure)
+{
+	lockdep_assert_held(&graph->lock);
+	if (WARN_ON_ONCE(!failure->refs))
+		return;
+	if (--failure->refs)
+		return;
+	/* No claim left, so no buffer holds it. */
+	WARN_ON_ONCE(failure->buffers);
+	if (failure->owner) {
+		failure->owner->live--;
+		list_del(&failure->link);
+	}
+	graph->live--;
+	kfree(failure);
+}
+
+/**
+ * weave_failure_put() - Drop a reference to a failure.
+ * @graph: The graph.
+ * @failure: The failure; freed if that was its last reference, i.e. no
+ *	byte carries it and no one else holds it.
+ */
+void weave_failure_put(struct weave_failures *graph,
+		       struct weave_failure *failure)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	weave_failure_put_locked(graph, failure);
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/* Copy @src, hiding what is private to its client from anyone else. */
+static void weave_ftask_show(struct weave_ftask *dst,
+			     const struct weave_ftask *src, u64 viewer)
+{
+	if (viewer && src->client == viewer) {
+		*dst = *src;
+		return;
+	}
+	*dst = (struct weave_ftask) { .kernel = src->kernel };
+}
+
+/**
+ * weave_failure_snapshot() - Copy a failure for a report.
+ * @graph: The graph.
+ * @failure: The failure, which the caller holds a reference to.
+ * @out: The copy, consistent as of one moment.
+ * @viewer: The id of the client the report is for, 0 for none.
+ *
+ * The cross-process rule: anyone who can see a buffer may learn which
+ * failures it carries, their errno and the kernels of their tasks; a
+ * task's client, stream, sequence number and label are shown only to
+ * that task's own client.  So each task of @out, the root and every skip
+ * record, shows them only if its client is @viewer; otherwise they read
+ * as 0 (see &weave_ftask.client).
+ */
+void weave_failure_snapshot(struct weave_failures *graph,
+			    struct weave_failure *failure,
+			    struct weave_fsnap *out, u64 viewer)
+{
+	unsigned long flags;
+	u64 oldest;
+	u32 i, n;
+
+	memset(out, 0, sizeof(*out));
+	spin_lock_irqsave(&graph->lock, flags);
+	n = min_t(u64, failure->skipped, WEAVE_FAILURE_SKIPS);
+	oldest = failure->skipped - n;
+	out->id = failure->id;
+	out->err = failure->err;
+	out->buffers = failure->buffers;
+	out->nskips = n;
+	out->skips_dropped = oldest;
+	weave_ftask_show(&out->root, &failure->root, viewer);
+	for (i = 0; i < n; i++)
+		weave_ftask_show(&out->skips[i],
+				 &failure->skips[(oldest + i) %
+						 WEAVE_FAILURE_SKIPS],
+				 viewer);
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
