@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the failure graph, kmod/weave_failure.c and
+ * kmod/weave_taints.c, compiled in user space against tests/unit/include.
+ *
+ * A buffer's taints read as "[start,end)#id ...", by offset; TAINTS()
+ * compares them and checks the invariants of the trees on the way.  The
+ * model check is failure_model_test.c.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sanitizer/lsan_interface.h>
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/slab.h>
+
+/* The harness has an unused parameter; -Wextra is otherwise kept. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include "kselftest_harness.h"
+#pragma GCC diagnostic pop
+#include "failure_dump.h"
+
+#define NBUF		4
+#define CLIENT		7
+#define OTHER		9
+#define OWNER_MAX	64
+
+/* --- the fixture ----------------------------------------------------------- */
+
+FIXTURE(fg) {
+	struct weave_failures g;
+	struct weave_fstash stash;
+	struct weave_fowner owner;
+	struct weave_taints t[NBUF];
+	char buf[4096];
+	char before[4096];
+};
+
+FIXTURE_SETUP(fg)
+{
+	int i;
+
+	weave_failures_init(&self->g);
+	weave_fstash_init(&self->stash);
+	ASSERT_EQ(0, weave_fstash_fill(&self->stash, 8, 16, GFP_KERNEL));
+	weave_fowner_init(&self->owner, CLIENT, OWNER_MAX);
+	for (i = 0; i < NBUF; i++)
+		weave_taints_init(&self->t[i]);
+}
+
+FIXTURE_TEARDOWN(fg)
+{
+	int i;
+
+	for (i = 0; i < NBUF; i++)
+		weave_taints_fini(&self->g, &self->t[i]);
+	weave_fstash_drain(&self->stash);
+	weave_fowner_detach(&self->g, &self->owner);
+	/* The graph leaks iff buffers leak: all freed, nothing left. */
+	EXPECT_EQ(0u, self->g.live);
+	EXPECT_EQ(0u, self->g.nodes);
+	weave_failures_fini(&self->g);
+	/* The child _exit()s, so ask LeakSanitizer now. */
+	EXPECT_EQ(0, __lsan_do_recoverable_leak_check());
+}
+
+static struct weave_ftask ftask(u64 client, u32 stream, u64 seqno,
+				u32 kernel, u32 label)
+{
+	return (struct weave_ftask) {
+		.client = client, .stream = stream, .seqno = seqno,
+		.kernel = kernel, .label = label,
+	};
+}
+
+/* A new failure of the fixture's owner; the test holds its reference. */
+#define NEW(err) ({							\
+	struct weave_ftask __root = ftask(CLIENT, 1, 1, 2, 0);		\
+	struct weave_failure *__f = weave_failure_create(&self->g,	\
+		&self->owner, (err), &__root, &self->stash);		\
+	ASSERT_FALSE(IS_ERR(__f));					\
+	__f;								\
+})
+
+#define CLAIM(b, off, len, f)						\
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[b], (off),	\
+					(len), (f), &self->stash))
+
+#define RELEASE(b, off, len)						\
+	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[b], (off),	\
+					  (len), &self->stash))
+
+#define PUT(f)	weave_failure_put(&self->g, (f))
+
+/* Buffer @b's claims, with ids, compared with a string. */
+#define TAINTS(b, expected) do {					\
+	const char *__err = taints_str(&self->t[b], self->buf,		\
+				       sizeof(self->buf));		\
+	ASSERT_EQ(NULL, __err) TH_LOG("%s: %s", __err, self->buf);	\
+	ASSERT_STREQ(expected, self->buf);				\
+} while (0)
+
+#define DUMP(out)	dump_all(&self->g, self->t, NBUF, &self->stash,	\
+				 &self->owner, (out), sizeof(out))
+
+/* --- split, merge, replace, release ---------------------------------------- */
+
+TEST_F(fg, one_range_uses_the_buffers_own_node)
+{
+	struct weave_failure *f = NEW(-EIO);
+	u32 nodes = self->stash.nnodes;
+
+	/* No stash at all: the buffer's own node is enough. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 0, 16, f,
+					NULL));
+	PUT(f);
+	TAINTS(0, "[0,16)#1");
+	ASSERT_TRUE(self->t[0].node_busy);
+	ASSERT_EQ(0u, self->g.nodes);
+	ASSERT_EQ(nodes, self->stash.nnodes);
+	/* Merging into it takes nothing either. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 16, 8, f,
+					NULL));
+	TAINTS(0, "[0,24)#1");
+	/* A second range does. */
+	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 30, 2,
+					      f, NULL));
+	CLAIM(0, 30, 2, f);
+	TAINTS(0, "[0,24)#1 [30,32)#1");
+	ASSERT_EQ(1u, self->g.nodes);
+	ASSERT_EQ(nodes - 1, self->stash.nnodes);
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, f->buffers);
+}
+
+TEST_F(fg, claim_inside_another_failure_splits_it)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
+
+	CLAIM(0, 0, 32, f);
+	CLAIM(0, 8, 8, g);
+	TAINTS(0, "[0,8)#1 [8,16)#2 [16,32)#1");
+	PUT(f);
+	PUT(g);
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, g->refs);
+	ASSERT_EQ(1u, f->buffers);
+	ASSERT_EQ(2u, self->g.nodes);	/* the own node holds [0,8) */
+	/* The split edges are exact: one byte either side. */
+	CLAIM(0, 7, 1, g);
+	TAINTS(0, "[0,7)#1 [7,16)#2 [16,32)#1");
+	CLAIM(0, 16, 1, g);
+	TAINTS(0, "[0,7)#1 [7,17)#2 [17,32)#1");
+	CLAIM(0, 1, 1, g);
+	TAINTS(0, "[0,1)#1 [1,2)#2 [2,7)#1 [7,17)#2 [17,32)#1");
+	ASSERT_EQ(3u, f->refs);
+	ASSERT_EQ(2u, g->refs);
+}
+
+TEST_F(fg, adjacent_claims_of_one_failure_merge)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	CLAIM(0, 0, 8, f);
+	CLAIM(0, 8, 8, f);
+	TAINTS(0, "[0,16)#1");
+	CLAIM(0, 20, 4, f);
+	TAINTS(0, "[0,16)#1 [20,24)#1");
+	/* Before, after, and between two: one claim. */
+	CLAIM(0, 16, 4, f);
+	TAINTS(0, "[0,24)#1");
+	CLAIM(0, 30, 2, f);
+	CLAIM(0, 28, 2, f);
+	TAINTS(0, "[0,24)#1 [28,32)#1");
+	ASSERT_EQ(3u, f->refs);		/* 2 claims and the test's */
+	PUT(f);
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, self->g.nodes);
+}
+
+TEST_F(fg, overlapping_claims_of_one_failure_merge)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
+
+	CLAIM(0, 0, 8, f);
+	CLAIM(0, 4, 8, f);
+	TAINTS(0, "[0,12)#1");
+	/* Inside it: nothing changes. */
+	CLAIM(0, 2, 4, f);
+	TAINTS(0, "[0,12)#1");
+	/* Over several of its claims and another failure's. */
+	CLAIM(0, 14, 2, g);
+	CLAIM(0, 18, 2, f);
+	CLAIM(0, 10, 9, f);
+	TAINTS(0, "[0,20)#1");
+	ASSERT_EQ(2u, f->refs);
+	PUT(f);
+	/* g lost its last claim but the test holds it. */
+	ASSERT_EQ(1u, g->refs);
+	ASSERT_EQ(0u, g->buffers);
+	ASSERT_EQ(2u, self->g.live);
+	PUT(g);
+	ASSERT_EQ(1u, self->g.live);
+}
+
+TEST_F(fg, claim_replaces_part_of_another)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
+
+	CLAIM(0, 0, 16, f);
+	CLAIM(0, 8, 16, g);
+	TAINTS(0, "[0,8)#1 [8,24)#2");
+	CLAIM(0, 20, 8, f);
+	TAINTS(0, "[0,8)#1 [8,20)#2 [20,28)#1");
+	PUT(f);
+	PUT(g);
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, g->refs);
+}
+
+TEST_F(fg, claim_replaces_all_of_another_and_frees_it)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
+
+	CLAIM(0, 4, 4, f);
+	PUT(f);
+	ASSERT_EQ(2u, self->g.live);
+	CLAIM(0, 0, 16, g);
+	TAINTS(0, "[0,16)#2");
+	ASSERT_EQ(1u, self->g.live);	/* f: no byte, no reference */
+	ASSERT_EQ(1u, self->owner.live);
+	/* The exact same range: the node is reused. */
+	f = NEW(-EIO);
+	CLAIM(0, 0, 16, f);
+	TAINTS(0, "[0,16)#3");
+	PUT(f);
+	PUT(g);
+	ASSERT_EQ(1u, self->g.live);
+}
+
+TEST_F(fg, claim_spanning_several_claims)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO), *h = NEW(-EIO);
+	struct weave_failure *k = NEW(-ENOSPC);
+
+	CLAIM(0, 0, 4, f);
+	CLAIM(0, 4, 4, g);
+	CLAIM(0, 8, 4, h);
+	CLAIM(0, 16, 4, g);
+	PUT(f);
+	PUT(g);
+	PUT(h);
+	CLAIM(0, 2, 8, k);
+	TAINTS(0, "[0,2)#1 [2,10)#4 [10,12)#3 [16,20)#2");
+	ASSERT_EQ(4u, self->g.live);
+	CLAIM(0, 0, 20, k);
+	TAINTS(0, "[0,20)#4");
+	ASSERT_EQ(1u, self->g.live);
+	ASSERT_EQ(2u, k->refs);
+	PUT(k);
+}
+
+TEST_F(fg, release_exact_bytes)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	CLAIM(0, 0, 16, f);
+	CLAIM(1, 0, 16, f);
+	PUT(f);
+	RELEASE(0, 0, 15);
+	TAINTS(0, "[15,16)#1");
+	RELEASE(0, 15, 1);
+	TAINTS(0, "");
+	ASSERT_EQ(1u, f->buffers);
+	ASSERT_EQ(1u, self->g.live);
+	/* Releasing good bytes changes nothing. */
+	RELEASE(0, 0, 64);
+	RELEASE(1, 16, 16);
+	TAINTS(1, "[0,16)#1");
+	RELEASE(1, 0, 16);
+	TAINTS(1, "");
+	ASSERT_EQ(0u, self->g.live);
+	ASSERT_EQ(0u, self->owner.live);
+	ASSERT_EQ(0u, self->g.nodes);
+	ASSERT_FALSE(self->t[1].node_busy);
+}
+
+TEST_F(fg, release_in_the_middle_splits)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	CLAIM(0, 0, 16, f);
+	PUT(f);
+	/* The own node is busy and there is no stash: no node for it. */
+	ASSERT_EQ(-ENOMEM, weave_taints_release(&self->g, &self->t[0], 4, 4,
+						NULL));
+	TAINTS(0, "[0,16)#1");
+	RELEASE(0, 4, 4);
+	TAINTS(0, "[0,4)#1 [8,16)#1");
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, f->buffers);
+	RELEASE(0, 5, 3);
+	RELEASE(0, 1, 1);
+	TAINTS(0, "[0,1)#1 [2,4)#1 [8,16)#1");
+	ASSERT_EQ(3u, f->refs);
+}
+
+TEST_F(fg, release_over_gaps)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO), *h = NEW(-EIO);
+
+	CLAIM(0, 0, 4, f);
+	CLAIM(0, 8, 4, g);
+	CLAIM(0, 16, 4, h);
+	PUT(f);
+	PUT(g);
+	PUT(h);
+	RELEASE(0, 2, 16);
+	TAINTS(0, "[0,2)#1 [18,20)#3");
+	ASSERT_EQ(2u, self->g.live);
+	RELEASE(0, 0, 64);
+	TAINTS(0, "");
+	ASSERT_EQ(0u, self->g.live);
+}
+
+TEST_F(fg, ranges_that_wrap_are_refused)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	ASSERT_EQ(-EINVAL, weave_taints_claim(&self->g, &self->t[0], ~0ull,
+					      2, f, &self->stash));
+	ASSERT_EQ(-EINVAL, weave_taints_release(&self->g, &self->t[0], 2,
+						~0ull, &self->stash));
+	/* Empty ranges do nothing. */
+	CLAIM(0, 5, 0, f);
+	RELEASE(0, 5, 0);
+	CLAIM(0, ~0ull - 4, 4, f);
+	TAINTS(0, "[18446744073709551611,18446744073709551615)#1");
+	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], ~0ull, 1));
+	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], ~0ull - 1, 1));
+	PUT(f);
+}
+
+/* --- records --------------------------------------------------------------- */
+
+TEST_F(fg, ids_are_never_reused)
+{
+	struct weave_failure *f;
+	u64 last = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		f = NEW(-EIO);
+		ASSERT_EQ(last + 1, f->id);
+		last = f->id;
+		if (i % 3)
+			CLAIM(i % NBUF, 0, 8, f);
+		PUT(f);
+		ASSERT_EQ(0, weave_fstash_fill(&self->stash, 1, 2,
+					       GFP_KERNEL));
+	}
+	/* Every claim replaced the one before it on its buffer. */
+	ASSERT_LE(self->g.live, (u32)NBUF);
+	ASSERT_EQ(101u, self->g.next_id);
+}
+
+TEST_F(fg, records_are_freed_with_their_last_claim)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	CLAIM(0, 0, 8, f);
+	CLAIM(0, 16, 8, f);
+	CLAIM(1, 0, 8, f);
+	PUT(f);
+	ASSERT_EQ(3u, f->refs);
+	ASSERT_EQ(2u, f->buffers);
+	weave_taints_fini(&self->g, &self->t[0]);
+	weave_taints_init(&self->t[0]);
+	ASSERT_EQ(1u, f->refs);
+	ASSERT_EQ(1u, f->buffers);
+	ASSERT_EQ(1u, self->g.live);
+	/* A reference keeps it without any byte. */
+	weave_failure_get(&self->g, f);
+	RELEASE(1, 0, 8);
+	ASSERT_EQ(1u, self->g.live);
+	ASSERT_EQ(0u, f->buffers);
+	PUT(f);
+	ASSERT_EQ(0u, self->g.live);
+	ASSERT_EQ(0u, self->owner.live);
+	/* Created and never claimed: the creator's put frees it. */
+	f = NEW(-EIO);
+	ASSERT_EQ(1u, self->g.live);
+	PUT(f);
+	ASSERT_EQ(0u, self->g.live);
+}
+
+TEST_F(fg, buffers_counts_each_buffer_once)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO);
+
+	CLAIM(0, 0, 4, f);
+	CLAIM(0, 8, 4, f);
+	CLAIM(1, 0, 4, f);
+	ASSERT_EQ(2u, f->buffers);
+	CLAIM(0, 0, 4, g);
+	ASSERT_EQ(2u, f->buffers);
+	ASSERT_EQ(1u, g->buffers);
+	CLAIM(0, 8, 4, g);
+	ASSERT_EQ(1u, f->buffers);
+	/* Merging claims of f on a buffer keeps it counted once. */
+	CLAIM(1, 8, 4, f);
+	CLAIM(1, 2, 8, f);
+	TAINTS(1, "[0,12)#1");
+	ASSERT_EQ(1u, f->buffers);
+	CLAIM(2, 0, 4, g);
+	CLAIM(3, 0, 4, g);
+	ASSERT_EQ(3u, g->buffers);
+	PUT(f);
+	PUT(g);
+}
+
+TEST_F(fg, skip_ring_keeps_the_newest_16)
+{
+	struct weave_failure *f = NEW(-EIO);
+	struct weave_fsnap snap;
+	struct weave_ftask skip;
+	int i;
+
+	for (i = 1; i <= 5; i++) {
+		skip = ftask(CLIENT, 3, 100 + i, 10 + i, i);
+		weave_failure_skip(&self->g, f, &skip);
+	}
+	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	ASSERT_EQ(5u, snap.nskips);
+	ASSERT_EQ(0u, snap.skips_dropped);
+	ASSERT_EQ(101u, snap.skips[0].seqno);
+	ASSERT_EQ(105u, snap.skips[4].seqno);
+	ASSERT_EQ(0u, snap.skips[5].seqno);
+
+	for (i = 6; i <= 20; i++) {
+		skip = ftask(CLIENT, 3, 100 + i, 10 + i, i);
+		weave_failure_skip(&self->g, f, &skip);
+	}
+	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	ASSERT_EQ((u32)WEAVE_FAILURE_SKIPS, snap.nskips);
+	ASSERT_EQ(4u, snap.skips_dropped);
+	for (i = 0; i < WEAVE_FAILURE_SKIPS; i++) {
+		ASSERT_EQ(105u + i, snap.skips[i].seqno);
+		ASSERT_EQ(15u + i, snap.skips[i].kernel);
+		ASSERT_EQ(5u + i, snap.skips[i].label);
+	}
+	PUT(f);
+}
+
+TEST_F(fg, snapshot_hides_other_clients_fields)
+{
+	struct weave_ftask root = ftask(CLIENT, 3, 41, 5, 7);
+	struct weave_ftask mine = ftask(CLIENT, 5, 12, 6, 8);
+	struct weave_ftask theirs = ftask(OTHER, 2, 99, 9, 4);
+	struct weave_failure *f;
+	struct weave_fsnap snap;
+
+	f = weave_failure_create(&self->g, &self->owner, -EINVAL, &root,
+				 &self->stash);
+	ASSERT_FALSE(IS_ERR(f));
+	CLAIM(0, 0, 8, f);
+	CLAIM(1, 0, 8, f);
+	weave_failure_skip(&self->g, f, &mine);
+	weave_failure_skip(&self->g, f, &theirs);
+
+	/* The root's client sees its own tasks, not the other's. */
+	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	ASSERT_EQ(f->id, snap.id);
+	ASSERT_EQ(-EINVAL, snap.err);
+	ASSERT_EQ(2u, snap.buffers);
+	ASSERT_EQ(0, memcmp(&root, &snap.root, sizeof(root)));
+	ASSERT_EQ(2u, snap.nskips);
+	ASSERT_EQ(0, memcmp(&mine, &snap.skips[0], sizeof(mine)));
+	ASSERT_EQ(0u, snap.skips[1].client);
+	ASSERT_EQ(0u, snap.skips[1].stream);
+	ASSERT_EQ(0u, snap.skips[1].seqno);
+	ASSERT_EQ(0u, snap.skips[1].label);
+	ASSERT_EQ(9u, snap.skips[1].kernel);
+
+	/* Another client sees its own skip only. */
+	weave_failure_snapshot(&self->g, f, &snap, OTHER);
+	ASSERT_EQ(0u, snap.root.client);
+	ASSERT_EQ(0u, snap.root.stream);
+	ASSERT_EQ(0u, snap.root.seqno);
+	ASSERT_EQ(0u, snap.root.label);
+	ASSERT_EQ(5u, snap.root.kernel);
+	ASSERT_EQ(0u, snap.skips[0].seqno);
+	ASSERT_EQ(0, memcmp(&theirs, &snap.skips[1], sizeof(theirs)));
+
+	/* Nobody: errno, kernels and id only. */
+	weave_failure_snapshot(&self->g, f, &snap, 0);
+	ASSERT_EQ(f->id, snap.id);
+	ASSERT_EQ(-EINVAL, snap.err);
+	ASSERT_EQ(0u, snap.root.client | snap.root.seqno | snap.root.stream |
+		  snap.root.label);
+	ASSERT_EQ(0u, snap.skips[0].client | snap.skips[1].client);
+	ASSERT_EQ(6u, snap.skips[0].kernel);
+	PUT(f);
+}
+
+TEST_F(fg, owner_at_its_max_gets_edquot)
+{
+	struct weave_failure *f[3], *e;
+	struct weave_ftask root = ftask(CLIENT, 1, 1, 1, 0);
+	int i;
+
+	self->owner.max = 3;
+	for (i = 0; i < 3; i++) {
+		f[i] = NEW(-EIO);
+		CLAIM(i, 0, 8, f[i]);
+		PUT(f[i]);
+	}
+	DUMP(self->before);
+	e = weave_failure_create(&self->g, &self->owner, -EIO, &root,
+				 &self->stash);
+	ASSERT_EQ(-EDQUOT, PTR_ERR(e));
+	DUMP(self->buf);
+	ASSERT_STREQ(self->before, self->buf);
+	/* Without an owner it is not counted. */
+	e = weave_failure_create(&self->g, NULL, -EIO, &root, &self->stash);
+	ASSERT_FALSE(IS_ERR(e));
+	PUT(e);
+	/* Bytes rewritten: room again. */
+	RELEASE(0, 0, 8);
+	f[0] = NEW(-EIO);
+	ASSERT_EQ(5u, f[0]->id);	/* 4 went to the ownerless one */
+	CLAIM(0, 0, 8, f[0]);
+	PUT(f[0]);
+	ASSERT_EQ(3u, self->owner.live);
+}
+
+TEST_F(fg, failures_outlive_their_owner)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	CLAIM(0, 0, 8, f);
+	PUT(f);
+	weave_fowner_detach(&self->g, &self->owner);
+	ASSERT_EQ(0u, self->owner.live);
+	ASSERT_EQ(NULL, f->owner);
+	ASSERT_EQ(1u, self->g.live);
+	TAINTS(0, "[0,8)#1");
+	RELEASE(0, 0, 8);
+	ASSERT_EQ(0u, self->g.live);
+	ASSERT_EQ(0u, self->owner.live);
+}
+
+TEST_F(fg, create_checks_errno_and_stash)
+{
+	struct weave_ftask root = ftask(CLIENT, 1, 1, 1, 0);
+	struct weave_fstash empty;
+
+	weave_fstash_init(&empty);
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_create(&self->g, NULL, 0,
+							&root, &self->stash)));
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_create(&self->g, NULL, 5,
+							&root, &self->stash)));
+	DUMP(self->before);
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_create(&self->g,
+							&self->owner, -EIO,
+							&root, &empty)));
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_create(&self->g,
+							&self->owner, -EIO,
+							&root, NULL)));
+	DUMP(self->buf);
+	ASSERT_STREQ(self->before, self->buf);
+	ASSERT_EQ(1u, self->g.next_id);
+}
+
+TEST_F(fg, enomem_changes_nothing)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
+	struct weave_fstash one;
+
+	CLAIM(0, 0, 32, f);
+	CLAIM(0, 40, 8, g);
+	CLAIM(1, 0, 8, g);
+	weave_failure_skip(&self->g, f, &f->root);
+	PUT(f);
+	PUT(g);
+	weave_fstash_init(&one);
+	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 1, GFP_KERNEL));
+	DUMP(self->before);
+
+	/* A split needs two nodes; one is not enough. */
+	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 8, 8,
+					      g, &one));
+	/* A new range needs one; the own node is busy. */
+	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 34, 2,
+					      g, NULL));
+	/* A release inside a claim needs one. */
+	ASSERT_EQ(-ENOMEM, weave_taints_release(&self->g, &self->t[0], 8, 8,
+						NULL));
+	DUMP(self->buf);
+	ASSERT_STREQ(self->before, self->buf);
+	ASSERT_EQ(1u, one.nnodes);
+
+	/* What needs none goes through without a stash. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 32, 8, g,
+					NULL));
+	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 0, 8,
+					  NULL));
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 28, 4, g,
+					NULL));
+	TAINTS(0, "[8,28)#1 [28,48)#2");
+	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 40, 2,
+					      f, &one));
+	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 2, GFP_KERNEL));
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 40, 2, f,
+					&one));
+	TAINTS(0, "[8,28)#1 [28,40)#2 [40,42)#1 [42,48)#2");
+	ASSERT_EQ(0u, one.nnodes);
+	weave_fstash_drain(&one);
+}
+
+TEST_F(fg, fill_and_drain)
+{
+	struct weave_fstash s;
+
+	weave_fstash_init(&s);
+	ASSERT_EQ(0, weave_fstash_fill(&s, 2, 3, GFP_KERNEL));
+	ASSERT_EQ(2u, s.nrecords);
+	ASSERT_EQ(3u, s.nnodes);
+	/* What it holds counts. */
+	ASSERT_EQ(0, weave_fstash_fill(&s, 1, 4, GFP_KERNEL));
+	ASSERT_EQ(2u, s.nrecords);
+	ASSERT_EQ(4u, s.nnodes);
+	weave_fstash_drain(&s);
+	ASSERT_EQ(0u, s.nrecords + s.nnodes);
+	ASSERT_TRUE(list_empty(&s.records));
+}
+
+/* --- lookups ----------------------------------------------------------------- */
+
+TEST_F(fg, any_first_and_list)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO), *h = NEW(-EIO);
+	struct weave_failure *out[2], *x;
+
+	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 0, 64));
+	ASSERT_EQ(NULL, weave_taints_first(&self->g, &self->t[0], 0, 64));
+	ASSERT_EQ(0u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
+					2));
+	CLAIM(0, 4, 4, f);
+	CLAIM(0, 8, 4, g);
+	CLAIM(0, 16, 4, f);
+	CLAIM(0, 24, 4, h);
+	PUT(f);
+	PUT(g);
+	PUT(h);
+
+	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 0, 4));
+	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 12, 4));
+	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 9, 0));
+	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], 0, 5));
+	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], 11, 6));
+
+	x = weave_taints_first(&self->g, &self->t[0], 10, 20);
+	ASSERT_EQ(g, x);
+	ASSERT_EQ(2u, g->refs);
+	PUT(x);
+	ASSERT_EQ(NULL, weave_taints_first(&self->g, &self->t[0], 12, 4));
+
+	/* f, g, f, h: three distinct, in the order of their first byte. */
+	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
+					2));
+	ASSERT_EQ(f, out[0]);
+	ASSERT_EQ(g, out[1]);
+	ASSERT_EQ(3u, f->refs);
+	ASSERT_EQ(1u, h->refs);
+	PUT(out[0]);
+	PUT(out[1]);
+	/* f's first claim outside the range: counted at its second. */
+	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 10, 10, out,
+					2));
+	ASSERT_EQ(g, out[0]);
+	ASSERT_EQ(f, out[1]);
+	PUT(out[0]);
+	PUT(out[1]);
+	/* Partly inside: counted there, and once. */
+	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 7, 10, out,
+					2));
+	ASSERT_EQ(f, out[0]);
+	ASSERT_EQ(g, out[1]);
+	PUT(out[0]);
+	PUT(out[1]);
+	/* No room: only the count, and no reference taken. */
+	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
+					0));
+	ASSERT_EQ(2u, f->refs);
+	ASSERT_EQ(1u, g->refs);
+	ASSERT_EQ(1u, h->refs);
+}
+
+TEST_F_SIGNAL(fg, a_put_too_many_is_caught, SIGILL)
+{
+	struct weave_failure *f = NEW(-EIO);
+
+	/* Keep the expected "WARNING:" line off the test log. */
+	ASSERT_NE(NULL, freopen("/dev/null", "w", stderr));
+	CLAIM(0, 0, 8, f);
+	PUT(f);
+	PUT(f);
+	PUT(f);
+}
+
+TEST_HARNESS_MAIN
