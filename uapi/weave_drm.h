@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		2
+#define DRM_WEAVE_UAPI_MINOR		3
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -60,6 +60,7 @@ extern "C" {
 #define DRM_WEAVE_WAIT			0x08
 #define DRM_WEAVE_STREAM_QUERY		0x09
 #define DRM_WEAVE_SET_PARAM		0x0a
+#define DRM_WEAVE_CHECK			0x0b
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -89,6 +90,8 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_SET_PARAM \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_SET_PARAM, \
 		struct drm_weave_set_param)
+#define DRM_IOCTL_WEAVE_CHECK \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_CHECK, struct drm_weave_check)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -217,6 +220,32 @@ struct drm_weave_device_info {
 	 * (uAPI 1.2; zero from an older kernel, whose limit was 60000000).
 	 */
 	__u32 max_delay_us;
+
+	/**
+	 * @max_check_ranges: Ranges one %DRM_IOCTL_WEAVE_CHECK takes (uAPI
+	 * 1.3; zero from an older kernel, which has no failure graph).
+	 */
+	__u32 max_check_ranges;
+
+	/**
+	 * @max_report_failures: Entries of &struct drm_weave_failure one
+	 * report fills at most; a larger array is used up to this (uAPI 1.3).
+	 */
+	__u32 max_report_failures;
+
+	/**
+	 * @max_live_failures: Failures whose root task is one client's that
+	 * stay distinct at once; past it the client's new failures share
+	 * one record (%DRM_WEAVE_FAILURE_OVERFLOW) until some are cleared
+	 * (uAPI 1.3).
+	 */
+	__u32 max_live_failures;
+
+	/**
+	 * @max_failure_skips: Skip records a failure keeps, its newest
+	 * (uAPI 1.3).
+	 */
+	__u32 max_failure_skips;
 };
 
 /**
@@ -556,8 +585,10 @@ enum drm_weave_kernel {
 	DRM_WEAVE_KERNEL_DELAY = 5,
 	/**
 	 * @DRM_WEAVE_KERNEL_FAIL: Fails with the positive errno (1 to 4095)
-	 * in uniform bytes 0..3; its bindings are left unwritten.  The job's
-	 * fence carries the error; the job's later tasks still run.
+	 * in uniform bytes 0..3; its bindings are left unwritten, and a new
+	 * failure taints the ones it writes (see "DOC: failures").  Other
+	 * tasks, the job's later ones included, run as they would.  Before
+	 * uAPI 1.3 the job's fences carried the error instead.
 	 */
 	DRM_WEAVE_KERNEL_FAIL = 6,
 };
@@ -602,6 +633,14 @@ struct drm_weave_task {
 	 * many as the single binding's size.  Zero otherwise.
 	 */
 	__u64 data;
+	/**
+	 * @label: Any value; reported, to this client only, with a failure
+	 * that starts at or skips this task (uAPI 1.3; an older caller's
+	 * shorter stride leaves it zero).
+	 */
+	__u32 label;
+	/** @pad: Must be zero. */
+	__u32 pad;
 };
 
 /**
@@ -913,6 +952,169 @@ struct drm_weave_set_param {
 	__u32 pad;
 	/** @value: The new value. */
 	__u64 value;
+};
+
+/**
+ * DOC: failures
+ *
+ * Failures live on bytes.  A task that fails taints the byte ranges it
+ * should have written with a new *failure*; a task that reads tainted
+ * bytes is *skipped*: it does not run, and the ranges it should have
+ * written take the same failure, which records the skip.  A task whose
+ * bindings touch no tainted byte runs as usual, even in the same job as a
+ * failing one, so two chains of work never contaminate each other.  A
+ * successful write, a host write included, makes exactly the bytes it
+ * wrote good again; reporting a failure does not clear it.
+ *
+ * A failure has an id, unique for the life of the device and never zero,
+ * the negative errno of its root cause (&enum drm_weave_failure_cause),
+ * the root task, and its newest %DRM_WEAVE_FAILURE_SKIPS skips.  It lives
+ * as long as a byte carries it.  Taints belong to the buffer: a buffer
+ * shared through PRIME shows them in every process that imported it.  The
+ * stream, sequence number and label of a task are reported only to the
+ * client that enqueued it; others see the errno, the kernel and the id.
+ *
+ * %DRM_IOCTL_WEAVE_CHECK reports the failures on buffer ranges.  A mapping
+ * of a buffer shows its bytes as they are, failed or not.  Fences and
+ * stream states do not report task failures.
+ */
+
+/**
+ * enum drm_weave_failure_cause - Why a failure began.
+ */
+enum drm_weave_failure_cause {
+	/**
+	 * @DRM_WEAVE_FAILURE_KERNEL: The root task's kernel returned the
+	 * error (%DRM_WEAVE_KERNEL_FAIL).
+	 */
+	DRM_WEAVE_FAILURE_KERNEL = 0,
+	/**
+	 * @DRM_WEAVE_FAILURE_OVERFLOW: The client already had
+	 * max_live_failures failures; this one stands for every failure of
+	 * the client's tasks until some are cleared, and names the first.
+	 */
+	DRM_WEAVE_FAILURE_OVERFLOW = 1,
+};
+
+/** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */
+#define DRM_WEAVE_FAILURE_SKIPS		16
+
+/**
+ * DRM_WEAVE_FAILURE_TASK_OWN - The task is the calling client's: its
+ * @stream, @seqno and @label are filled.  Without it they are zero.
+ */
+#define DRM_WEAVE_FAILURE_TASK_OWN	0x00000001u
+
+/**
+ * struct drm_weave_failure_task - A task in a failure report.
+ */
+struct drm_weave_failure_task {
+	/** @seqno: The task's sequence number on its stream. */
+	__u64 seqno;
+	/** @stream: Its stream handle. */
+	__u32 stream;
+	/** @label: Its &drm_weave_task.label. */
+	__u32 label;
+	/** @type: Its &enum drm_weave_task_type. */
+	__u32 type;
+	/** @kernel: For a launch, its &enum drm_weave_kernel; else zero. */
+	__u32 kernel;
+	/** @flags: Zero or %DRM_WEAVE_FAILURE_TASK_OWN. */
+	__u32 flags;
+	/** @pad: Zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_weave_failure - A failure in a report.
+ */
+struct drm_weave_failure {
+	/** @id: The failure's id, never zero. */
+	__u64 id;
+	/** @error: The negative errno of its root cause. */
+	__s32 error;
+	/** @cause: Its &enum drm_weave_failure_cause. */
+	__u32 cause;
+	/** @root: The task where it began. */
+	struct drm_weave_failure_task root;
+	/** @buffers: Buffers that carry it now. */
+	__u32 buffers;
+	/**
+	 * @nskips: Its skip records in the report, oldest first, at @first_skip
+	 * of the report's skip array; at most %DRM_WEAVE_FAILURE_SKIPS.
+	 */
+	__u32 nskips;
+	/** @first_skip: Index of the first in the report's skip array. */
+	__u32 first_skip;
+	/** @pad: Zero. */
+	__u32 pad;
+	/** @skips_dropped: Earlier skips, no longer kept. */
+	__u64 skips_dropped;
+};
+
+/**
+ * struct drm_weave_check_range - A buffer range of %DRM_IOCTL_WEAVE_CHECK.
+ */
+struct drm_weave_check_range {
+	/** @handle: In: GEM handle of the buffer. */
+	__u32 handle;
+	/** @flags: In: must be zero. */
+	__u32 flags;
+	/** @offset: In: byte offset of the range. */
+	__u64 offset;
+	/** @size: In: byte size of the range; not zero. */
+	__u64 size;
+	/**
+	 * @nfailures: Out: distinct failures on the range; zero if all its
+	 * bytes are good.
+	 */
+	__u32 nfailures;
+	/** @first: Out: index of the first of them in the failure array. */
+	__u32 first;
+};
+
+/**
+ * struct drm_weave_check - Argument of %DRM_IOCTL_WEAVE_CHECK.
+ *
+ * Reports the failures on up to max_check_ranges buffer ranges, as they
+ * stand: it neither waits for queued work nor orders anything.  Each
+ * range's failures follow one another in @failures, ordered by the first
+ * byte each taints; a failure on two ranges is reported twice.  Each
+ * failure's skips follow one another in @skips.
+ *
+ * If @failures or @skips is too short, the entries that fit are written
+ * and the call fails with -ENOSPC; @nfailures and @nskips and each range's
+ * counts still say how many there are.  A report is read under one lock,
+ * so it is consistent, but work that completes afterwards may change it.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags, @pad or a range's flags not zero; @ranges.count zero
+ *   or over max_check_ranges; a stride too small or over
+ *   %DRM_WEAVE_MAX_STRIDE, or its extra bytes not zero; a range of size
+ *   zero or outside its buffer.
+ * - -ENOENT: A range's buffer does not exist in this file.
+ * - -ENOSPC: The arrays were too short; see above.
+ * - -EFAULT: A user pointer cannot be read or written.
+ */
+struct drm_weave_check {
+	/** @ranges: In and out: array of &struct drm_weave_check_range. */
+	struct drm_weave_array ranges;
+	/**
+	 * @failures: Out: array of &struct drm_weave_failure; its @count is
+	 * the room, of which at most max_report_failures is used.
+	 */
+	struct drm_weave_array failures;
+	/** @skips: Out: array of &struct drm_weave_failure_task; room. */
+	struct drm_weave_array skips;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @nfailures: Out: failure entries of the whole report. */
+	__u32 nfailures;
+	/** @nskips: Out: skip entries of the whole report. */
+	__u32 nskips;
 };
 
 #if defined(__cplusplus)
