@@ -282,15 +282,18 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	t->arg = 0;
 	if (task->uniform_len >= 4)
 		memcpy(&t->arg, task->uniforms, 4);
-	t->nb = min_t(u32, task->num_bindings, WEAVE_ETASK_BINDINGS);
+	t->nb = task->num_bindings;
+	t->stream = task->stream;
+	t->stream_seqno = task->stream_seqno;
+	t->label = task->label;
+	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
 
-		if (i < t->nb) {
-			t->b[i].shmem = to_drm_gem_shmem_obj(obj);
-			t->b[i].offset = task->bindings[i].offset;
-			t->b[i].size = task->bindings[i].size;
-		}
+		t->b[i].shmem = to_drm_gem_shmem_obj(obj);
+		t->b[i].offset = task->bindings[i].offset;
+		t->b[i].size = task->bindings[i].size;
+		t->b[i].access = task->bindings[i].access;
 		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
 			job->bos[job->nbos - 1].access |= task->bindings[i].access;
 			continue;
@@ -544,12 +547,14 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 	INIT_LIST_HEAD(&ctx->unpushed);
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
+	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES);
 	return ctx;
 }
 
 static void weave_ectx_release(struct kref *ref)
 {
 	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
+	struct weave_failures *failures = &to_weave_device(ctx->drm)->failures;
 	u32 i;
 
 	for (i = 0; i < ctx->max_streams; i++) {
@@ -562,6 +567,9 @@ static void weave_ectx_release(struct kref *ref)
 	}
 	kvfree(ctx->spare_tasks);
 	kfree(ctx->slots);
+	if (ctx->overflow)
+		weave_failure_put(failures, ctx->overflow);
+	weave_fowner_detach(failures, &ctx->fowner);
 	/* Maybe the device's last reference: see weave_engine_fini(). */
 	drm_dev_put(ctx->drm);
 	kfree_rcu(ctx, rcu);

@@ -121,6 +121,7 @@ static void weave_client_params(struct weave_client *c, u32 max_tasks,
 	*params = (struct weave_core_params) {
 		.ops = &weave_engine_ops,
 		.backend = c->ectx,
+		.failures = &c->wdev->failures,
 		.lock = &c->lock,
 		.track_idle = weave_track_idle,
 		.max_streams = c->wdev->limits.max_streams,

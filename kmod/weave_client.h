@@ -21,6 +21,7 @@
 #define WEAVE_ENQUEUE_CACHE	64
 
 struct dma_fence;
+struct dma_resv;
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
@@ -108,6 +109,8 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 int weave_flush_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
+int weave_client_flush_all(struct weave_client *c);
+int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns);
 int weave_wait_ioctl(struct drm_device *drm, void *data,
 		     struct drm_file *file);
 

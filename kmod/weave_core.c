@@ -199,6 +199,8 @@ static void weave_task_copy(struct weave_task *dst,
 	dst->stream = src->stream;
 	dst->slot = src->slot;
 	dst->seqno = src->seqno;
+	dst->stream_seqno = src->stream_seqno;
+	dst->label = src->label;
 	dst->num_bindings = src->num_bindings;
 	if (src->num_bindings)
 		memcpy(dst->bindings, src->bindings,

@@ -116,6 +116,9 @@ struct weave_grid {
  * @data: Host write only: kernel-staged bytes from kvmalloc() or kmalloc();
  *	the task owns them, see "DOC: Task ownership".  NULL for a launch.
  * @len: Host write only: bytes at @data, not zero.
+ * @stream_seqno: Set by the caller, for failure reports: the task's
+ *	sequence number on its logical stream, as the uAPI counts it.
+ * @label: Set by the caller, for failure reports: the user's label.
  */
 struct weave_task {
 	enum weave_task_kind kind;
@@ -130,6 +133,8 @@ struct weave_task {
 	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
 	void *data;
 	u64 len;
+	u64 stream_seqno;
+	u32 label;
 };
 
 /**

@@ -39,6 +39,7 @@
 #include "weave_engine.h"
 #include "weave_gem.h"
 #include "weave_query.h"
+#include "weave_report.h"
 #include "weave_core.h"
 
 /**
@@ -74,7 +75,12 @@
  *    above.
  * 4. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
- * 5. Fence locks: a gate's or hardware fence's own spinlock, innermost.
+ * 5. Fence locks: a gate's or hardware fence's own spinlock.
+ * 6. &weave_failures.lock, the device's failure graph, a spinlock taken
+ *    with interrupts off and nothing taken inside it: a leaf.  The
+ *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
+ *    freeing a buffer takes it to release the buffer's taints, in any of
+ *    the places above where a last reference goes.
  *
  * The unplug's sections are no lock, but drm_dev_unplug() waits for each
  * drm_dev_enter() section to end, so nothing inside one may wait for the
@@ -84,10 +90,10 @@
  * weave's before drm_dev_unplug() returns.  Sections may take any lock
  * above.
  *
- * The soft engine's workers take no lock of weave's: they run a job's
- * tasks on pages pinned since the buffers' creation and signal its
- * hardware fence.  The
- * timeout handler (system workqueue) only sets atomics and fence errors,
+ * The soft engine's workers take no lock of weave's but the failure
+ * graph's: they run a job's tasks on pages pinned since the buffers'
+ * creation, record what the tasks leave on their bytes, and signal the
+ * job's hardware fence.  The timeout handler (system workqueue) only sets atomics and fence errors,
  * then uses drm_sched_stop() and drm_sched_start() on its own queue.
  *
  * Device-wide state needs no lock: the usage counters are atomics and the
@@ -224,16 +230,19 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_WAIT, weave_wait_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_QUERY, weave_stream_query_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_CHECK, weave_check_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_READ, weave_read_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_SET_PARAM, weave_set_param_ioctl,
 			  DRM_RENDER_ALLOW),
 };
 
 /*
  * Whether ioctl @cmd runs inside drm_dev_enter(): each of weave's own but
- * WAIT.  drm_dev_unplug() waits for every such section to end, and WAIT
- * sleeps on fences that only the unplug that follows cancels; it reads
- * nothing but its file's own state and a fence, which outlive the device.
- * The core's ioctls run as drm_ioctl() runs them.
+ * WAIT and READ.  drm_dev_unplug() waits for every such section to end,
+ * and WAIT sleeps on fences that only the unplug that follows cancels; it
+ * reads nothing but its file's own state and a fence, which outlive the
+ * device.  READ enters its own sections around what it does before and
+ * after its wait.  The core's ioctls run as drm_ioctl() runs them.
  */
 static bool weave_ioctl_in_device(unsigned int cmd)
 {
@@ -241,7 +250,8 @@ static bool weave_ioctl_in_device(unsigned int cmd)
 
 	return DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE &&
 	       nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END &&
-	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_WAIT);
+	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_WAIT) &&
+	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_READ);
 }
 
 /*
@@ -330,6 +340,12 @@ static const struct drm_driver weave_drm_driver = {
 	WEAVE_COMPAT_PRIME_MMAP_OPS
 };
 
+/* The drmm action that checks the failure graph went with the buffers. */
+static void weave_failures_release(struct drm_device *drm, void *arg)
+{
+	weave_failures_fini(&to_weave_device(drm)->failures);
+}
+
 /* The drmm action that lets the engine go with its device. */
 static void weave_engine_release(struct drm_device *drm, void *arg)
 {
@@ -369,6 +385,11 @@ static int weave_probe(struct platform_device *pdev)
 	};
 	INIT_LIST_HEAD(&wdev->clients);
 	ret = drmm_mutex_init(&wdev->drm, &wdev->clients_lock);
+	if (ret)
+		return ret;
+	weave_failures_init(&wdev->failures);
+	ret = drmm_add_action_or_reset(&wdev->drm, weave_failures_release,
+				       NULL);
 	if (ret)
 		return ret;
 

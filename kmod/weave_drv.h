@@ -13,6 +13,8 @@
 
 #include <drm/drm_device.h>
 
+#include "weave_failure.h"
+
 struct file;
 struct platform_device;
 struct weave_engine;
@@ -44,6 +46,11 @@ struct weave_limits {
 /* Limits of one ENQUEUE, fixed by the driver. */
 #define WEAVE_MAX_TASKS_PER_ENQUEUE	1024
 #define WEAVE_MAX_IN_SYNCS		64
+
+/* Limits of the failure reports, fixed by the driver. */
+#define WEAVE_MAX_CHECK_RANGES		64
+#define WEAVE_MAX_REPORT_FAILURES	256
+#define WEAVE_MAX_LIVE_FAILURES		1024
 
 /* The DRM driver name, and the name of the platform devices weave creates. */
 #define WEAVE_DRIVER_NAME	"weave"
@@ -95,6 +102,12 @@ struct weave_device {
 
 	/** @limits: The scheduler's module parameters at creation. */
 	struct weave_limits limits;
+
+	/**
+	 * @failures: The failure graph of the device's buffers (see "DOC:
+	 * failure graph"); emptied as the last buffer goes.
+	 */
+	struct weave_failures failures;
 
 	/** @engine: The soft engine: hardware queues and their workers. */
 	struct weave_engine *engine;

@@ -16,6 +16,7 @@
 #include <linux/xarray.h>
 
 #include "weave_core.h"
+#include "weave_failure.h"
 
 struct dma_fence;
 struct drm_device;
@@ -158,6 +159,16 @@ struct weave_ectx {
 	spinlock_t gate_lock;
 	/** @gates: Gates whose in-fence has not signalled yet. */
 	struct list_head gates;
+	/**
+	 * @fowner: The client's live failures, under the graph's lock; let go
+	 * of (not freed: they live on bytes) with the context.
+	 */
+	struct weave_fowner fowner;
+	/**
+	 * @overflow: The failure the client's tasks share once @fowner is
+	 * full, a reference; set once, by the first worker that needs it.
+	 */
+	struct weave_failure *overflow;
 	/**
 	 * @rcu: Frees the context after a grace period: a gate's fence
 	 * callback, which runs with interrupts off, may still be taking

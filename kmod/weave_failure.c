@@ -244,6 +244,7 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
 	f->refs = 1;
 	f->buffers = 0;
 	f->skipped = 0;
+	f->cause = 0;
 	f->root = *root;
 	f->owner = owner;
 	if (owner) {
@@ -349,6 +350,22 @@ static void weave_ftask_show(struct weave_ftask *dst,
 }
 
 /**
+ * weave_failure_set_cause() - Say why a failure began.
+ * @graph: The graph.
+ * @failure: The failure, which the caller holds a reference to.
+ * @cause: The caller's value, which snapshots report.
+ */
+void weave_failure_set_cause(struct weave_failures *graph,
+			     struct weave_failure *failure, u32 cause)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	failure->cause = cause;
+	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/**
  * weave_failure_snapshot() - Copy a failure for a report.
  * @graph: The graph.
  * @failure: The failure, which the caller holds a reference to.
@@ -379,6 +396,7 @@ void weave_failure_snapshot(struct weave_failures *graph,
 	out->buffers = failure->buffers;
 	out->nskips = n;
 	out->skips_dropped = oldest;
+	out->cause = failure->cause;
 	weave_ftask_show(&out->root, &failure->root, viewer);
 	for (i = 0; i < n; i++)
 		weave_ftask_show(&out->skips[i],

@@ -90,6 +90,8 @@ struct weave_fowner {
  * @buffers: The &struct weave_taints holding at least one of its claims.
  * @skipped: Skip records ever added; the newest %WEAVE_FAILURE_SKIPS are
  *	in @skips, the one added last at (@skipped - 1) modulo the size.
+ * @cause: Why it began, a value of the caller's that the graph only
+ *	keeps: see weave_failure_set_cause().  0 when created.
  * @root: The task that failed.
  * @skips: A ring of the newest skip records: tasks that read its bytes and
  *	were skipped, passing it on to what they should have written.
@@ -104,6 +106,7 @@ struct weave_failure {
 	u32 refs;
 	u32 buffers;
 	u64 skipped;
+	u32 cause;
 	struct weave_ftask root;
 	struct weave_ftask skips[WEAVE_FAILURE_SKIPS];
 };
@@ -115,6 +118,7 @@ struct weave_failure {
  * @buffers: &weave_failure.buffers when the copy was taken.
  * @nskips: Used entries of @skips.
  * @skips_dropped: Skip records older than @skips, no longer kept.
+ * @cause: &weave_failure.cause.
  * @root: The root task.
  * @skips: The newest skip records, oldest first; the entries after
  *	@nskips are zero.
@@ -128,6 +132,7 @@ struct weave_fsnap {
 	u32 buffers;
 	u32 nskips;
 	u64 skips_dropped;
+	u32 cause;
 	struct weave_ftask root;
 	struct weave_ftask skips[WEAVE_FAILURE_SKIPS];
 };
@@ -211,6 +216,8 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
 void weave_failure_skip(struct weave_failures *graph,
 			struct weave_failure *failure,
 			const struct weave_ftask *skip);
+void weave_failure_set_cause(struct weave_failures *graph,
+			     struct weave_failure *failure, u32 cause);
 void weave_failure_get(struct weave_failures *graph,
 		       struct weave_failure *failure);
 void weave_failure_put(struct weave_failures *graph,

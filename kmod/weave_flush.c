@@ -8,6 +8,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/dma-fence-chain.h>
+#include <linux/dma-resv.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/jiffies.h>
@@ -98,20 +99,33 @@ static int weave_flush_submit(struct weave_client *c,
 	struct weave_lstream *ls;
 	u64 left;
 
-	if (args->flags & DRM_WEAVE_FLUSH_ALL) {
-		weave_core_flush_all(&c->core);
-		left = weave_core_queued(&c->core);
-	} else {
-		ls = weave_client_stream(c, args->stream);
-		if (IS_ERR(ls))
-			return PTR_ERR(ls);
-		if (atomic_read(&ls->error))
-			return -ECANCELED;
-		weave_core_flush(&c->core, args->stream);
-		left = weave_core_slot_queued(&c->core, args->stream);
-	}
+	if (args->flags & DRM_WEAVE_FLUSH_ALL)
+		return weave_client_flush_all(c);
+	ls = weave_client_stream(c, args->stream);
+	if (IS_ERR(ls))
+		return PTR_ERR(ls);
+	if (atomic_read(&ls->error))
+		return -ECANCELED;
+	weave_core_flush(&c->core, args->stream);
+	left = weave_core_slot_queued(&c->core, args->stream);
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
 	if (left || weave_ectx_held(c->ectx))
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * weave_client_flush_all() - Submit all of a client's queued work.
+ * @c: The client.
+ *
+ * Context: The client's mutex held.
+ * Return: 0 if all of it was submitted; -ENOMEM if tasks the kernel had no
+ * memory to pack stay queued, or a job it could not push is held.
+ */
+int weave_client_flush_all(struct weave_client *c)
+{
+	weave_core_flush_all(&c->core);
+	if (weave_core_queued(&c->core) || weave_ectx_held(c->ectx))
 		return -ENOMEM;
 	return 0;
 }
@@ -197,22 +211,55 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 }
 
 /*
- * Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns.
- * A sleep in jiffies can end up to a jiffy early, so the deadline is
- * checked against the clock and the wait goes on until it has passed.
+ * Jiffies of a sleep toward the absolute CLOCK_MONOTONIC time @deadline_ns,
+ * or 0 if it has passed.  A sleep in jiffies can end up to a jiffy early,
+ * so the callers check the clock again and sleep on until it has passed.
  */
+static long weave_jiffies_until(s64 deadline_ns)
+{
+	s64 left = deadline_ns - ktime_get_ns();
+
+	if (left <= 0)
+		return 0;
+	return min_t(u64, nsecs_to_jiffies(left), MAX_SCHEDULE_TIMEOUT - 1) + 1;
+}
+
+/* Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns. */
 static int weave_wait_fence(struct dma_fence *fence, s64 deadline_ns)
 {
-	long ret;
-	s64 left;
+	long ret, j;
 
 	while (!dma_fence_is_signaled(fence)) {
-		left = deadline_ns - ktime_get_ns();
-		if (left <= 0)
+		j = weave_jiffies_until(deadline_ns);
+		if (!j)
 			return -ETIME;
-		ret = dma_fence_wait_timeout(fence, true,
-					     min_t(u64, nsecs_to_jiffies(left),
-						   MAX_SCHEDULE_TIMEOUT - 1) + 1);
+		ret = dma_fence_wait_timeout(fence, true, j);
+		if (ret < 0)
+			return ret;
+		if (ret)
+			return 0;
+	}
+	return 0;
+}
+
+/**
+ * weave_wait_resv() - Wait for a buffer's writers, with a deadline.
+ * @resv: The buffer's reservation object.
+ * @deadline_ns: Absolute CLOCK_MONOTONIC time; zero polls.
+ *
+ * Return: 0 once every write fence of @resv has signalled; -ETIME at the
+ * deadline; -ERESTARTSYS on a signal.
+ */
+int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns)
+{
+	long ret, j;
+
+	while (!dma_resv_test_signaled(resv, DMA_RESV_USAGE_WRITE)) {
+		j = weave_jiffies_until(deadline_ns);
+		if (!j)
+			return -ETIME;
+		ret = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_WRITE, true,
+					    j);
 		if (ret < 0)
 			return ret;
 		if (ret)

@@ -69,6 +69,7 @@ static void weave_gem_free(struct drm_gem_object *obj)
 {
 	struct weave_device *wdev = to_weave_device(obj->dev);
 
+	weave_taints_fini(&wdev->failures, &to_weave_bo(obj)->taints);
 	if (to_weave_bo(obj)->pinned)
 		drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
 	atomic64_sub(obj->size, &wdev->live_bytes);
@@ -166,6 +167,7 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 		return ERR_PTR(-ENOMEM);
 
 	bo->base.base.funcs = &weave_gem_funcs;
+	weave_taints_init(&bo->taints);
 	/* The soft engine writes the pages through kmap: keep its data. */
 	bo->base.pages_mark_dirty_on_put = true;
 

@@ -10,6 +10,8 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "weave_failure.h"
+
 struct dma_buf_attachment;
 struct drm_device;
 struct drm_file;
@@ -41,6 +43,12 @@ struct weave_bo {
 	 * for every buffer weave creates, never for an imported one.
 	 */
 	bool pinned;
+
+	/**
+	 * @taints: Which of its bytes carry failures, in the device's
+	 * &weave_device.failures; released when the buffer is freed.
+	 */
+	struct weave_taints taints;
 };
 
 /**

@@ -27,8 +27,8 @@ struct weave_queue;
 
 /* Entities per backend stream: one per &enum drm_weave_priority. */
 #define WEAVE_NUM_PRIOS		3
-/* Bindings the worker needs: ADD_U32 has the most. */
-#define WEAVE_ETASK_BINDINGS	3
+/* Bindings the worker keeps: all of them, for the failure graph. */
+#define WEAVE_ETASK_BINDINGS	WEAVE_MAX_BINDINGS
 /* Tallies and dependencies a job holds without allocating. */
 #define WEAVE_JOB_INLINE	4
 
@@ -74,7 +74,7 @@ struct weave_tally {
 	u32 count;
 };
 
-/* One encoded task, what the worker runs. */
+/* One encoded task, what the worker runs and a failure report names. */
 struct weave_etask {
 	u32 kind;
 	u32 kernel;
@@ -84,9 +84,13 @@ struct weave_etask {
 		struct drm_gem_shmem_object *shmem;
 		u64 offset;
 		u64 size;
+		u32 access;
 	} b[WEAVE_ETASK_BINDINGS];
 	void *data;
 	u64 len;
+	u64 stream_seqno;
+	u32 stream;
+	u32 label;
 };
 
 /**
@@ -97,6 +101,8 @@ struct weave_job {
 	struct drm_sched_job base;
 	/** @ctx: The client's engine context; a reference. */
 	struct weave_ectx *ctx;
+	/** @failures: The graph its tasks record failures in. */
+	struct weave_failures *failures;
 	/** @bs: The backend stream whose entities it is pushed to. */
 	struct weave_bstream *bs;
 	/** @queue: The queue it runs on. */

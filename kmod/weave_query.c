@@ -80,6 +80,10 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->default_strategy = wdev->limits.strategy;
 	info->max_slot_gates = WEAVE_MAX_SLOT_GATES;
 	info->max_delay_us = WEAVE_MAX_DELAY_US;
+	info->max_check_ranges = WEAVE_MAX_CHECK_RANGES;
+	info->max_report_failures = WEAVE_MAX_REPORT_FAILURES;
+	info->max_live_failures = WEAVE_MAX_LIVE_FAILURES;
+	info->max_failure_skips = WEAVE_FAILURE_SKIPS;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,

@@ -40,12 +40,13 @@
  * fence; its workqueue has WQ_MEM_RECLAIM, as reclaim may wait for the
  * fences it signals.
  *
- * Errors.  A FAIL task sets its errno on the job's fences; the job's later
+ * Errors.  A task's failure goes on the bytes it should have written (see
+ * "DOC: failure propagation"), not on the job's fences; the job's later
  * tasks still run.  A job that runs past job_timeout_ms is cut short: its
- * remaining tasks are skipped, its fences get -ETIMEDOUT and every logical
- * stream with a task in it is marked failed (with interleave, that can be
- * several streams: their tasks shared the job).  A job of a closed client
- * stops between two tasks with -ECANCELED.
+ * remaining tasks are skipped, its fences get -ETIMEDOUT, and what its
+ * unfinished tasks should have written carries one -ETIMEDOUT failure;
+ * their streams stay usable.  A job of a closed client stops between two
+ * tasks with -ECANCELED.
  */
 
 /* Jobs a hardware queue holds at once. */
@@ -73,11 +74,22 @@ static void weave_job_execute(struct weave_job *job)
 		err = -ENODEV;
 	skip = err;
 
-	/* A failed task does not stop the job: later tasks still run. */
+	/*
+	 * A failed task does not stop the job: later tasks still run, and its
+	 * failure goes on the bytes it should have written, not on the
+	 * fences, unless the graph had no memory to record it.
+	 */
 	for (i = 0; i < job->ntasks; i++) {
 		if (skip || weave_job_aborted(job))
 			break;
-		ret = weave_run_task(job, &job->tasks[i]);
+		ret = weave_task_execute(job, &job->tasks[i]);
+		if (ret == -EINTR)
+			break;
+		if (ret && !err)
+			err = ret;
+	}
+	if (!skip && READ_ONCE(job->abort) == -ETIMEDOUT) {
+		ret = weave_job_fail_from(job, i);
 		if (ret && !err)
 			err = ret;
 	}
@@ -144,7 +156,6 @@ weave_queue_timedout_job(struct drm_sched_job *sched_job)
 	struct weave_queue *q = job->queue;
 	struct drm_gpu_scheduler *sched = &q->sched;
 	bool cookie;
-	u32 i;
 
 	/*
 	 * Cutting the job short is what makes its fences signal: a critical
@@ -155,9 +166,6 @@ weave_queue_timedout_job(struct drm_sched_job *sched_job)
 	cookie = dma_fence_begin_signalling();
 	if (!dma_fence_is_signaled(&job->hw->base)) {
 		weave_fence_error(&sched_job->s_fence->finished, -ETIMEDOUT);
-		for (i = 0; i < job->ntallies; i++)
-			atomic_cmpxchg(&job->tallies[i].ls->error, 0,
-				       -ETIMEDOUT);
 		WRITE_ONCE(job->abort, -ETIMEDOUT);
 		wake_up_all(&q->abort_wq);
 	}
@@ -231,6 +239,7 @@ static void weave_queue_fini(struct weave_queue *q)
 	drm_sched_fini(&q->sched);
 	destroy_workqueue(q->wq);
 	kfree(q->scratch);
+	weave_fstash_drain(&q->fstash);
 }
 
 static void weave_engine_free(struct weave_engine *engine)
@@ -272,6 +281,7 @@ int weave_engine_init(struct weave_device *wdev)
 		init_waitqueue_head(&q->abort_wq);
 		q->fence_context = dma_fence_context_alloc(1);
 		atomic64_set(&q->fence_seqno, 0);
+		weave_fstash_init(&q->fstash);
 		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
 		/* The worker signals fences: memory reclaim may wait for it. */
 		q->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, q->name);

@@ -34,6 +34,11 @@ struct weave_queue {
 	atomic64_t fence_seqno;
 	/** @scratch: Three pages of bounce buffers, used by the worker only. */
 	u8 *scratch;
+	/**
+	 * @fstash: Memory for the failure graph, used by the worker only,
+	 * which tops it up without sleeping (see "DOC: failure propagation").
+	 */
+	struct weave_fstash fstash;
 	/** @name: The scheduler's name. */
 	char name[24];
 };
@@ -61,5 +66,7 @@ extern struct workqueue_struct *weave_engine_wq;
 
 void weave_job_work(struct work_struct *work);
 int weave_run_task(struct weave_job *job, struct weave_etask *t);
+int weave_task_execute(struct weave_job *job, struct weave_etask *t);
+int weave_job_fail_from(struct weave_job *job, u32 first);
 
 #endif /* _WEAVE_QUEUE_H_ */

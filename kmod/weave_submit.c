@@ -27,6 +27,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_uarray.h"
 
 /**
  * DOC: enqueue
@@ -44,76 +45,13 @@
  * %DRM_WEAVE_MAX_STRIDE.
  */
 
-/*
- * Whether @arr's stride suits elements of @ksize bytes: at least @ksize and
- * at most %DRM_WEAVE_MAX_STRIDE.  An empty array's stride is not read.
- */
-static bool weave_uarray_valid(const struct drm_weave_array *arr,
-			       size_t ksize)
-{
-	return !arr->count || (arr->stride >= ksize &&
-			       arr->stride <= DRM_WEAVE_MAX_STRIDE);
-}
-
-/* Reads @n elements of the kernel's size from @src, or returns false. */
-typedef bool (*weave_uarray_bulk_t)(void *dst, const void __user *src,
-				    u32 n);
-
-/*
- * weave_uarray_read() - Read elements @first to @first + @n - 1 of the user
- * array @arr into @dst, @n structs of @ksize bytes.  Each element's first
- * @ksize bytes are copied and the rest of its stride must be zero.  When
- * the stride is @ksize, @bulk (if any) reads them all at once; where it
- * cannot, they are read one by one, which finds the bad one.  *@done is
- * set to the number of elements read.
- *
- * Return: 0 if all were read; else the errno of element @first + *@done:
- * -EINVAL for a stride out of bounds or extra bytes not zero, -EFAULT.
- */
-static int weave_uarray_read(void *dst, size_t ksize,
-			     const struct drm_weave_array *arr, u32 first,
-			     u32 n, weave_uarray_bulk_t bulk, u32 *done)
-{
-	void __user *src = u64_to_user_ptr(arr->ptr);
-	u32 i;
-	int ret;
-
-	*done = 0;
-	if (!weave_uarray_valid(arr, ksize))
-		return -EINVAL;
-	if (bulk && arr->stride == ksize &&
-	    bulk(dst, src + (size_t)first * ksize, n)) {
-		*done = n;
-		return 0;
-	}
-	for (i = 0; i < n; i++) {
-		ret = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
-					    src + (size_t)(first + i) *
-						  arr->stride,
-					    arr->stride);
-		if (ret)
-			return ret == -E2BIG ? -EINVAL : ret;
-		*done = i + 1;
-	}
-	return 0;
-}
-
-/* Read element @i of @arr, of @ksize-byte structs, into @dst. */
-static int weave_uarray_elem(void *dst, size_t ksize,
-			     const struct drm_weave_array *arr, u32 i)
-{
-	u32 done;
-
-	return weave_uarray_read(dst, ksize, arr, i, 1, NULL, &done);
-}
-
 /* weave_uarray_tasks() reads every field: keep it in step with the struct. */
-static_assert(sizeof(struct drm_weave_task) == 56);
+static_assert(sizeof(struct drm_weave_task) == 64);
 
 /*
  * The bulk reader of tasks for weave_uarray_read(): field by field in one
- * user-access window, eleven loads per task instead of copy_from_user()'s
- * string copy of 56 bytes, the costlier of the two on short copies (by far
+ * user-access window, thirteen loads per task instead of copy_from_user()'s
+ * string copy of 64 bytes, the costlier of the two on short copies (by far
  * under emulation).  Return: true if all @n were read; false on a fault.
  */
 static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
@@ -136,6 +74,8 @@ static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
 		unsafe_get_user(t->grid[1], &src->grid[1], fault);
 		unsafe_get_user(t->grid[2], &src->grid[2], fault);
 		unsafe_get_user(t->data, &src->data, fault);
+		unsafe_get_user(t->label, &src->label, fault);
+		unsafe_get_user(t->pad, &src->pad, fault);
 	}
 	user_access_end();
 	return true;
@@ -271,10 +211,11 @@ static int weave_task_copy(const struct drm_weave_task *ut,
 	t->uniform_len = 0;
 	t->data = NULL;
 	t->len = 0;
+	t->label = ut->label;
 	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
 	    !weave_uarray_valid(&ut->bindings,
 				sizeof(struct drm_weave_binding)) ||
-	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES)
+	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES || ut->pad)
 		return -EINVAL;
 	switch (ut->type) {
 	case DRM_WEAVE_TASK_LAUNCH:
@@ -480,6 +421,7 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 		k = *n % WEAVE_TASK_CHUNK;
 		if (!k)
 			cret = weave_uarray_read(chunk, sizeof(*chunk),
+						 WEAVE_TASK_SIZE_V0,
 						 &args->tasks, *n,
 						 min(count - *n,
 						     WEAVE_TASK_CHUNK),
@@ -566,6 +508,7 @@ static int weave_enqueue_commit(struct weave_client *c,
 	atomic64_add(count, &c->ectx->pending_tasks);
 	atomic64_add(staged, &c->ectx->staged_bytes);
 	for (i = 0; i < count; i++) {
+		tasks[i].stream_seqno = ls->enqueued + 1;
 		ret = weave_core_register(&c->core, args->stream, &tasks[i]);
 		if (WARN_ON_ONCE(ret)) {
 			/* Checked and reserved: the core accepts every task. */
@@ -611,7 +554,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 
 	if (args->flags || !args->tasks.count ||
 	    args->tasks.count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
-	    !weave_uarray_valid(&args->tasks, sizeof(struct drm_weave_task)) ||
+	    !weave_uarray_valid(&args->tasks, WEAVE_TASK_SIZE_V0) ||
 	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
 	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
 		return -EINVAL;

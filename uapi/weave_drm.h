@@ -61,6 +61,7 @@ extern "C" {
 #define DRM_WEAVE_STREAM_QUERY		0x09
 #define DRM_WEAVE_SET_PARAM		0x0a
 #define DRM_WEAVE_CHECK			0x0b
+#define DRM_WEAVE_READ			0x0c
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -92,6 +93,8 @@ extern "C" {
 		struct drm_weave_set_param)
 #define DRM_IOCTL_WEAVE_CHECK \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_CHECK, struct drm_weave_check)
+#define DRM_IOCTL_WEAVE_READ \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_READ, struct drm_weave_read)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -861,12 +864,13 @@ enum drm_weave_stream_state {
 	/** @DRM_WEAVE_STREAM_ACTIVE: The stream takes work. */
 	DRM_WEAVE_STREAM_ACTIVE = 0,
 	/**
-	 * @DRM_WEAVE_STREAM_FAILED: A job of the stream hung and was cut
-	 * short (error -ETIMEDOUT), or, in an execution that
+	 * @DRM_WEAVE_STREAM_FAILED: In an execution that
 	 * %DRM_IOCTL_WEAVE_ENQUEUE caused, the kernel had no memory to pack
-	 * one of its tasks into a job, which then counts as executed and
-	 * completed without running (-ENOMEM); the stream refuses new work
-	 * with -ECANCELED until it is destroyed.
+	 * one of the stream's tasks into a job, which then counts as executed
+	 * and completed without running (-ENOMEM); the stream refuses new
+	 * work with -ECANCELED until it is destroyed.  Before uAPI 1.3 a job
+	 * that hung failed its streams too (-ETIMEDOUT); since, it taints
+	 * what it should have written instead (see "DOC: failures").
 	 */
 	DRM_WEAVE_STREAM_FAILED = 1,
 };
@@ -974,9 +978,13 @@ struct drm_weave_set_param {
  * stream, sequence number and label of a task are reported only to the
  * client that enqueued it; others see the errno, the kernel and the id.
  *
- * %DRM_IOCTL_WEAVE_CHECK reports the failures on buffer ranges.  A mapping
- * of a buffer shows its bytes as they are, failed or not.  Fences and
- * stream states do not report task failures.
+ * %DRM_IOCTL_WEAVE_CHECK reports the failures on buffer ranges;
+ * %DRM_IOCTL_WEAVE_READ reads a range once the work that writes it is
+ * done, or reports its failures.  A mapping
+ * of a buffer shows its bytes as they are, failed or not.  A task's
+ * failure is not reported on fences, nor does it change its stream's
+ * state; a fence's error says that work was cut short (timeout, close,
+ * unplug) or that the kernel had no memory to record a failure.
  */
 
 /**
@@ -994,6 +1002,12 @@ enum drm_weave_failure_cause {
 	 * the client's tasks until some are cleared, and names the first.
 	 */
 	DRM_WEAVE_FAILURE_OVERFLOW = 1,
+	/**
+	 * @DRM_WEAVE_FAILURE_TIMEOUT: The root task's job ran past
+	 * job_timeout_ms and was cut short (-ETIMEDOUT) while the task ran or
+	 * before it could; the job's other unfinished tasks share it.
+	 */
+	DRM_WEAVE_FAILURE_TIMEOUT = 2,
 };
 
 /** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */
@@ -1113,7 +1127,64 @@ struct drm_weave_check {
 	__u32 pad;
 	/** @nfailures: Out: failure entries of the whole report. */
 	__u32 nfailures;
-	/** @nskips: Out: skip entries of the whole report. */
+	/**
+	 * @nskips: Out: skip entries of the failures the report holds (not
+	 * of those past the room of @failures); at most
+	 * %DRM_WEAVE_FAILURE_SKIPS per failure.
+	 */
+	__u32 nskips;
+};
+
+/**
+ * struct drm_weave_read - Argument of %DRM_IOCTL_WEAVE_READ.
+ *
+ * Copies @size bytes at @offset of a buffer to @data once the work that
+ * writes them is done: it first submits the client's queued work (as
+ * %DRM_IOCTL_WEAVE_FLUSH with %DRM_WEAVE_FLUSH_ALL), then waits for every
+ * writer of the buffer that is known to its reservation object, this
+ * client's or another's.  If a byte of the range then carries a failure,
+ * nothing is copied: the call fails with -EIO and fills @failures and
+ * @skips as %DRM_IOCTL_WEAVE_CHECK would for this one range.  Work
+ * submitted while the call runs may or may not be seen.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags not zero; @size zero; the range outside the
+ *   buffer; a buffer imported from another device; a report array's
+ *   stride too small or over %DRM_WEAVE_MAX_STRIDE.
+ * - -ENOENT: @handle names no buffer of this file.
+ * - -EIO: The range carries failures, reported in @failures and @skips.
+ * - -ENOSPC: As -EIO, but @failures or @skips was too short (see
+ *   &struct drm_weave_check).
+ * - -ETIME: @timeout_ns passed first.
+ * - -ERESTARTSYS: A signal interrupted the wait.
+ * - -ENOMEM: The kernel could not submit all queued work, as FLUSH.
+ * - -EFAULT: @data or a report array cannot be written.
+ * - -ENODEV: The device is unplugged.
+ */
+struct drm_weave_read {
+	/** @handle: GEM handle of the buffer. */
+	__u32 handle;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @offset: Byte offset of the range. */
+	__u64 offset;
+	/** @size: Byte size of the range; not zero. */
+	__u64 size;
+	/** @data: User pointer to @size bytes to copy into. */
+	__u64 data;
+	/**
+	 * @timeout_ns: Absolute CLOCK_MONOTONIC deadline of the wait, in
+	 * nanoseconds; zero polls, and %INT64_MAX waits forever.
+	 */
+	__s64 timeout_ns;
+	/** @failures: Out, on -EIO: array of &struct drm_weave_failure. */
+	struct drm_weave_array failures;
+	/** @skips: Out, on -EIO: array of &struct drm_weave_failure_task. */
+	struct drm_weave_array skips;
+	/** @nfailures: Out: failures on the range; zero if it was copied. */
+	__u32 nfailures;
+	/** @nskips: Out: as &drm_weave_check.nskips. */
 	__u32 nskips;
 };
 

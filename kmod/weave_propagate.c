@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's side of the failure graph: which task runs and
+ * which is skipped, and what each leaves on the bytes it writes.
+ */
+
+#include <linux/err.h>
+#include <linux/gfp.h>
+
+#include <drm/drm_gem_shmem_helper.h>
+
+#include "weave_drm.h"
+#include "weave_engine.h"
+#include "weave_failure.h"
+#include "weave_gem.h"
+#include "weave_job.h"
+#include "weave_queue.h"
+
+/**
+ * DOC: failure propagation
+ *
+ * The worker executes each task of a job through weave_task_execute():
+ *
+ * - A task that reads a byte carrying a failure is skipped: it does not
+ *   run, the ranges it writes take the failure of the lowest such byte of
+ *   its first tainted read binding, and the failure records the skip.
+ * - A task that runs and fails (a FAIL kernel) makes a new failure, its
+ *   root, which the ranges it writes take.  A client has at most
+ *   %WEAVE_MAX_LIVE_FAILURES failures live; past them its tasks' failures
+ *   share one record, the client's overflow failure, which names the
+ *   first of them.
+ * - A task that runs and succeeds makes the ranges it writes good.  So
+ *   does a host write.
+ * - A job cut short by a timeout makes one failure (-ETIMEDOUT), whose
+ *   root is the task that was running, or the next one; what that task
+ *   and every later task of the job should have written takes it.  Their
+ *   streams stay usable.  A job cut short by a close or an unplug leaves
+ *   its bytes' taints as they were: no one is left to read them, or no
+ *   device.
+ *
+ * A task whose bindings carry no failure costs a lockless comparison per
+ * binding.  The worker is a fence signalling path and must not sleep in
+ * allocations: the records and claim nodes the graph needs come from its
+ * queue's stash, topped up with %GFP_NOWAIT before each change.  If even
+ * that fails, the task's job gets -ENOMEM on its fences, the only way left
+ * to say that bytes were not written; the taints stay as they were.
+ */
+
+/* The flags of the worker's allocations: no sleep, no warning. */
+#define WEAVE_FGFP	(GFP_NOWAIT | __GFP_NOWARN)
+
+static struct weave_taints *weave_binding_taints(const struct weave_etask *t,
+						 u32 i)
+{
+	return &to_weave_bo(&t->b[i].shmem->base)->taints;
+}
+
+/* The task as a failure report names it. */
+static void weave_etask_ftask(const struct weave_job *job,
+			      const struct weave_etask *t,
+			      struct weave_ftask *ft)
+{
+	*ft = (struct weave_ftask) {
+		.client = job->ctx->id,
+		.seqno = t->stream_seqno,
+		.stream = t->stream,
+		.kernel = t->kernel,
+		.label = t->label,
+	};
+}
+
+/* The failure the task's reads carry, with a reference; or NULL. */
+static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
+						      const struct weave_etask *t)
+{
+	struct weave_failure *f;
+	u32 i;
+
+	for (i = 0; i < t->nb; i++) {
+		if (!(t->b[i].access & WEAVE_ACCESS_READ))
+			continue;
+		f = weave_taints_first(job->failures,
+				       weave_binding_taints(t, i),
+				       t->b[i].offset, t->b[i].size);
+		if (f)
+			return f;
+	}
+	return NULL;
+}
+
+/* Make every range the task writes carry @f. */
+static int weave_etask_claim(struct weave_job *job, const struct weave_etask *t,
+			     struct weave_failure *f)
+{
+	struct weave_fstash *stash = &job->queue->fstash;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < t->nb; i++) {
+		if (!(t->b[i].access & WEAVE_ACCESS_WRITE))
+			continue;
+		weave_fstash_fill(stash, 0, WEAVE_CLAIM_NODES, WEAVE_FGFP);
+		ret = weave_taints_claim(job->failures,
+					 weave_binding_taints(t, i),
+					 t->b[i].offset, t->b[i].size, f, stash);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Make every range the task wrote good. */
+static int weave_etask_release(struct weave_job *job,
+			       const struct weave_etask *t)
+{
+	struct weave_fstash *stash = &job->queue->fstash;
+	struct weave_taints *taints;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < t->nb; i++) {
+		taints = weave_binding_taints(t, i);
+		if (!(t->b[i].access & WEAVE_ACCESS_WRITE) ||
+		    !weave_taints_any(job->failures, taints, t->b[i].offset,
+				      t->b[i].size))
+			continue;
+		weave_fstash_fill(stash, 0, WEAVE_RELEASE_NODES, WEAVE_FGFP);
+		ret = weave_taints_release(job->failures, taints,
+					   t->b[i].offset, t->b[i].size,
+					   stash);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The client's overflow failure, with a reference, made from @ft and @err
+ * by the first task that needs it.
+ */
+static struct weave_failure *weave_ectx_overflow(struct weave_job *job,
+						 int err,
+						 const struct weave_ftask *ft)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_failure *f, *old;
+
+	f = READ_ONCE(ctx->overflow);
+	if (!f) {
+		weave_fstash_fill(&job->queue->fstash, 1, 0, WEAVE_FGFP);
+		f = weave_failure_create(job->failures, NULL, err, ft,
+					 &job->queue->fstash);
+		if (IS_ERR(f))
+			return f;
+		weave_failure_set_cause(job->failures, f,
+					DRM_WEAVE_FAILURE_OVERFLOW);
+		/* Two queues may race here: one record wins, for good. */
+		old = cmpxchg(&ctx->overflow, NULL, f);
+		if (old) {
+			weave_failure_put(job->failures, f);
+			f = old;
+		}
+	}
+	weave_failure_get(job->failures, f);
+	return f;
+}
+
+/*
+ * A new failure of the client's, with root @t, error @err and cause
+ * @cause, or the client's overflow failure; with a reference.
+ */
+static struct weave_failure *weave_etask_failure(struct weave_job *job,
+						 const struct weave_etask *t,
+						 int err, u32 cause)
+{
+	struct weave_failure *f;
+	struct weave_ftask ft;
+
+	weave_etask_ftask(job, t, &ft);
+	weave_fstash_fill(&job->queue->fstash, 1, 0, WEAVE_FGFP);
+	f = weave_failure_create(job->failures, &job->ctx->fowner, err, &ft,
+				 &job->queue->fstash);
+	if (PTR_ERR_OR_ZERO(f) == -EDQUOT)
+		return weave_ectx_overflow(job, err, &ft);
+	if (!IS_ERR(f) && cause)
+		weave_failure_set_cause(job->failures, f, cause);
+	return f;
+}
+
+/* Record the failure @err of a task that ran, on what it writes. */
+static int weave_etask_fail(struct weave_job *job, const struct weave_etask *t,
+			    int err)
+{
+	struct weave_failure *f;
+	int ret;
+
+	f = weave_etask_failure(job, t, err, DRM_WEAVE_FAILURE_KERNEL);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	ret = weave_etask_claim(job, t, f);
+	weave_failure_put(job->failures, f);
+	return ret;
+}
+
+/**
+ * weave_job_fail_from() - Record that a job was cut short by a timeout.
+ * @job: The job, whose worker stopped.
+ * @first: The first of its tasks that did not finish: the one running
+ *	when the timeout came, or the next one.
+ *
+ * One failure, -ETIMEDOUT with root @first, goes on what every task from
+ * @first on should have written.
+ *
+ * Context: The worker of @job's queue, a fence signalling path.
+ * Return: 0, or -ENOMEM as weave_task_execute().
+ */
+int weave_job_fail_from(struct weave_job *job, u32 first)
+{
+	struct weave_failure *f;
+	u32 i;
+	int ret = 0;
+
+	if (first >= job->ntasks)
+		return 0;
+	f = weave_etask_failure(job, &job->tasks[first], -ETIMEDOUT,
+				DRM_WEAVE_FAILURE_TIMEOUT);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	for (i = first; !ret && i < job->ntasks; i++)
+		ret = weave_etask_claim(job, &job->tasks[i], f);
+	weave_failure_put(job->failures, f);
+	return ret;
+}
+
+/**
+ * weave_task_execute() - Run a task of a job, or skip it, and record what
+ * it leaves on its bytes.
+ * @job: The running job.
+ * @t: One of its tasks.
+ *
+ * See "DOC: failure propagation".
+ *
+ * Context: The worker of @job's queue, a fence signalling path.
+ * Return: 0; -EINTR if the job was cut short while the task ran, which
+ * then changed nothing in the graph; or -ENOMEM if the failure graph had
+ * no memory for the change the task makes, which the job then reports on
+ * its fences.
+ */
+int weave_task_execute(struct weave_job *job, struct weave_etask *t)
+{
+	struct weave_failure *f;
+	struct weave_ftask ft;
+	int ret;
+
+	f = weave_etask_read_failure(job, t);
+	if (f) {
+		ret = weave_etask_claim(job, t, f);
+		if (!ret) {
+			weave_etask_ftask(job, t, &ft);
+			weave_failure_skip(job->failures, f, &ft);
+		}
+		weave_failure_put(job->failures, f);
+		return ret;
+	}
+	ret = weave_run_task(job, t);
+	if (weave_job_aborted(job))
+		return -EINTR;
+	if (ret)
+		return weave_etask_fail(job, t, ret);
+	return weave_etask_release(job, t);
+}

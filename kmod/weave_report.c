@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the failure reports: CHECK, which tells which failures buffer
+ * ranges carry, and READ, which reads a range once it is written, or says
+ * why it could not be.
+ */
+
+#include <linux/err.h>
+#include <linux/highmem.h>
+#include <linux/minmax.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/sched/signal.h>
+#include <linux/stddef.h>
+#include <linux/uaccess.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+
+#include "weave_report.h"
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_failure.h"
+#include "weave_gem.h"
+#include "weave_uarray.h"
+
+/* A report being written: where its next entries go. */
+struct weave_report {
+	struct weave_failures *graph;
+	u64 viewer;
+	const struct drm_weave_array *failures;
+	const struct drm_weave_array *skips;
+	u32 froom;		/* entries of @failures it may use */
+	u32 nfailures;		/* failure entries, written or not */
+	u32 nskips;		/* skip entries, written or not */
+	struct weave_failure **found;	/* WEAVE_MAX_REPORT_FAILURES */
+};
+
+static void weave_ftask_to_user(const struct weave_ftask *ft,
+				struct drm_weave_failure_task *u)
+{
+	*u = (struct drm_weave_failure_task) {
+		.type = DRM_WEAVE_TASK_LAUNCH,
+		.kernel = ft->kernel,
+	};
+	/* A snapshot shows the client only to the client itself. */
+	if (ft->client) {
+		u->seqno = ft->seqno;
+		u->stream = ft->stream;
+		u->label = ft->label;
+		u->flags = DRM_WEAVE_FAILURE_TASK_OWN;
+	}
+}
+
+/* Write failure @f as the report's next entry, if it fits, and its skips. */
+static int weave_report_failure(struct weave_report *rep,
+				struct weave_failure *f)
+{
+	struct drm_weave_failure_task ut;
+	struct drm_weave_failure uf;
+	struct weave_fsnap snap;
+	u32 i;
+	int ret;
+
+	weave_failure_snapshot(rep->graph, f, &snap, rep->viewer);
+	uf = (struct drm_weave_failure) {
+		.id = snap.id,
+		.error = snap.err,
+		.cause = snap.cause,
+		.buffers = snap.buffers,
+		.nskips = snap.nskips,
+		.first_skip = rep->nskips,
+		.skips_dropped = snap.skips_dropped,
+	};
+	weave_ftask_to_user(&snap.root, &uf.root);
+	for (i = 0; i < snap.nskips; i++, rep->nskips++) {
+		if (rep->nskips >= rep->skips->count)
+			continue;
+		weave_ftask_to_user(&snap.skips[i], &ut);
+		ret = weave_uarray_write(rep->skips, rep->nskips, 0, &ut,
+					 sizeof(ut));
+		if (ret)
+			return ret;
+	}
+	return weave_uarray_write(rep->failures, rep->nfailures, 0, &uf,
+				  sizeof(uf));
+}
+
+/* Report the failures on range @r of @obj, and fill in its counts. */
+static int weave_report_range(struct weave_report *rep,
+			      struct drm_gem_object *obj,
+			      struct drm_weave_check_range *r)
+{
+	struct weave_taints *taints = &to_weave_bo(obj)->taints;
+	u32 i, n, room = rep->froom - min(rep->froom, rep->nfailures);
+	int ret = 0;
+
+	n = weave_taints_list(rep->graph, taints, r->offset, r->size,
+			      rep->found, room);
+	r->nfailures = n;
+	r->first = rep->nfailures;
+	for (i = 0; i < min(n, room); i++) {
+		if (!ret)
+			ret = weave_report_failure(rep, rep->found[i]);
+		weave_failure_put(rep->graph, rep->found[i]);
+		rep->nfailures++;
+	}
+	rep->nfailures += n - min(n, room);
+	return ret;
+}
+
+/* Write the out fields of element @i of the ranges array. */
+static int weave_report_counts(const struct drm_weave_array *arr, u32 i,
+			       const struct drm_weave_check_range *r)
+{
+	size_t at = offsetof(struct drm_weave_check_range, nfailures);
+
+	static_assert(offsetof(struct drm_weave_check_range, first) ==
+		      offsetof(struct drm_weave_check_range, nfailures) + 4);
+	return weave_uarray_write(arr, i, at, &r->nfailures,
+				  sizeof(r->nfailures) + sizeof(r->first));
+}
+
+/* Read and check every range, and look their buffers up into @objs. */
+static int weave_check_ranges(struct drm_file *file,
+			      const struct drm_weave_check *args,
+			      struct drm_weave_check_range *ranges,
+			      struct drm_gem_object **objs)
+{
+	struct drm_weave_check_range *r;
+	u64 end;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < args->ranges.count; i++) {
+		r = &ranges[i];
+		ret = weave_uarray_elem(r, sizeof(*r), &args->ranges, i);
+		if (ret)
+			return ret;
+		if (r->flags || !r->size ||
+		    check_add_overflow(r->offset, r->size, &end))
+			return -EINVAL;
+		objs[i] = drm_gem_object_lookup(file, r->handle);
+		if (!objs[i])
+			return -ENOENT;
+		if (end > objs[i]->size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * weave_check_ioctl() - Handle %DRM_IOCTL_WEAVE_CHECK.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_check.
+ * @file: The DRM file.
+ *
+ * Every range is read and checked before anything is written.  The work
+ * is bounded by %WEAVE_MAX_CHECK_RANGES, %WEAVE_MAX_REPORT_FAILURES and
+ * the claims on the ranges' bytes.
+ *
+ * Return: 0 or a negative errno, see &struct drm_weave_check.
+ */
+int weave_check_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file)
+{
+	struct drm_weave_check *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct drm_weave_check_range *ranges;
+	struct drm_gem_object **objs;
+	struct weave_report rep = {
+		.graph = &c->wdev->failures,
+		.viewer = c->ectx->id,
+		.failures = &args->failures,
+		.skips = &args->skips,
+		.froom = min_t(u32, args->failures.count,
+			       WEAVE_MAX_REPORT_FAILURES),
+	};
+	u32 i, n = args->ranges.count;
+	int ret;
+
+	args->nfailures = 0;
+	args->nskips = 0;
+	if (args->flags || args->pad || !n || n > WEAVE_MAX_CHECK_RANGES ||
+	    !weave_uarray_valid(&args->ranges, sizeof(*ranges)) ||
+	    !weave_uarray_valid(&args->failures,
+				sizeof(struct drm_weave_failure)) ||
+	    !weave_uarray_valid(&args->skips,
+				sizeof(struct drm_weave_failure_task)))
+		return -EINVAL;
+
+	ranges = kcalloc(n, sizeof(*ranges), GFP_KERNEL);
+	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
+	rep.found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
+				  sizeof(*rep.found), GFP_KERNEL);
+	ret = ranges && objs && rep.found ? 0 : -ENOMEM;
+	if (!ret)
+		ret = weave_check_ranges(file, args, ranges, objs);
+	for (i = 0; !ret && i < n; i++) {
+		ret = weave_report_range(&rep, objs[i], &ranges[i]);
+		if (!ret)
+			ret = weave_report_counts(&args->ranges, i, &ranges[i]);
+	}
+	for (i = 0; objs && i < n; i++)
+		if (objs[i])
+			drm_gem_object_put(objs[i]);
+	kfree(rep.found);
+	kfree(objs);
+	kfree(ranges);
+	if (ret)
+		return ret;
+	args->nfailures = rep.nfailures;
+	args->nskips = rep.nskips;
+	if (rep.nfailures > rep.froom || rep.nskips > args->skips.count)
+		return -ENOSPC;
+	return 0;
+}
+
+/* Copy the range @off, @len of @bo's pinned pages to @dst. */
+static int weave_bo_read(struct weave_bo *bo, u64 off, u64 len,
+			 void __user *dst)
+{
+	struct page **pages = bo->base.pages;
+	size_t n, po;
+	unsigned long left;
+	u8 *va;
+
+	while (len) {
+		po = off & ~PAGE_MASK;
+		n = min_t(u64, len, PAGE_SIZE - po);
+		va = kmap_local_page(pages[off >> PAGE_SHIFT]);
+		left = copy_to_user(dst, va + po, n);
+		kunmap_local(va);
+		if (left)
+			return -EFAULT;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+		dst += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The report of a READ whose range carries failures: -EIO or -ENOSPC. */
+static int weave_read_report(struct weave_client *c,
+			     struct drm_weave_read *args,
+			     struct drm_gem_object *obj)
+{
+	struct drm_weave_check_range r = {
+		.offset = args->offset,
+		.size = args->size,
+	};
+	struct weave_report rep = {
+		.graph = &c->wdev->failures,
+		.viewer = c->ectx->id,
+		.failures = &args->failures,
+		.skips = &args->skips,
+		.froom = min_t(u32, args->failures.count,
+			       WEAVE_MAX_REPORT_FAILURES),
+	};
+	int ret;
+
+	rep.found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
+				  sizeof(*rep.found), GFP_KERNEL);
+	if (!rep.found)
+		return -ENOMEM;
+	ret = weave_report_range(&rep, obj, &r);
+	kfree(rep.found);
+	if (ret)
+		return ret;
+	args->nfailures = rep.nfailures;
+	args->nskips = rep.nskips;
+	if (!rep.nfailures)
+		return 0;
+	if (rep.nfailures > rep.froom || rep.nskips > args->skips.count)
+		return -ENOSPC;
+	return -EIO;
+}
+
+/* Submit the client's queued work, inside a device section. */
+static int weave_read_flush(struct weave_client *c, struct drm_device *drm)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	mutex_lock(&c->lock);
+	ret = weave_client_flush_all(c);
+	mutex_unlock(&c->lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/* The report or the copy, once written, inside a device section. */
+static int weave_read_out(struct weave_client *c, struct drm_device *drm,
+			  struct drm_weave_read *args,
+			  struct drm_gem_object *obj)
+{
+	int idx, ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = weave_read_report(c, args, obj);
+	if (!ret)
+		ret = weave_bo_read(to_weave_bo(obj), args->offset, args->size,
+				    u64_to_user_ptr(args->data));
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * weave_read_ioctl() - Handle %DRM_IOCTL_WEAVE_READ.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_read.
+ * @file: The DRM file.
+ *
+ * Not called inside drm_dev_enter(), as it waits for fences that only the
+ * unplug's cancel may signal: it enters a section of its own around the
+ * flush before its wait and around the copy after.  The copy costs what
+ * the caller asked for, and a fatal signal cuts it short.
+ *
+ * Return: 0 or a negative errno, see &struct drm_weave_read.
+ */
+int weave_read_ioctl(struct drm_device *drm, void *data,
+		     struct drm_file *file)
+{
+	struct drm_weave_read *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct drm_gem_object *obj;
+	u64 end;
+	int ret;
+
+	args->nfailures = 0;
+	args->nskips = 0;
+	if (args->flags || !args->size ||
+	    check_add_overflow(args->offset, args->size, &end) ||
+	    !weave_uarray_valid(&args->failures,
+				sizeof(struct drm_weave_failure)) ||
+	    !weave_uarray_valid(&args->skips,
+				sizeof(struct drm_weave_failure_task)))
+		return -EINVAL;
+	obj = drm_gem_object_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	ret = end > obj->size || !to_weave_bo(obj)->pinned ? -EINVAL : 0;
+	if (!ret)
+		ret = weave_read_flush(c, drm);
+	if (!ret)
+		ret = weave_wait_resv(obj->resv, args->timeout_ns);
+	if (!ret)
+		ret = weave_read_out(c, drm, args, obj);
+	drm_gem_object_put(obj);
+	return ret;
+}
