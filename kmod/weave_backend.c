@@ -286,6 +286,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	t->stream = task->stream;
 	t->stream_seqno = task->stream_seqno;
 	t->label = task->label;
+	t->insync = weave_eslot_insync(es, task->seqno);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
@@ -526,6 +527,7 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 				     struct xarray *streams, u32 max_streams)
 {
 	struct weave_ectx *ctx;
+	u32 i;
 
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
@@ -545,6 +547,8 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 	ctx->max_streams = max_streams;
 	ctx->task_hint = 8;
 	INIT_LIST_HEAD(&ctx->unpushed);
+	for (i = 0; i < max_streams; i++)
+		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES);
@@ -563,6 +567,7 @@ static void weave_ectx_release(struct kref *ref)
 		while (es->ngates)
 			dma_fence_put(es->gates[--es->ngates]);
 		kvfree(es->gates);
+		weave_eslot_insyncs_free(es);
 		dma_fence_put(es->last);
 	}
 	kvfree(ctx->spare_tasks);

@@ -438,6 +438,19 @@ int weave_core_reserve(struct weave_core *core, u32 stream)
 }
 
 /**
+ * weave_core_next_seqno() - The seqno the next registered task gets.
+ * @core: The scheduler.
+ *
+ * Context: &weave_core.lock held.
+ * Return: &weave_task.seqno of the next task weave_core_register() takes;
+ * each later one gets the next number.
+ */
+u64 weave_core_next_seqno(const struct weave_core *core)
+{
+	return core->seqno + 1;
+}
+
+/**
  * weave_core_register() - Queue a task on a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.

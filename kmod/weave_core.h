@@ -264,6 +264,7 @@ void weave_core_fini(struct weave_core *core);
 int weave_core_set_strategy(struct weave_core *core,
 			    enum weave_strategy strategy);
 int weave_core_reserve(struct weave_core *core, u32 stream);
+u64 weave_core_next_seqno(const struct weave_core *core);
 int weave_core_register(struct weave_core *core, u32 stream,
 			struct weave_task *task);
 int weave_core_execute(struct weave_core *core, const u32 *streams,

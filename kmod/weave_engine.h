@@ -22,6 +22,7 @@ struct dma_fence;
 struct drm_device;
 struct weave_device;
 struct weave_engine;
+struct weave_insync;
 struct weave_job;
 struct weave_join;
 struct weave_proxy;
@@ -88,6 +89,11 @@ struct weave_eslot {
 	u32 ngates;
 	/** @cgates: Allocated entries of @gates. */
 	u32 cgates;
+	/**
+	 * @insyncs: The in-syncs of the slot's enqueues whose last task is
+	 * not encoded yet, oldest first (&struct weave_insync).
+	 */
+	struct list_head insyncs;
 };
 
 /**
@@ -178,6 +184,14 @@ struct weave_ectx {
 };
 
 extern const struct weave_backend_ops weave_engine_ops;
+
+struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
+					 struct dma_fence **fences, u32 n);
+void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
+			 struct weave_insync *in, u64 first, u64 last);
+void weave_insync_put(struct weave_insync *in);
+struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno);
+void weave_eslot_insyncs_free(struct weave_eslot *es);
 
 int weave_engine_module_init(void);
 void weave_engine_module_exit(void);

@@ -43,6 +43,8 @@ void weave_job_release_tasks(struct weave_job *job)
 		t = &job->tasks[i];
 		weave_staging_free(ctx, t->data, t->len);
 		t->data = NULL;
+		weave_insync_put(t->insync);
+		t->insync = NULL;
 	}
 	atomic64_sub(job->pending, &ctx->pending_tasks);
 	job->pending = 0;

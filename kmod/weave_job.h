@@ -91,6 +91,7 @@ struct weave_etask {
 	u64 stream_seqno;
 	u32 stream;
 	u32 label;
+	struct weave_insync *insync;	/* a reference, or NULL */
 };
 
 /**

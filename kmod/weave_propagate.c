@@ -4,12 +4,17 @@
  * which is skipped, and what each leaves on the bytes it writes.
  */
 
+#include <linux/dma-fence.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/slab.h>
 
 #include <drm/drm_gem_shmem_helper.h>
 
 #include "weave_drm.h"
+#include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_failure.h"
 #include "weave_gem.h"
@@ -31,6 +36,12 @@
  *   first of them.
  * - A task that runs and succeeds makes the ranges it writes good.  So
  *   does a host write.
+ * - The tasks of an enqueue whose in-syncs include a fence that signalled
+ *   with an error do not run: one failure with that error, whose root is
+ *   the first of them to reach the worker, goes on what each should have
+ *   written.  The enqueue's in-fences travel with its tasks in a &struct
+ *   weave_insync, which the slot keeps until the backend encodes its last
+ *   task.
  * - A job cut short by a timeout makes one failure (-ETIMEDOUT), whose
  *   root is the task that was running, or the next one; what that task
  *   and every later task of the job should have written takes it.  Their
@@ -48,6 +59,160 @@
 
 /* The flags of the worker's allocations: no sleep, no warning. */
 #define WEAVE_FGFP	(GFP_NOWAIT | __GFP_NOWARN)
+
+/*
+ * struct weave_insync - The in-fences of one enqueue, which its tasks, the
+ * client registration seqnos @first to @last, carry to the worker.
+ * @ref: The slot's reference until its last task is encoded, and one per
+ *	encoded task.
+ * @link: In &weave_eslot.insyncs, under the client's mutex.
+ * @failures: The device's failure graph.
+ * @failure: The failure of the tasks, made by the first that needs it;
+ *	a reference.
+ * @first: The first task's &weave_task.seqno.
+ * @last: The last task's.
+ * @n: Entries of @fences.
+ * @fences: The in-fences, a reference each.
+ */
+struct weave_insync {
+	struct kref ref;
+	struct list_head link;
+	struct weave_failures *failures;
+	struct weave_failure *failure;
+	u64 first;
+	u64 last;
+	u32 n;
+	struct dma_fence *fences[] __counted_by(n);
+};
+
+/**
+ * weave_insync_create() - Keep the in-fences of an enqueue for its tasks.
+ * @ctx: The client's engine context.
+ * @fences: The enqueue's @n in-fences; this takes references of its own.
+ * @n: Entries of @fences, not zero.
+ *
+ * Context: The client's mutex held.
+ * Return: The in-syncs with one reference, or NULL if out of memory.
+ */
+struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
+					 struct dma_fence **fences, u32 n)
+{
+	struct weave_insync *in;
+	u32 i;
+
+	in = kzalloc(struct_size(in, fences, n), GFP_KERNEL_ACCOUNT);
+	if (!in)
+		return NULL;
+	kref_init(&in->ref);
+	INIT_LIST_HEAD(&in->link);
+	in->failures = &to_weave_device(ctx->drm)->failures;
+	in->n = n;
+	for (i = 0; i < n; i++)
+		in->fences[i] = dma_fence_get(fences[i]);
+	return in;
+}
+
+/**
+ * weave_insync_commit() - Hand in-syncs to the slot of their tasks.
+ * @ctx: The client's engine context.
+ * @slot: The tasks' slot.
+ * @in: The in-syncs; this takes the caller's reference.
+ * @first: &weave_task.seqno of the first of the tasks, as registered.
+ * @last: That of the last.
+ *
+ * Context: The client's mutex held, the tasks registered in the core and
+ * not yet encoded.
+ */
+void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
+			 struct weave_insync *in, u64 first, u64 last)
+{
+	in->first = first;
+	in->last = last;
+	list_add_tail(&in->link, &ctx->slots[slot].insyncs);
+}
+
+static void weave_insync_release(struct kref *ref)
+{
+	struct weave_insync *in = container_of(ref, struct weave_insync, ref);
+	u32 i;
+
+	for (i = 0; i < in->n; i++)
+		dma_fence_put(in->fences[i]);
+	if (in->failure)
+		weave_failure_put(in->failures, in->failure);
+	kfree(in);
+}
+
+/**
+ * weave_insync_put() - Drop a reference to in-syncs.
+ * @in: The in-syncs, or NULL.
+ */
+void weave_insync_put(struct weave_insync *in)
+{
+	if (in)
+		kref_put(&in->ref, weave_insync_release);
+}
+
+/**
+ * weave_eslot_insync() - The in-syncs of a task the backend encodes.
+ * @es: The task's slot.
+ * @seqno: The task's &weave_task.seqno.
+ *
+ * The slot's tasks are encoded in order; in-syncs whose tasks are all
+ * past (the last encoded, or failed by the core) leave the slot.
+ *
+ * Context: The client's mutex held.
+ * Return: The task's in-syncs with a reference, or NULL if it has none.
+ */
+struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno)
+{
+	struct weave_insync *in;
+
+	while (!list_empty(&es->insyncs)) {
+		in = list_first_entry(&es->insyncs, struct weave_insync, link);
+		if (seqno < in->first)
+			return NULL;
+		if (seqno <= in->last) {
+			kref_get(&in->ref);
+			if (seqno == in->last) {
+				list_del_init(&in->link);
+				weave_insync_put(in);
+			}
+			return in;
+		}
+		list_del_init(&in->link);
+		weave_insync_put(in);
+	}
+	return NULL;
+}
+
+/**
+ * weave_eslot_insyncs_free() - Drop the in-syncs a slot still holds.
+ * @es: The slot, whose tasks will not be encoded.
+ */
+void weave_eslot_insyncs_free(struct weave_eslot *es)
+{
+	struct weave_insync *in, *tmp;
+
+	list_for_each_entry_safe(in, tmp, &es->insyncs, link) {
+		list_del_init(&in->link);
+		weave_insync_put(in);
+	}
+}
+
+/* The error of the first in-fence of @in that signalled with one, or 0. */
+static int weave_insync_error(const struct weave_insync *in)
+{
+	int status;
+	u32 i;
+
+	for (i = 0; i < in->n; i++) {
+		status = dma_fence_get_status(in->fences[i]);
+		if (status < 0)
+			return status;
+	}
+	return 0;
+}
 
 static struct weave_taints *weave_binding_taints(const struct weave_etask *t,
 						 u32 i)
@@ -202,6 +367,32 @@ static int weave_etask_fail(struct weave_job *job, const struct weave_etask *t,
 	return ret;
 }
 
+/*
+ * Record that the in-fence error @err kept @t from running: its write set
+ * takes the failure of its enqueue's tasks, made now if @t is the first.
+ */
+static int weave_etask_in_fence_fail(struct weave_job *job,
+				     const struct weave_etask *t, int err)
+{
+	struct weave_insync *in = t->insync;
+	struct weave_failure *f, *old;
+
+	f = READ_ONCE(in->failure);
+	if (!f) {
+		f = weave_etask_failure(job, t, err,
+					DRM_WEAVE_FAILURE_IN_FENCE);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+		/* The in-syncs keep the caller's reference. */
+		old = cmpxchg(&in->failure, NULL, f);
+		if (old) {
+			weave_failure_put(job->failures, f);
+			f = old;
+		}
+	}
+	return weave_etask_claim(job, t, f);
+}
+
 /**
  * weave_job_fail_from() - Record that a job was cut short by a timeout.
  * @job: The job, whose worker stopped.
@@ -252,6 +443,9 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t)
 	struct weave_ftask ft;
 	int ret;
 
+	ret = t->insync ? weave_insync_error(t->insync) : 0;
+	if (ret)
+		return weave_etask_in_fence_fail(job, t, ret);
 	f = weave_etask_read_failure(job, t);
 	if (f) {
 		ret = weave_etask_claim(job, t, f);

@@ -491,20 +491,27 @@ static int weave_enqueue_reserve(struct weave_client *c,
 }
 
 /*
- * Commit step: link the @nf gates to @slot and register the @count tasks
- * with the core, which takes them.  Cannot fail but for a bug.
+ * Commit step: link the @nf gates and the in-syncs @in (if any, which it
+ * takes) to @slot and register the @count tasks with the core, which takes
+ * them.  Cannot fail but for a bug.
  */
 static int weave_enqueue_commit(struct weave_client *c,
 				struct drm_weave_enqueue *args,
 				struct weave_lstream *ls,
 				struct weave_task *tasks, u64 staged,
-				struct dma_fence **fences, u32 nf, u32 slot)
+				struct dma_fence **fences, u32 nf,
+				struct weave_insync *in, u32 slot)
 {
 	u32 count = args->tasks.count;
+	u64 first = weave_core_next_seqno(&c->core);
 	u32 i;
 	int ret;
 
 	weave_ectx_gates_commit(c->ectx, slot, fences, nf);
+	/* Before the tasks: registering them may encode some at once. */
+	if (in)
+		weave_insync_commit(c->ectx, slot, in, first,
+				    first + count - 1);
 	atomic64_add(count, &c->ectx->pending_tasks);
 	atomic64_add(staged, &c->ectx->staged_bytes);
 	for (i = 0; i < count; i++) {
@@ -546,6 +553,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_enqueue *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct dma_fence **fences = c->in_fences;
+	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;
 	struct weave_task *tasks;
 	u32 n = 0, nf = 0, slot;
@@ -572,16 +580,22 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 					       &staged);
 	if (!ret)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
+	if (!ret && nf) {
+		in = weave_insync_create(c->ectx, fences, nf);
+		ret = in ? 0 : -ENOMEM;
+	}
 	if (!ret)
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret) {
-		/* Committed: it takes the tasks and the fences. */
+		/* Committed: it takes the tasks, the fences and in-syncs. */
 		ret = weave_enqueue_commit(c, args, ls, tasks, staged, fences,
-					   nf, slot);
+					   nf, in, slot);
 		n = 0;
 		nf = 0;
+		in = NULL;
 	}
 
+	weave_insync_put(in);
 	while (nf--)
 		dma_fence_put(fences[nf]);
 	while (n--)

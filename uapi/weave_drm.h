@@ -1008,6 +1008,12 @@ enum drm_weave_failure_cause {
 	 * before it could; the job's other unfinished tasks share it.
 	 */
 	DRM_WEAVE_FAILURE_TIMEOUT = 2,
+	/**
+	 * @DRM_WEAVE_FAILURE_IN_FENCE: An in-sync of the root task's
+	 * %DRM_IOCTL_WEAVE_ENQUEUE signalled with the error.  The call's
+	 * tasks did not run; what they should have written shares it.
+	 */
+	DRM_WEAVE_FAILURE_IN_FENCE = 3,
 };
 
 /** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */

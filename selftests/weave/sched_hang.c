@@ -140,6 +140,59 @@ TEST_F_TIMEOUT(hang, timeout_taints_its_outputs_only, 120)
 	drmSyncobjDestroy(self->fd, syncobj);
 }
 
+/*
+ * A hung job's out-fence, an in-sync of another stream's enqueue, signals
+ * with -ETIMEDOUT: that enqueue's tasks do not run, what they should have
+ * written shares one failure, and the stream's next tasks run.
+ */
+TEST_F_TIMEOUT(hang, in_fence_error_taints_gated_tasks, 120)
+{
+	uint32_t a, c, syncobj, gated, after;
+	struct drm_weave_failure f;
+	struct drm_weave_sync out, in;
+	struct weave_test_batch b;
+	uint64_t seqno;
+
+	a = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	c = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	gated = weave_test_bo(_metadata, self->fd, self->page, 0);
+	after = weave_test_bo(_metadata, self->fd, self->page, 0);
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, weave_test_hang_delay_us(_metadata, &self->info));
+	weave_test_enqueue(_metadata, self->fd, a, &b);
+	out = weave_sync(syncobj, 0);
+	ASSERT_EQ(0, weave_flush(self->fd, a, &out));
+
+	/* Two tasks gated on the hung job, then one that is not. */
+	weave_test_fill_task(&b, gated, 0, self->page / 2, 0x9a)->label = 5;
+	weave_test_fill_task(&b, gated, self->page / 2, self->page / 2, 0x9b);
+	in = weave_sync(syncobj, 0);
+	ASSERT_EQ(0, weave_enqueue(self->fd, c, b.task, b.n, &in, 1, &seqno));
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, after, 0, self->page, 0x9c);
+	weave_test_enqueue(_metadata, self->fd, c, &b);
+	weave_test_finish(_metadata, self->fd, c);
+
+	ASSERT_EQ(1u, hang_check(_metadata, self->fd, gated, 0, self->page,
+				 &f));
+	EXPECT_EQ(-ETIMEDOUT, f.error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_IN_FENCE, f.cause);
+	EXPECT_EQ(seqno - 1, f.root.seqno);
+	EXPECT_EQ(5u, f.root.label);
+	EXPECT_EQ(c, f.root.stream);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_KERNEL_FILL, f.root.kernel);
+	EXPECT_EQ(0u, hang_check(_metadata, self->fd, after, 0, self->page,
+				 &f));
+	weave_test_expect_words(_metadata, self->fd, after, self->page, 0x9c);
+	/* The gated fills did not run. */
+	weave_test_expect_words(_metadata, self->fd, gated, self->page, 0);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE,
+		  weave_test_squery(_metadata, self->fd, c).state);
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
 /* A failing kernel (not a hang) does not fail the stream. */
 TEST_F(hang, fail_kernel_keeps_stream_active)
 {
