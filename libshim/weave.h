@@ -17,6 +17,7 @@
 #ifndef _WEAVE_H_
 #define _WEAVE_H_
 
+#include <errno.h>	/* ENOSPC, in weave_check() */
 #include <fcntl.h>	/* O_CLOEXEC and O_RDWR, behind DRM_CLOEXEC, DRM_RDWR */
 #include <stddef.h>
 #include <stdint.h>
@@ -38,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	1
+#define WEAVE_VERSION_MINOR	2
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -59,7 +60,7 @@ extern "C" {
  * time.
  *
  * Return: WEAVE_VERSION(major, minor, patch) of the library, for example
- * 0x010100 for 1.1.0.
+ * 0x010200 for 1.2.0.
  */
 unsigned int weave_version(void);
 
@@ -624,6 +625,176 @@ static inline int weave_flush_all(int fd,
 	if (out_sync)
 		args.out_sync = *out_sync;
 	return weave_ioctl(fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+}
+
+/**
+ * DOC: failures
+ *
+ * Since libweave 1.2, for uAPI 1.3 (a kernel whose device info reports
+ * max_check_ranges).  Failures live on bytes: a task that fails taints
+ * the ranges it should have written, and a task that reads tainted bytes
+ * is skipped and passes the same failure on to what it should have
+ * written; a successful write makes its bytes good again.  Fences and
+ * stream states do not report them, and a mapping shows the bytes as they
+ * are.  weave_check() reports the failures on buffer ranges, and
+ * weave_failure_format() says one of them in a line, for example::
+ *
+ *   failed: kernel "fail" (stream 3, seq 41, label 7) returned -EINVAL;
+ *   then skipped "add" (stream 5, seq 12) and "crc32c" (stream 5, seq 13);
+ *   failure #7
+ *
+ * (one line).  Give a task a label by setting its &drm_weave_task.label
+ * after weave_task_launch() or weave_task_host_write(), which zero it.
+ */
+
+/**
+ * weave_check_range() - Build a &struct drm_weave_check_range.
+ * @handle: GEM handle of the buffer.
+ * @offset: Byte offset of the range in the buffer.
+ * @size: Byte size of the range; not zero.
+ *
+ * Since libweave 1.2.
+ *
+ * Return: the range, its out fields zero.
+ */
+static inline struct drm_weave_check_range
+weave_check_range(uint32_t handle, uint64_t offset, uint64_t size)
+{
+	struct drm_weave_check_range range;
+
+	memset(&range, 0, sizeof(range));
+	range.handle = handle;
+	range.offset = offset;
+	range.size = size;
+	return range;
+}
+
+/**
+ * weave_check() - Report the failures on buffer ranges (%DRM_IOCTL_WEAVE_CHECK).
+ * @fd: The file that holds the ranges' buffers.
+ * @ranges: @count ranges.  On return (0 or -ENOSPC) each range's nfailures
+ *          and first say which entries of the report are its: nfailures
+ *          zero means all its bytes are good.
+ * @count: The number of ranges, 1 to max_check_ranges.
+ * @failures: Filled with the report's failures, each range's in turn; may
+ *            be NULL if there is no room for any.
+ * @nfailures: In: the room in @failures, in entries.  Out: the failure
+ *             entries of the whole report, even if there are more than
+ *             the room.  May be NULL: no room, and the count is not
+ *             returned.
+ * @skips: Filled with the failures' skip records; each failure's are at
+ *         its first_skip, nskips of them, oldest first.  May be NULL if
+ *         there is no room for any.
+ * @nskips: In: the room in @skips.  Out: the skip entries of the whole
+ *          report.  May be NULL, as @nfailures.
+ *
+ * Since libweave 1.2.  The report is the state of the bytes now: it does
+ * not wait for queued or running work, so wait for the work that writes
+ * the ranges first (weave_wait(), or a syncobj).  A failure is reported
+ * to any file that can see the buffer, but the stream, sequence number
+ * and label of a task only to the file that enqueued it
+ * (%DRM_WEAVE_FAILURE_TASK_OWN); they are zero otherwise.  With no room at
+ * all the call answers whether every byte is good: 0 if so, -ENOSPC with
+ * the counts if not.
+ *
+ * Return: 0 on success, every entry written; -ENOSPC if the report did
+ * not fit: the entries that fit are written, and *@nfailures, *@nskips and
+ * each range's counts say how many there are; -EINVAL for a malformed
+ * range (size zero, outside its buffer, flags) or a count of zero or over
+ * max_check_ranges, and also from a kernel older than uAPI 1.3, which has
+ * no CHECK; -ENOENT if a range's buffer does not exist in @fd; -EFAULT if
+ * an array cannot be read or written.  *@nfailures and *@nskips are only
+ * updated on success or -ENOSPC.
+ */
+static inline int weave_check(int fd, struct drm_weave_check_range *ranges,
+			      uint32_t count,
+			      struct drm_weave_failure *failures,
+			      uint32_t *nfailures,
+			      struct drm_weave_failure_task *skips,
+			      uint32_t *nskips)
+{
+	struct drm_weave_check args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.ranges.ptr = (uintptr_t)ranges;
+	args.ranges.stride = sizeof(*ranges);
+	args.ranges.count = count;
+	args.failures.ptr = (uintptr_t)failures;
+	args.failures.stride = sizeof(*failures);
+	args.failures.count = failures && nfailures ? *nfailures : 0;
+	args.skips.ptr = (uintptr_t)skips;
+	args.skips.stride = sizeof(*skips);
+	args.skips.count = skips && nskips ? *nskips : 0;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_CHECK, &args);
+	if (ret && ret != -ENOSPC)
+		return ret;
+	if (nfailures)
+		*nfailures = args.nfailures;
+	if (nskips)
+		*nskips = args.nskips;
+	return ret;
+}
+
+/**
+ * weave_failure_format_sized() - weave_failure_format(), given the sizes.
+ * @buf: See weave_failure_format().
+ * @len: See weave_failure_format().
+ * @failure: See weave_failure_format().
+ * @failure_size: sizeof(*@failure) in the caller's header.
+ * @skips: See weave_failure_format().
+ * @skip_size: sizeof(*@skips) in the caller's header: the stride of
+ *             @skips.
+ *
+ * Since libweave 1.2.  The library reads the caller's structs with the
+ * caller's sizes, so that a library built against a uAPI whose structs
+ * grew never reads past them, nor misplaces the skips.  Call
+ * weave_failure_format(), which passes them.
+ *
+ * Return: as weave_failure_format(); -EINVAL also if a size is smaller
+ * than the struct of uAPI 1.3.
+ */
+int weave_failure_format_sized(char *buf, size_t len,
+			       const struct drm_weave_failure *failure,
+			       size_t failure_size,
+			       const struct drm_weave_failure_task *skips,
+			       size_t skip_size);
+
+/**
+ * weave_failure_format() - Say a failure of a report in one line.
+ * @buf: Where to write the line, NUL-terminated and cut to fit; may be
+ *       NULL if @len is 0.
+ * @len: Its size in bytes.
+ * @failure: An entry of a report of weave_check().
+ * @skips: The report's skip array, which holds the failure's skips
+ *         (@failure->nskips of them from @failure->first_skip), or NULL
+ *         to give only their number: say, when weave_check() returned
+ *         -ENOSPC and they were not all written.
+ *
+ * Since libweave 1.2.  The line names the root task, what it returned,
+ * the tasks skipped since, oldest first, and the failure's id:
+ *
+ *   failed: kernel "fail" (stream 3, seq 41, label 7) returned -EINVAL;
+ *   then skipped "add" (stream 5, seq 12) and "crc32c" (stream 5, seq 13);
+ *   failure #7
+ *
+ * (one line, without a newline).  A task's stream, sequence number and
+ * label are given only when it is the caller's file's
+ * (%DRM_WEAVE_FAILURE_TASK_OWN), the label only when it is not zero.
+ * Skip records the failure no longer keeps are counted: "and 3 earlier
+ * skips".  Errors are named (-EINVAL), or given as numbers if unknown.
+ *
+ * Return: the length of the whole line, without its NUL, as snprintf()
+ * returns it: a value of @len or more means the line was cut; -EINVAL if
+ * @failure is NULL, or @buf is NULL and @len is not 0.
+ */
+static inline int
+weave_failure_format(char *buf, size_t len,
+		     const struct drm_weave_failure *failure,
+		     const struct drm_weave_failure_task *skips)
+{
+	return weave_failure_format_sized(buf, len, failure, sizeof(*failure),
+					  skips, sizeof(*skips));
 }
 
 #if defined(__cplusplus)

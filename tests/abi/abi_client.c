@@ -190,6 +190,87 @@ static int fake_flush(struct drm_weave_flush *f, size_t size)
 	return 0;
 }
 
+/* Writes @n elements of @esize bytes from @src at @a's stride; the room. */
+static int write_array(const struct drm_weave_array *a, const void *src,
+		       size_t esize, uint32_t n)
+{
+	unsigned char *dst = (unsigned char *)(uintptr_t)a->ptr;
+	uint32_t i;
+
+	if (a->count && (a->stride < esize || a->stride > DRM_WEAVE_MAX_STRIDE))
+		return -EINVAL;
+	for (i = 0; i < n && i < a->count; i++) {
+		memcpy(dst + (size_t)i * a->stride,
+		       (const char *)src + i * esize, esize);
+		memset(dst + (size_t)i * a->stride + esize, 0,
+		       a->stride - esize);
+	}
+	return 0;
+}
+
+/*
+ * CHECK: every range of an even handle is good; a range of an odd handle
+ * carries two failures, the second with two skips.
+ */
+static int fake_check(struct drm_weave_check *c, size_t size)
+{
+	struct drm_weave_check_range r[4];
+	struct drm_weave_failure f[8];
+	struct drm_weave_failure_task t[8];
+	unsigned char *rp = (unsigned char *)(uintptr_t)c->ranges.ptr;
+	uint32_t i, nf = 0, nt = 0;
+	int ret;
+
+	if (size < sizeof(*c) || !zero(c, sizeof(*c), size) || c->flags ||
+	    c->pad || !c->ranges.count)
+		return -EINVAL;
+	ret = read_array(&c->ranges, r, sizeof(r[0]), 4);
+	if (ret)
+		return ret;
+	memset(f, 0, sizeof(f));
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < c->ranges.count; i++) {
+		r[i].first = nf;
+		r[i].nfailures = r[i].handle % 2 ? 2 : 0;
+		if (!r[i].nfailures)
+			continue;
+		f[nf].id = 100 + r[i].handle;
+		f[nf].error = -EIO;
+		f[nf].root.kernel = DRM_WEAVE_KERNEL_FAIL;
+		f[nf].root.stream = r[i].handle;
+		f[nf].root.seqno = 1;
+		f[nf].root.flags = DRM_WEAVE_FAILURE_TASK_OWN;
+		f[nf].buffers = 1;
+		f[nf].first_skip = nt;
+		nf++;
+		f[nf] = f[nf - 1];
+		f[nf].id++;
+		f[nf].nskips = 2;
+		t[nt].kernel = DRM_WEAVE_KERNEL_COPY;
+		t[nt].stream = 2;
+		t[nt].seqno = 5;
+		t[nt].flags = DRM_WEAVE_FAILURE_TASK_OWN;
+		t[nt + 1] = t[nt];
+		t[nt + 1].kernel = DRM_WEAVE_KERNEL_CRC32C;
+		t[nt + 1].seqno = 6;
+		nt += 2;
+		nf++;
+	}
+	/* Out: the ranges' counts, at the caller's stride. */
+	for (i = 0; i < c->ranges.count; i++)
+		memcpy(rp + (size_t)i * c->ranges.stride +
+		       offsetof(struct drm_weave_check_range, nfailures),
+		       &r[i].nfailures, 2 * sizeof(uint32_t));
+	ret = write_array(&c->failures, f, sizeof(f[0]), nf);
+	if (!ret)
+		ret = write_array(&c->skips, t, sizeof(t[0]), nt);
+	if (ret)
+		return ret;
+	c->nfailures = nf;
+	c->nskips = nt;
+	return nf > c->failures.count || nt > c->skips.count ? -ENOSPC : 0;
+}
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	size_t size = _IOC_SIZE(request);
@@ -213,6 +294,8 @@ int ioctl(int fd, unsigned long request, ...)
 		ret = fake_enqueue(arg, size);
 	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_FLUSH)
 		ret = fake_flush(arg, size);
+	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_CHECK)
+		ret = fake_check(arg, size);
 	else
 		ret = -ENOTTY;
 	if (ret) {
@@ -408,6 +491,117 @@ static bool test_flush_all(void)
 	       seen.flush.out_sync.handle == 11;
 }
 
+static bool test_check_range(void)
+{
+	GUARDED(struct drm_weave_check_range) r;
+
+	guard_set(r.guard);
+	memset(&r.v, 0xff, sizeof(r.v));
+	r.v = weave_check_range(3, 64, 128);
+	return guard_ok(r.guard) && r.v.handle == 3 && !r.v.flags &&
+	       r.v.offset == 64 && r.v.size == 128 && !r.v.nfailures &&
+	       !r.v.first;
+}
+
+/*
+ * weave_check() passes the program's arrays at the program's strides, and
+ * on -ENOSPC still returns the counts; the kernel writes only the room.
+ */
+static bool test_check(void)
+{
+	struct {
+		struct drm_weave_check_range v[2];
+		unsigned char guard[GUARD];
+	} r;
+	struct {
+		struct drm_weave_failure v[2];
+		unsigned char guard[GUARD];
+	} f;
+	struct {
+		struct drm_weave_failure_task v[2];
+		unsigned char guard[GUARD];
+	} t;
+	uint32_t nf = 1, nt = 2;
+	int ret;
+
+	guard_set(r.guard);
+	guard_set(f.guard);
+	guard_set(t.guard);
+	r.v[0] = weave_check_range(2, 0, 4096);
+	r.v[1] = weave_check_range(5, 8, 16);
+	memset(f.v, 0, sizeof(f.v));
+	memset(t.v, 0, sizeof(t.v));
+
+	/* Room for one failure of two: -ENOSPC, the counts, one entry. */
+	ret = weave_check(fake_fd, r.v, 2, f.v, &nf, t.v, &nt);
+	if (ret != -ENOSPC) {
+		printf("# returned %d, not -ENOSPC\n", ret);
+		return false;
+	}
+	if (nf != 2 || nt != 2 || f.v[0].id != 105 || f.v[1].id ||
+	    r.v[0].nfailures || r.v[1].nfailures != 2 || r.v[1].first) {
+		printf("# nfailures %u nskips %u ids %llu %llu\n", nf, nt,
+		       (unsigned long long)f.v[0].id,
+		       (unsigned long long)f.v[1].id);
+		return false;
+	}
+
+	/* Room for all. */
+	nf = 2;
+	if (!ret_ok(weave_check(fake_fd, r.v, 2, f.v, &nf, t.v, &nt)))
+		return false;
+	if (nf != 2 || nt != 2 || f.v[1].id != 106 || f.v[1].nskips != 2 ||
+	    t.v[1].kernel != DRM_WEAVE_KERNEL_CRC32C || t.v[1].seqno != 6)
+		return false;
+
+	/* No room at all: whether the range is good, and the counts. */
+	if (!ret_ok(weave_check(fake_fd, r.v, 1, NULL, NULL, NULL, NULL)) ||
+	    weave_check(fake_fd, &r.v[1], 1, NULL, &nf, NULL, &nt) != -ENOSPC ||
+	    nf != 2 || nt != 2)
+		return false;
+	return guard_ok(r.guard) && guard_ok(f.guard) && guard_ok(t.guard);
+}
+
+/* The formatter reads the program's structs, whatever the library's are. */
+static bool test_failure_format(void)
+{
+	static const char want[] = "failed: kernel \"fail\" (stream 3, seq 41, label 7) returned -EINVAL; then skipped \"add\" (stream 5, seq 12) and \"crc32c\" (stream 5, seq 13); failure #7";
+	GUARDED(struct drm_weave_failure) f;
+	struct {
+		struct drm_weave_failure_task v[3];
+		unsigned char guard[GUARD];
+	} t;
+	char buf[256];
+	int n;
+
+	guard_set(f.guard);
+	guard_set(t.guard);
+	memset(&f.v, 0, sizeof(f.v));
+	memset(t.v, 0, sizeof(t.v));
+	f.v.id = 7;
+	f.v.error = -EINVAL;
+	f.v.root.kernel = DRM_WEAVE_KERNEL_FAIL;
+	f.v.root.stream = 3;
+	f.v.root.seqno = 41;
+	f.v.root.label = 7;
+	f.v.root.flags = DRM_WEAVE_FAILURE_TASK_OWN;
+	f.v.first_skip = 1;
+	f.v.nskips = 2;
+	t.v[1].kernel = DRM_WEAVE_KERNEL_ADD_U32;
+	t.v[1].stream = 5;
+	t.v[1].seqno = 12;
+	t.v[1].flags = DRM_WEAVE_FAILURE_TASK_OWN;
+	t.v[2] = t.v[1];
+	t.v[2].kernel = DRM_WEAVE_KERNEL_CRC32C;
+	t.v[2].seqno = 13;
+	n = weave_failure_format(buf, sizeof(buf), &f.v, t.v);
+	if (n != (int)strlen(want) || strcmp(buf, want)) {
+		printf("# %d: %s\n", n, buf);
+		return false;
+	}
+	return guard_ok(f.guard) && guard_ok(t.guard);
+}
+
 /*
  * Programs linked to libweave 1.0 call its WEAVE_1.0 symbols, with the
  * struct sizes of the 1.0 header, which are today's.
@@ -504,6 +698,12 @@ static const struct {
 	  "weave_task_launch@WEAVE_1.0 fills a 1.0 task, nothing past it" },
 	{ test_1_0_device_info,
 	  "weave_query_device_info@WEAVE_1.0 fills a 1.0 struct, nothing past it" },
+	{ test_check_range,
+	  "weave_check_range() fills the range, nothing past it" },
+	{ test_check,
+	  "weave_check() passes the program's arrays and returns the counts" },
+	{ test_failure_format,
+	  "weave_failure_format() reads the program's failure and skips" },
 	{ test_version, "weave_version() is the header's version" },
 };
 

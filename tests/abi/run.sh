@@ -17,9 +17,12 @@ grown=$out/grown
 cc=${CC:-cc}
 drm_cflags=$(pkg-config --cflags libdrm)
 drm_libs=$(pkg-config --libs libdrm)
+# Not drm_weave_failure_task: drm_weave_failure embeds one (its root), so
+# it cannot grow without moving drm_weave_failure's later fields.
 structs="drm_weave_device_info drm_weave_memory_usage drm_weave_client_usage
 	drm_weave_stream_query drm_weave_binding drm_weave_task drm_weave_sync
-	drm_weave_enqueue drm_weave_flush"
+	drm_weave_enqueue drm_weave_flush drm_weave_check_range
+	drm_weave_failure drm_weave_check"
 rm -rf "$out"
 mkdir -p "$grown/include" "$grown/lib"
 log=$out/log
