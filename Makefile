@@ -189,13 +189,14 @@ $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
 # --- user-space unit tests of the module's pure files, under ASan and UBSan ---
 # Each tests/unit/<name>_test.c is one program.  It links the module files it
 # tests and the test doubles it uses, named by a rule without a recipe below;
-# tests/unit/include stands in for the kernel headers they include.
+# tests/unit/include stands in for the kernel headers they include.  Tests
+# of libweave's files take the library's own headers instead (UNIT_INC).
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%, \
 	$(wildcard tests/unit/*_test.c))
 UNIT_HDRS := $(wildcard tests/unit/*.h tests/unit/include/*/*.h kmod/*.h)
 UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
-	-fno-omit-frame-pointer -fno-sanitize-recover=all \
-	-Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
+UNIT_INC = -Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
 unit: $(UNIT_TESTS)
 
 $(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c
@@ -204,10 +205,13 @@ $(BUILD)/unit/failure_test: tests/unit/failure_dump.c kmod/weave_failure.c \
 	kmod/weave_taints.c
 $(BUILD)/unit/failure_model_test: tests/unit/failure_dump.c \
 	kmod/weave_failure.c kmod/weave_taints.c
+$(BUILD)/unit/format_test: libshim/failure.c libshim/weave.h libshim/private.h \
+	uapi/weave_drm.h
+$(BUILD)/unit/format_test: UNIT_INC = -Ilibshim -Iuapi $(DRM_CFLAGS) -I$(KSFT)
 
 $(BUILD)/unit/%_test: tests/unit/%_test.c $(UNIT_HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(UNIT_CFLAGS) -o $@ $(filter %.c,$^)
+	$(CC) $(UNIT_CFLAGS) $(UNIT_INC) -o $@ $(filter %.c,$^)
 
 # --- checks -------------------------------------------------------------------
 # The debug kernel is built first (once per machine, cached), so that the
