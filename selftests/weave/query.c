@@ -96,6 +96,46 @@ TEST_F(query, device_info_limits)
 }
 
 /*
+ * The limits of uAPI 1.3, for failures on bytes: an older kernel leaves
+ * them zero, which says it has no CHECK.
+ */
+TEST_F(query, device_info_failure_limits)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+
+	ASSERT_LE(3u, info.uapi_minor);
+	EXPECT_LT(0u, info.max_check_ranges);
+	EXPECT_LT(0u, info.max_report_failures);
+	EXPECT_LT(0u, info.max_live_failures);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_SKIPS, info.max_failure_skips);
+	TH_LOG("max_check_ranges %u, max_report_failures %u, max_live_failures %u, max_failure_skips %u",
+	       info.max_check_ranges, info.max_report_failures,
+	       info.max_live_failures, info.max_failure_skips);
+}
+
+/*
+ * A program built against uAPI 1.2 passes the 1.2 size: it gets exactly
+ * those bytes, and nothing is written past them.
+ */
+TEST_F(query, device_info_1_2_size)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t old = offsetof(struct drm_weave_device_info, max_check_ranges);
+	unsigned char buf[sizeof(info) + TAIL];
+	uint32_t size = old;
+
+	memset(buf, 0xff, sizeof(buf));
+	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO, buf,
+				 &size));
+	ASSERT_EQ(sizeof(info), size);
+	ASSERT_EQ(0, memcmp(&info, buf, old));
+	ASSERT_EQ(sizeof(buf) - old,
+		  weave_test_check_bytes(buf + old, sizeof(buf) - old, 0xff));
+}
+
+/*
  * A program built against uAPI 1.1 passes the 1.1 size: it gets exactly
  * those bytes, the same as the start of the whole struct, and nothing is
  * written past them.

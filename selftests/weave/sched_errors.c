@@ -220,10 +220,49 @@ TEST_F(err, enqueue_bad_stream)
 	EXPECT_EQ(-ENOENT, enqueue(_metadata, self));
 }
 
+/* Below the task of uAPI 1.0 to 1.2, which ended at data. */
 TEST_F(err, enqueue_tasks_stride_too_small)
 {
-	self->args.tasks.stride = sizeof(self->task[0]) - 8;
+	self->args.tasks.stride = offsetof(struct drm_weave_task, label) - 8;
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	self->args.tasks.stride = 0;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+/* A program of uAPI 1.2 passes 56-byte tasks, without label and pad. */
+TEST_F(err, enqueue_tasks_stride_1_2_ok)
+{
+	const uint32_t old = offsetof(struct drm_weave_task, label);
+	unsigned char raw[2 * sizeof(struct drm_weave_task)];
+
+	ASSERT_EQ(56u, old);
+	memset(raw, 0xff, sizeof(raw));
+	memcpy(raw, &self->task[0], old);
+	memcpy(raw + old, &self->task[0], old);
+	self->args.tasks.ptr = (uintptr_t)raw;
+	self->args.tasks.stride = old;
+	self->args.tasks.count = 2;
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	EXPECT_EQ(2u, self->args.seqno);
+	weave_test_finish(_metadata, self->fd, self->stream);
+	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
+				0x77);
+}
+
+/* A task's pad must be zero; its label may be anything. */
+TEST_F(err, task_pad_not_zero)
+{
+	self->task[0].pad = 1;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	self->task[0].pad = 0x80000000u;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+}
+
+TEST_F(err, task_label_any_ok)
+{
+	self->task[0].label = UINT32_MAX;
+	EXPECT_EQ(0, enqueue(_metadata, self));
+	weave_test_finish(_metadata, self->fd, self->stream);
 }
 
 TEST_F(err, enqueue_tasks_stride_extra_not_zero)
