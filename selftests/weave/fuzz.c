@@ -22,7 +22,9 @@
  * thread holds must succeed.  Afterwards every file must still run work
  * correctly, every stream's enqueued, executed and completed counts must
  * agree, the files' usage must come back to idle and the device's memory
- * usage to where it was.
+ * usage to where it was.  A report of CHECK (uAPI 1.3) must be well formed:
+ * its counts add up, and every entry written has an id, a negative errno
+ * and private fields only where the OWN flag says so.
  *
  * The seed is printed first.  WEAVE_FUZZ_SEED=S replays a run (a
  * single-threaded one call for call), WEAVE_FUZZ_SECONDS=N sets its length
@@ -108,6 +110,12 @@ static const int fz_want_einval[] = { EINVAL, 0 };
 #define FZ_MAX_DELAY_US	60000000u
 #define FZ_MAX_ERRNO	4095u
 
+/* The task of uAPI 1.0 to 1.2, before label and pad: still accepted. */
+#define FZ_TASK_1_2	offsetof(struct drm_weave_task, label)
+
+/* Ranges one CHECK is built with at most. */
+#define FZ_CHECK_RANGES	16
+
 /* --- errors each ioctl may return -------------------------------------- */
 
 /* From the kernel-doc of uapi/weave_drm.h, one list per ioctl. */
@@ -126,6 +134,7 @@ static const int errs_isolate[] = { EINVAL, ENOENT, EALREADY, ENOMEM, 0 };
 static const int errs_wait[] = { EINVAL, ENOENT, ETIME, EINTR, ECANCELED, 0 };
 static const int errs_stream_query[] = { EINVAL, ENOENT, 0 };
 static const int errs_set_param[] = { EINVAL, EBUSY, 0 };
+static const int errs_check[] = { EINVAL, ENOENT, ENOSPC, EFAULT, 0 };
 
 /* From the DRM core of 6.1 and 6.12 (drm_ioctl.c, drm_prime.c, ...). */
 static const int errs_gem_close[] = { EINVAL, 0 };
@@ -173,7 +182,7 @@ static const uint8_t fz_forbidden_nr[] = {
 enum fz_op {
 	OP_QUERY, OP_BO_CREATE, OP_MMAP_OFFSET, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_ENQUEUE, OP_FLUSH, OP_ISOLATE, OP_WAIT,
-	OP_STREAM_QUERY, OP_SET_PARAM,
+	OP_STREAM_QUERY, OP_SET_PARAM, OP_CHECK,
 	OP_GEM_CLOSE, OP_PRIME_EXPORT, OP_PRIME_IMPORT,
 	OP_SO_CREATE, OP_SO_DESTROY, OP_SO_EXPORT, OP_SO_IMPORT, OP_SO_WAIT,
 	OP_SO_TL_WAIT, OP_SO_RESET, OP_SO_SIGNAL, OP_SO_TL_SIGNAL,
@@ -260,6 +269,7 @@ union fz_arg {
 	struct drm_weave_wait wait;
 	struct drm_weave_stream_query stream_query;
 	struct drm_weave_set_param set_param;
+	struct drm_weave_check check;
 	struct drm_gem_close gem_close;
 	struct drm_prime_handle prime;
 	struct drm_syncobj_create so_create;
@@ -1453,6 +1463,8 @@ static void fz_build_task(struct fz_ctx *c, struct fz_task *t, bool noop_only)
 	t->uplace = fz_good_place(c);
 	t->dplace = FZ_PLACE_RW;
 	t->t.type = DRM_WEAVE_TASK_LAUNCH;
+	if (fz_one_in(c, 2))
+		t->t.label = (uint32_t)fz_edgy(c);
 	if (fz_one_in(c, 8)) {
 		t->t.grid[0] = (uint32_t)fz_edgy(c);
 		t->t.grid[1] = (uint32_t)fz_edgy(c);
@@ -1480,7 +1492,7 @@ static void fz_build_task(struct fz_ctx *c, struct fz_task *t, bool noop_only)
 		t->t.kernel = DRM_WEAVE_KERNEL_FAIL;
 		fz_set_u32(t, (uint32_t)fz_range(c, 1, FZ_MAX_ERRNO),
 			   (uint32_t)fz_range(c, 4, fz.info.max_uniform_bytes));
-		/* FAIL takes any bindings; they are left unwritten. */
+		/* FAIL takes any bindings: it writes none, taints WRITE ones. */
 		while (c->nbo && t->nb < fz.info.max_bindings &&
 		       fz_one_in(c, 2)) {
 			size = fz_task_size(c, a->size, 1);
@@ -1592,8 +1604,23 @@ static void fz_render_enqueue(struct fz_ctx *c, struct fz_enq *e)
 				(fz_one_in(c, 2) ? 0 : fz_bad_ptr(c));
 		tasks[i] = t->t;
 	}
-	e->a.tasks.ptr = fz_put_array(c, tasks, sizeof(tasks[0]), e->nt,
-				      e->tstride, e->textra, e->tplace);
+	if (e->tstride == FZ_TASK_1_2) {
+		/* A program of uAPI 1.2: its tasks end before label. */
+		uint8_t *old = malloc(FZ_TASK_1_2 * (e->nt ?: 1));
+
+		if (!old)
+			abort();
+		for (i = 0; i < e->nt; i++)
+			memcpy(old + i * FZ_TASK_1_2, &tasks[i], FZ_TASK_1_2);
+		e->a.tasks.ptr = fz_put_array(c, old, FZ_TASK_1_2, e->nt,
+					      e->tstride, e->textra,
+					      e->tplace);
+		free(old);
+	} else {
+		e->a.tasks.ptr = fz_put_array(c, tasks, sizeof(tasks[0]),
+					      e->nt, e->tstride, e->textra,
+					      e->tplace);
+	}
 	e->a.tasks.stride = e->tstride;
 	if (e->splace != FZ_PLACE_KEEP)
 		e->a.in_syncs.ptr = e->ns ?
@@ -1662,7 +1689,8 @@ static bool fz_mut_enqueue(struct fz_ctx *c, struct fz_enq *e)
 		fz_mut(c, "tasks.count over max", true);
 		return true;
 	case 3:
-		e->tstride = (uint32_t)fz_below(c, sizeof(struct drm_weave_task));
+		/* Short of the 1.2 task; the 1.2 task itself is fine. */
+		e->tstride = (uint32_t)fz_below(c, FZ_TASK_1_2);
 		fz_mut(c, "tasks.stride short", true);
 		return true;
 	case 4:
@@ -1929,6 +1957,13 @@ static bool fz_mut_enqueue(struct fz_ctx *c, struct fz_enq *e)
 			   (uint32_t)fz_range(c, FZ_MAX_ERRNO + 1, 0xffffffff), 4);
 		fz_mut(c, "FAIL errno out of range", true);
 		return true;
+	case 40:
+		/* The pad a stride of the 1.2 task would not reach. */
+		if (e->tstride < sizeof(struct drm_weave_task))
+			e->tstride = sizeof(struct drm_weave_task);
+		t->t.pad = (uint32_t)fz_range(c, 1, 0xffffffff);
+		fz_mut(c, "task pad", true);
+		return true;
 	default:
 		fz_mut_arg(c, true);
 		return true;
@@ -2011,7 +2046,8 @@ static void gen_enqueue(struct fz_ctx *c)
 		noop_only = true;
 	memset(&e->a, 0, sizeof(e->a));
 	e->nt = n;
-	e->tstride = fz_good_stride(c, sizeof(struct drm_weave_task));
+	e->tstride = fz_one_in(c, 8) ? FZ_TASK_1_2 :
+		     fz_good_stride(c, sizeof(struct drm_weave_task));
 	e->tplace = fz_good_place(c);
 	e->textra = 0;
 	e->ns = 0;
@@ -2360,6 +2396,286 @@ static void gen_set_param(struct fz_ctx *c)
 	}
 	fz_detail(c, "param %u value %#llx", a->param,
 		  (unsigned long long)a->value);
+}
+
+/* --- CHECK ----------------------------------------------------------------- */
+
+/*
+ * A CHECK of ranges of the thread's buffers.  The kernel writes the
+ * failures to the first half of the out buffer, the skips to the second,
+ * and each range's counts into the ranges.
+ */
+static void gen_check(struct fz_ctx *c)
+{
+	struct drm_weave_check *a = &c->call.arg.check;
+	struct drm_weave_check_range r[FZ_CHECK_RANGES];
+	const uint32_t fsize = sizeof(struct drm_weave_failure);
+	const uint32_t ssize = sizeof(struct drm_weave_failure_task);
+	uint32_t n, i, max = fz.info.max_check_ranges, rstride, rextra = 0;
+	enum fz_place rplace = FZ_PLACE_RW;
+	struct drm_weave_check_range *v;
+	uint64_t size;
+	int k;
+
+	n = (uint32_t)fz_range(c, 1, max && max < FZ_CHECK_RANGES ?
+				     max : FZ_CHECK_RANGES);
+	c->call.strict = true;
+	for (i = 0; i < n; i++) {
+		k = fz_pick_bo(c);
+		if (k < 0 || fz_one_in(c, 50)) {
+			r[i] = weave_check_range(fz_any_handle(c),
+						 fz_below(c, 4096),
+						 fz_range(c, 1, 4096));
+			c->call.strict = false;
+			continue;
+		}
+		size = fz_task_size(c, c->bo[k].size, 1);
+		r[i] = weave_check_range(c->bo[k].handle,
+					 fz_below(c, c->bo[k].size - size + 1),
+					 size);
+		if (!c->bo[k].exact)
+			c->call.strict = false;
+		/* Out fields hold garbage on the way in. */
+		r[i].nfailures = (uint32_t)fz_r(c);
+		r[i].first = (uint32_t)fz_r(c);
+	}
+	rstride = fz_good_stride(c, sizeof(r[0]));
+	a->ranges.count = n;
+	a->failures.stride = fsize;
+	a->failures.count = fz_one_in(c, 4) ? 0 :
+		(uint32_t)fz_range(c, 1, (FZ_OUT / 2) / fsize);
+	a->failures.ptr = a->failures.count || fz_below(c, 2) ?
+			  (uintptr_t)c->out : 0;
+	a->skips.stride = ssize;
+	a->skips.count = fz_one_in(c, 4) ? 0 :
+		(uint32_t)fz_range(c, 1, (FZ_OUT / 2) / ssize);
+	a->skips.ptr = a->skips.count || fz_below(c, 2) ?
+		       (uintptr_t)c->out + FZ_OUT / 2 : 0;
+	a->nfailures = (uint32_t)fz_r(c);
+	a->nskips = (uint32_t)fz_r(c);
+
+	while (fz_mutate(c)) {
+		struct drm_weave_check_range *x = &r[fz_below(c, n)];
+
+		switch (fz_below(c, 20)) {
+		case 0:
+			a->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "flags", true);
+			break;
+		case 1:
+			a->pad = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "pad", true);
+			break;
+		case 2:
+			x->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "range flags", true);
+			break;
+		case 3:
+			a->ranges.count = 0;
+			fz_mut(c, "ranges.count 0", true);
+			break;
+		case 4:
+			a->ranges.count = max + (uint32_t)fz_range(c, 1, 0xffff);
+			rplace = FZ_PLACE_KEEP;
+			a->ranges.ptr = (uintptr_t)fz.zeros;
+			fz_mut(c, "ranges.count over max", true);
+			break;
+		case 5:
+			rstride = (uint32_t)fz_below(c, sizeof(r[0]));
+			fz_mut(c, "ranges.stride short", true);
+			break;
+		case 6:
+			rstride = (uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						     0xffffffff);
+			fz_mut(c, "ranges.stride over max", true);
+			break;
+		case 7:
+			rstride = sizeof(r[0]) + 8 * (uint32_t)fz_range(c, 1,
+				(DRM_WEAVE_MAX_STRIDE - sizeof(r[0])) / 8);
+			rextra = 1 + (uint32_t)fz_below(c, n);
+			fz_mut(c, "ranges extra bytes", true);
+			break;
+		case 8:
+			x->size = 0;
+			fz_mut(c, "range size 0", true);
+			break;
+		case 9:
+			k = fz_find_bo(c, x->handle);
+			if (k >= 0 && c->bo[k].exact) {
+				x->offset = c->bo[k].size - x->size +
+					    fz_range(c, 1, 4096);
+				fz_mut(c, "range past the end", true);
+				break;
+			}
+			/* An overflow is past any end. */
+			x->offset = ~0ull - fz_below(c, 8);
+			x->size = fz_range(c, 9, 64);
+			fz_mut(c, "range offset overflows", true);
+			break;
+		case 10:
+			x->offset = ~0ull - fz_below(c, 8);
+			x->size = fz_range(c, 9, 64);
+			fz_mut(c, "range offset overflows", true);
+			break;
+		case 11:
+			x->handle = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "range bad handle", true);
+			break;
+		case 12:
+			rplace = fz_below(c, 2) ? FZ_PLACE_BAD :
+						  FZ_PLACE_STRADDLE;
+			fz_mut(c, "ranges unreadable", true);
+			break;
+		case 13:
+			/* They are written back. */
+			rplace = FZ_PLACE_RO;
+			fz_mut(c, "ranges read-only", true);
+			break;
+		case 14:
+			a->failures.count = a->failures.count ?: 1;
+			a->failures.ptr = (uintptr_t)c->out;
+			a->failures.stride = fz_below(c, 2) ?
+				(uint32_t)fz_below(c, fsize) :
+				(uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						   0xffffffff);
+			fz_mut(c, "failures.stride bad", true);
+			break;
+		case 15:
+			a->skips.count = a->skips.count ?: 1;
+			a->skips.ptr = (uintptr_t)c->out + FZ_OUT / 2;
+			a->skips.stride = fz_below(c, 2) ?
+				(uint32_t)fz_below(c, ssize) :
+				(uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						   0xffffffff);
+			fz_mut(c, "skips.stride bad", true);
+			break;
+		case 16:
+			/* Fails only if there is a failure to write. */
+			a->failures.count = a->failures.count ?: 1;
+			a->failures.ptr = fz_below(c, 2) ? fz_bad_ptr(c) :
+					  (uintptr_t)c->ro;
+			fz_mut(c, "failures unwritable", false);
+			break;
+		case 17:
+			a->skips.count = a->skips.count ?: 1;
+			a->skips.ptr = fz_below(c, 2) ? fz_bad_ptr(c) :
+				       (uintptr_t)c->ro;
+			fz_mut(c, "skips unwritable", false);
+			break;
+		case 18:
+			a->failures.count = (uint32_t)fz_below(c, 2);
+			a->skips.count = (uint32_t)fz_below(c, 2);
+			fz_mut(c, "little room", false);
+			break;
+		default:
+			fz_mut_arg(c, true);
+			break;
+		}
+	}
+	if (rplace != FZ_PLACE_KEEP)
+		a->ranges.ptr = fz_put_array(c, r, sizeof(r[0]), n, rstride,
+					     rextra, rplace);
+	a->ranges.stride = rstride;
+	if (c->call.mode != FZ_VALID)
+		c->call.strict = false;
+	/* For the check: the ranges as the kernel will write them. */
+	v = (struct drm_weave_check_range *)(uintptr_t)a->ranges.ptr;
+	c->call.v[0] = rplace == FZ_PLACE_RW ? (uintptr_t)v : 0;
+	c->call.v[1] = a->failures.count;
+	c->call.v[2] = a->skips.count;
+	fz_detail(c, "ranges %u stride %u; room %u failures, %u skips",
+		  a->ranges.count, a->ranges.stride, a->failures.count,
+		  a->skips.count);
+	if (n)
+		fz_detail(c, "; range0 %u %#llx+%#llx", r[0].handle,
+			  (unsigned long long)r[0].offset,
+			  (unsigned long long)r[0].size);
+}
+
+/* A task of a report: private fields only with the OWN flag. */
+static bool fz_task_sane(const struct drm_weave_failure_task *t)
+{
+	bool own = t->flags & DRM_WEAVE_FAILURE_TASK_OWN;
+
+	if (t->pad || t->flags & ~DRM_WEAVE_FAILURE_TASK_OWN ||
+	    t->type > DRM_WEAVE_TASK_HOST_WRITE ||
+	    t->kernel > DRM_WEAVE_KERNEL_FAIL)
+		return false;
+	if (own)
+		return t->stream && t->seqno &&
+		       t->stream <= fz.info.max_client_streams;
+	return !t->stream && !t->seqno && !t->label;
+}
+
+/*
+ * A valid CHECK's report, as far as it was written: the ranges' counts
+ * add up to the report's, -ENOSPC exactly when the report did not fit,
+ * and every entry is well formed.
+ */
+static void check_check(struct fz_ctx *c, int ret)
+{
+	const struct drm_weave_check *a = &c->call.arg.check;
+	const uint8_t *rp = (const uint8_t *)(uintptr_t)c->call.v[0];
+	uint32_t nf_room = (uint32_t)c->call.v[1];
+	uint32_t ns_room = (uint32_t)c->call.v[2];
+	const struct drm_weave_failure *f;
+	const struct drm_weave_failure_task *t;
+	struct drm_weave_check_range r;
+	uint32_t i, j, sum = 0, fit_f, fit_s;
+
+	if ((ret && ret != -ENOSPC) || c->call.mode != FZ_VALID ||
+	    c->call.argplace != FZ_PLACE_RW || !rp)
+		return;
+	for (i = 0; i < a->ranges.count; i++) {
+		memcpy(&r, rp + (size_t)i * a->ranges.stride, sizeof(r));
+		if (r.nfailures && r.first + (uint64_t)r.nfailures >
+				   a->nfailures) {
+			fz_fail(c, "CHECK: range %u has failures %u to %u of %u",
+				i, r.first, r.first + r.nfailures,
+				a->nfailures);
+			return;
+		}
+		sum += r.nfailures;
+	}
+	if (sum != a->nfailures) {
+		fz_fail(c, "CHECK: the ranges have %u failures, the report %u",
+			sum, a->nfailures);
+		return;
+	}
+	fit_f = nf_room < fz.info.max_report_failures ? nf_room :
+		fz.info.max_report_failures;
+	fit_s = ns_room;
+	if ((ret == -ENOSPC) != (a->nfailures > fit_f || a->nskips > fit_s)) {
+		fz_fail(c, "CHECK returned %d with %u failures and %u skips for room %u and %u",
+			ret, a->nfailures, a->nskips, nf_room, ns_room);
+		return;
+	}
+	f = (const struct drm_weave_failure *)c->out;
+	for (i = 0; i < a->nfailures && i < fit_f; i++, f++) {
+		if (!f->id || f->error >= 0 || f->error < -4095 ||
+		    f->cause > DRM_WEAVE_FAILURE_OVERFLOW || f->pad ||
+		    !f->buffers || f->nskips > DRM_WEAVE_FAILURE_SKIPS ||
+		    f->first_skip + (uint64_t)f->nskips > a->nskips ||
+		    !fz_task_sane(&f->root)) {
+			fz_fail(c, "CHECK: failure %u: id %llu error %d cause %u buffers %u skips %u at %u of %u, root flags %#x stream %u seqno %llu label %u",
+				i, (unsigned long long)f->id, f->error,
+				f->cause, f->buffers, f->nskips, f->first_skip,
+				a->nskips, f->root.flags, f->root.stream,
+				(unsigned long long)f->root.seqno,
+				f->root.label);
+			return;
+		}
+	}
+	t = (const struct drm_weave_failure_task *)(c->out + FZ_OUT / 2);
+	for (j = 0; j < a->nskips && j < fit_s; j++, t++) {
+		if (!fz_task_sane(t)) {
+			fz_fail(c, "CHECK: skip %u: flags %#x stream %u seqno %llu label %u type %u kernel %u",
+				j, t->flags, t->stream,
+				(unsigned long long)t->seqno, t->label, t->type,
+				t->kernel);
+			return;
+		}
+	}
 }
 
 /* --- core: buffers and PRIME --------------------------------------------- */
@@ -3242,9 +3558,9 @@ static void gen_forbidden(struct fz_ctx *c)
 
 static void gen_unknown(struct fz_ctx *c)
 {
-	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_SET_PARAM + 1 +
+	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_CHECK + 1 +
 		(unsigned int)fz_below(c, DRM_COMMAND_END - DRM_COMMAND_BASE -
-					  DRM_WEAVE_SET_PARAM - 1);
+					  DRM_WEAVE_CHECK - 1);
 	unsigned int size = (unsigned int)fz_below(c, 257);
 
 	c->call.req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, nr, size);
@@ -3289,6 +3605,7 @@ static const struct fz_opdesc fz_ops[OP_NR] = {
 			      gen_stream_query, check_stream_query },
 	[OP_SET_PARAM] = { "SET_PARAM", errs_set_param, 15, gen_set_param,
 			   NULL },
+	[OP_CHECK] = { "CHECK", errs_check, 40, gen_check, check_check },
 	[OP_GEM_CLOSE] = { "GEM_CLOSE", errs_gem_close, 30, gen_gem_close,
 			   check_gem_close },
 	[OP_PRIME_EXPORT] = { "PRIME_HANDLE_TO_FD", errs_prime_export, 20,
@@ -3343,6 +3660,7 @@ static const unsigned long fz_reqs[OP_NR] = {
 	[OP_WAIT] = DRM_IOCTL_WEAVE_WAIT,
 	[OP_STREAM_QUERY] = DRM_IOCTL_WEAVE_STREAM_QUERY,
 	[OP_SET_PARAM] = DRM_IOCTL_WEAVE_SET_PARAM,
+	[OP_CHECK] = DRM_IOCTL_WEAVE_CHECK,
 	[OP_GEM_CLOSE] = DRM_IOCTL_GEM_CLOSE,
 	[OP_PRIME_EXPORT] = DRM_IOCTL_PRIME_HANDLE_TO_FD,
 	[OP_PRIME_IMPORT] = DRM_IOCTL_PRIME_FD_TO_HANDLE,
@@ -3393,6 +3711,19 @@ static uint64_t fz_raw_ptr(struct fz_ctx *c)
 }
 
 /*
+ * An array the kernel writes, made random: in the out buffer, at @at, and
+ * within half of it, or nowhere.
+ */
+static void fz_raw_out(struct fz_ctx *c, struct drm_weave_array *arr,
+		       size_t at)
+{
+	arr->ptr = fz_below(c, 4) ? (uintptr_t)c->out + at : fz_bad_ptr(c);
+	if (arr->stride && arr->stride <= DRM_WEAVE_MAX_STRIDE &&
+	    arr->count > (FZ_OUT / 2) / arr->stride)
+		arr->count = (FZ_OUT / 2) / arr->stride;
+}
+
+/*
  * A random struct: every word random, then only what keeps the fuzzer
  * safe is fixed.  Memory the kernel writes is the out buffer or none;
  * buffers stay small; syncobj counts stay sane (absurd ones are the core
@@ -3437,6 +3768,12 @@ static void fz_raw(struct fz_ctx *c)
 		a->enqueue.tasks.ptr = fz_raw_ptr(c);
 		a->enqueue.in_syncs.ptr = fz_raw_ptr(c);
 		c->call.v[0] = a->enqueue.tasks.count;
+		break;
+	case OP_CHECK:
+		/* The kernel writes the counts into the ranges it read. */
+		a->check.ranges.ptr = fz_raw_ptr(c);
+		fz_raw_out(c, &a->check.failures, 0);
+		fz_raw_out(c, &a->check.skips, FZ_OUT / 2);
 		break;
 	case OP_SO_EXPORT:
 	case OP_SO_IMPORT:
