@@ -1007,6 +1007,66 @@ TEST_F_TIMEOUT(fi, small_ioctls, 120)
 	}
 }
 
+/*
+ * CHECK (uAPI 1.3) documents no -ENOMEM: whatever allocation fails, a
+ * valid CHECK returns its whole report.
+ */
+TEST_F_TIMEOUT(fi, check, 120)
+{
+	struct drm_weave_failure_task t[4];
+	struct drm_weave_check_range r;
+	struct drm_weave_failure f[4];
+	struct drm_weave_check a;
+	struct weave_test_batch b;
+	uint32_t bo;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(3u, self->info.uapi_minor);
+	bo = weave_test_bo(_metadata, self->main.fd, self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_fail_task(&b, bo, 0, 64, EIO);
+	weave_test_copy_task(&b, bo, 0, bo, 128, 64);
+	weave_test_enqueue(_metadata, self->main.fd, self->main.stream, &b);
+	fi_finish(_metadata, self->main.fd, self->main.stream);
+
+	for (n = 1;; n++) {
+		r = weave_check_range(bo, 0, self->page);
+		memset(f, 0, sizeof(f));
+		memset(t, 0, sizeof(t));
+		memset(&a, 0, sizeof(a));
+		a.ranges.ptr = (uintptr_t)&r;
+		a.ranges.stride = sizeof(r);
+		a.ranges.count = 1;
+		a.failures.ptr = (uintptr_t)f;
+		a.failures.stride = sizeof(f[0]);
+		a.failures.count = 4;
+		a.skips.ptr = (uintptr_t)t;
+		a.skips.stride = sizeof(t[0]);
+		a.skips.count = 4;
+
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_CHECK, &a);
+		inj = fi_disarm(_metadata, self);
+		ASSERT_EQ(0, ret) {
+			TH_LOG("CHECK at fail-nth %u%s: %d (%s); a valid CHECK has no documented error (none says -ENOMEM)",
+			       n, inj ? ", an allocation failed" : "", ret,
+			       strerror(-ret));
+		}
+		ASSERT_EQ(1u, a.nfailures);
+		ASSERT_EQ(1u, a.nskips);
+		ASSERT_EQ(1u, r.nfailures);
+		ASSERT_EQ(-EIO, f[0].error);
+		ASSERT_EQ(1u, f[0].nskips);
+		ASSERT_EQ((uint32_t)DRM_WEAVE_KERNEL_COPY,
+			  t[f[0].first_skip].kernel);
+		if (fi_done(_metadata, self, "CHECK", n, inj, ret))
+			break;
+	}
+	weave_test_close_bo(_metadata, self->main.fd, bo);
+}
+
 /* --- enqueue --------------------------------------------------------------- */
 
 /*
