@@ -229,12 +229,20 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	struct weave_ectx *ctx = backend;
 	u32 origin = task->slot;
 	struct weave_eslot *es = &ctx->slots[origin];
+	struct weave_ebinding *more = NULL, *eb;
 	struct weave_tally *tally;
 	struct weave_lstream *ls;
 	struct weave_etask *t;
 	struct weave_job *job;
 	u32 i;
 	int ret;
+
+	if (task->num_bindings > WEAVE_ETASK_BINDINGS) {
+		more = kmalloc_array(task->num_bindings - WEAVE_ETASK_BINDINGS,
+				     sizeof(*more), GFP_KERNEL_ACCOUNT);
+		if (!more)
+			return -ENOMEM;
+	}
 
 	/*
 	 * The task joins the newest unpushed job if that one is @bs's, so
@@ -244,14 +252,17 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 		list_last_entry(&ctx->unpushed, struct weave_job, link);
 	if (!job || job->bs != bs) {
 		job = weave_job_alloc(bs);
-		if (!job)
+		if (!job) {
+			kfree(more);
 			return -ENOMEM;
+		}
 		list_add_tail(&job->link, &ctx->unpushed);
 	}
 
 	/* Refused: the task stays the core's, the job as it was. */
 	ret = weave_job_reserve(job, task, es->ngates);
 	if (ret) {
+		kfree(more);
 		if (!job->ntasks) {
 			list_del(&job->link);
 			weave_job_free(job);
@@ -282,19 +293,22 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	t->arg = 0;
 	if (task->uniform_len >= 4)
 		memcpy(&t->arg, task->uniforms, 4);
+	t->more = more;
 	t->nb = task->num_bindings;
 	t->stream = task->stream;
 	t->stream_seqno = task->stream_seqno;
 	t->label = task->label;
-	t->insync = weave_eslot_insync(es, task->seqno);
+	t->insync = list_empty(&es->insyncs) ? NULL :
+		    weave_eslot_insync(es, task->seqno);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
 
-		t->b[i].shmem = to_drm_gem_shmem_obj(obj);
-		t->b[i].offset = task->bindings[i].offset;
-		t->b[i].size = task->bindings[i].size;
-		t->b[i].access = task->bindings[i].access;
+		eb = weave_etask_binding(t, i);
+		eb->shmem = to_drm_gem_shmem_obj(obj);
+		eb->offset = task->bindings[i].offset;
+		eb->size = task->bindings[i].size;
+		t->access[i] = task->bindings[i].access;
 		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
 			job->bos[job->nbos - 1].access |= task->bindings[i].access;
 			continue;

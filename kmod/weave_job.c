@@ -45,6 +45,8 @@ void weave_job_release_tasks(struct weave_job *job)
 		t->data = NULL;
 		weave_insync_put(t->insync);
 		t->insync = NULL;
+		kfree(t->more);
+		t->more = NULL;
 	}
 	atomic64_sub(job->pending, &ctx->pending_tasks);
 	job->pending = 0;

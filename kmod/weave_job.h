@@ -27,8 +27,11 @@ struct weave_queue;
 
 /* Entities per backend stream: one per &enum drm_weave_priority. */
 #define WEAVE_NUM_PRIOS		3
-/* Bindings the worker keeps: all of them, for the failure graph. */
-#define WEAVE_ETASK_BINDINGS	WEAVE_MAX_BINDINGS
+/*
+ * Bindings an encoded task holds inline: ADD_U32 has the most.  Only a
+ * FAIL may have more, which the failure graph needs: they are allocated.
+ */
+#define WEAVE_ETASK_BINDINGS	3
 /* Tallies and dependencies a job holds without allocating. */
 #define WEAVE_JOB_INLINE	4
 
@@ -74,18 +77,22 @@ struct weave_tally {
 	u32 count;
 };
 
+/* A buffer range an encoded task uses. */
+struct weave_ebinding {
+	struct drm_gem_shmem_object *shmem;
+	u64 offset;
+	u64 size;
+};
+
 /* One encoded task, what the worker runs and a failure report names. */
 struct weave_etask {
 	u32 kind;
 	u32 kernel;
 	u32 arg;
 	u32 nb;
-	struct {
-		struct drm_gem_shmem_object *shmem;
-		u64 offset;
-		u64 size;
-		u32 access;
-	} b[WEAVE_ETASK_BINDINGS];
+	u8 access[WEAVE_MAX_BINDINGS];
+	struct weave_ebinding b[WEAVE_ETASK_BINDINGS];
+	struct weave_ebinding *more;	/* bindings past @b, or NULL */
 	void *data;
 	u64 len;
 	u64 stream_seqno;
@@ -166,6 +173,14 @@ struct weave_job {
 	/** @slots: Bitmap of the client's slots with tasks in the job. */
 	unsigned long slots[];
 };
+
+/* Binding @i of @t, below &weave_etask.nb. */
+static inline struct weave_ebinding *weave_etask_binding(struct weave_etask *t,
+							 u32 i)
+{
+	return i < WEAVE_ETASK_BINDINGS ? &t->b[i] :
+					  &t->more[i - WEAVE_ETASK_BINDINGS];
+}
 
 static inline bool weave_job_aborted(struct weave_job *job)
 {

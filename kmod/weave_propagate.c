@@ -214,15 +214,14 @@ static int weave_insync_error(const struct weave_insync *in)
 	return 0;
 }
 
-static struct weave_taints *weave_binding_taints(const struct weave_etask *t,
-						 u32 i)
+static struct weave_taints *weave_binding_taints(const struct weave_ebinding *b)
 {
-	return &to_weave_bo(&t->b[i].shmem->base)->taints;
+	return &to_weave_bo(&b->shmem->base)->taints;
 }
 
 /* The task as a failure report names it. */
 static void weave_etask_ftask(const struct weave_job *job,
-			      const struct weave_etask *t,
+			      struct weave_etask *t,
 			      struct weave_ftask *ft)
 {
 	*ft = (struct weave_ftask) {
@@ -236,17 +235,18 @@ static void weave_etask_ftask(const struct weave_job *job,
 
 /* The failure the task's reads carry, with a reference; or NULL. */
 static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
-						      const struct weave_etask *t)
+						      struct weave_etask *t)
 {
+	struct weave_ebinding *b;
 	struct weave_failure *f;
 	u32 i;
 
 	for (i = 0; i < t->nb; i++) {
-		if (!(t->b[i].access & WEAVE_ACCESS_READ))
+		if (!(t->access[i] & WEAVE_ACCESS_READ))
 			continue;
-		f = weave_taints_first(job->failures,
-				       weave_binding_taints(t, i),
-				       t->b[i].offset, t->b[i].size);
+		b = weave_etask_binding(t, i);
+		f = weave_taints_first(job->failures, weave_binding_taints(b),
+				       b->offset, b->size);
 		if (f)
 			return f;
 	}
@@ -254,20 +254,21 @@ static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
 }
 
 /* Make every range the task writes carry @f. */
-static int weave_etask_claim(struct weave_job *job, const struct weave_etask *t,
+static int weave_etask_claim(struct weave_job *job, struct weave_etask *t,
 			     struct weave_failure *f)
 {
 	struct weave_fstash *stash = &job->queue->fstash;
+	struct weave_ebinding *b;
 	u32 i;
 	int ret;
 
 	for (i = 0; i < t->nb; i++) {
-		if (!(t->b[i].access & WEAVE_ACCESS_WRITE))
+		if (!(t->access[i] & WEAVE_ACCESS_WRITE))
 			continue;
+		b = weave_etask_binding(t, i);
 		weave_fstash_fill(stash, 0, WEAVE_CLAIM_NODES, WEAVE_FGFP);
-		ret = weave_taints_claim(job->failures,
-					 weave_binding_taints(t, i),
-					 t->b[i].offset, t->b[i].size, f, stash);
+		ret = weave_taints_claim(job->failures, weave_binding_taints(b),
+					 b->offset, b->size, f, stash);
 		if (ret)
 			return ret;
 	}
@@ -276,23 +277,25 @@ static int weave_etask_claim(struct weave_job *job, const struct weave_etask *t,
 
 /* Make every range the task wrote good. */
 static int weave_etask_release(struct weave_job *job,
-			       const struct weave_etask *t)
+			       struct weave_etask *t)
 {
 	struct weave_fstash *stash = &job->queue->fstash;
+	struct weave_ebinding *b;
 	struct weave_taints *taints;
 	u32 i;
 	int ret;
 
 	for (i = 0; i < t->nb; i++) {
-		taints = weave_binding_taints(t, i);
-		if (!(t->b[i].access & WEAVE_ACCESS_WRITE) ||
-		    !weave_taints_any(job->failures, taints, t->b[i].offset,
-				      t->b[i].size))
+		if (!(t->access[i] & WEAVE_ACCESS_WRITE))
+			continue;
+		b = weave_etask_binding(t, i);
+		taints = weave_binding_taints(b);
+		if (!weave_taints_any(job->failures, taints, b->offset,
+				      b->size))
 			continue;
 		weave_fstash_fill(stash, 0, WEAVE_RELEASE_NODES, WEAVE_FGFP);
-		ret = weave_taints_release(job->failures, taints,
-					   t->b[i].offset, t->b[i].size,
-					   stash);
+		ret = weave_taints_release(job->failures, taints, b->offset,
+					   b->size, stash);
 		if (ret)
 			return ret;
 	}
@@ -335,7 +338,7 @@ static struct weave_failure *weave_ectx_overflow(struct weave_job *job,
  * @cause, or the client's overflow failure; with a reference.
  */
 static struct weave_failure *weave_etask_failure(struct weave_job *job,
-						 const struct weave_etask *t,
+						 struct weave_etask *t,
 						 int err, u32 cause)
 {
 	struct weave_failure *f;
@@ -353,7 +356,7 @@ static struct weave_failure *weave_etask_failure(struct weave_job *job,
 }
 
 /* Record the failure @err of a task that ran, on what it writes. */
-static int weave_etask_fail(struct weave_job *job, const struct weave_etask *t,
+static int weave_etask_fail(struct weave_job *job, struct weave_etask *t,
 			    int err)
 {
 	struct weave_failure *f;
@@ -372,7 +375,7 @@ static int weave_etask_fail(struct weave_job *job, const struct weave_etask *t,
  * takes the failure of its enqueue's tasks, made now if @t is the first.
  */
 static int weave_etask_in_fence_fail(struct weave_job *job,
-				     const struct weave_etask *t, int err)
+				     struct weave_etask *t, int err)
 {
 	struct weave_insync *in = t->insync;
 	struct weave_failure *f, *old;

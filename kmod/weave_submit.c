@@ -50,7 +50,7 @@ static_assert(sizeof(struct drm_weave_task) == 64);
 
 /*
  * The bulk reader of tasks for weave_uarray_read(): field by field in one
- * user-access window, thirteen loads per task instead of copy_from_user()'s
+ * user-access window, twelve loads per task instead of copy_from_user()'s
  * string copy of 64 bytes, the costlier of the two on short copies (by far
  * under emulation).  Return: true if all @n were read; false on a fault.
  */
@@ -58,6 +58,7 @@ static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
 {
 	const struct drm_weave_task __user *src = usrc;
 	struct drm_weave_task *t;
+	u64 tail;
 
 	if (!user_access_begin(src, (size_t)n * sizeof(*src)))
 		return false;
@@ -74,8 +75,9 @@ static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
 		unsafe_get_user(t->grid[1], &src->grid[1], fault);
 		unsafe_get_user(t->grid[2], &src->grid[2], fault);
 		unsafe_get_user(t->data, &src->data, fault);
-		unsafe_get_user(t->label, &src->label, fault);
-		unsafe_get_user(t->pad, &src->pad, fault);
+		unsafe_get_user(tail, (const u64 __user *)&src->label, fault);
+		t->label = lower_32_bits(tail);
+		t->pad = upper_32_bits(tail);
 	}
 	user_access_end();
 	return true;

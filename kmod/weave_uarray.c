@@ -11,20 +11,6 @@
 #include "weave_uarray.h"
 
 /**
- * weave_uarray_valid() - Whether an array's stride suits its elements.
- * @arr: The user array.
- * @minsize: The size of the element struct's first version.
- *
- * Return: true if @arr is empty (its stride is not read) or its stride is
- * at least @minsize and at most %DRM_WEAVE_MAX_STRIDE.
- */
-bool weave_uarray_valid(const struct drm_weave_array *arr, size_t minsize)
-{
-	return !arr->count || (arr->stride >= minsize &&
-			       arr->stride <= DRM_WEAVE_MAX_STRIDE);
-}
-
-/**
  * weave_uarray_read() - Read consecutive elements of a user array.
  * @dst: Room for @n structs of @ksize bytes.
  * @ksize: The kernel's size of the element struct.

@@ -1116,6 +1116,7 @@ struct drm_weave_check_range {
  * - -ENOENT: A range's buffer does not exist in this file.
  * - -ENOSPC: The arrays were too short; see above.
  * - -EFAULT: A user pointer cannot be read or written.
+ * - -ENOMEM: The kernel is out of memory; the counts are not set.
  */
 struct drm_weave_check {
 	/** @ranges: In and out: array of &struct drm_weave_check_range. */
@@ -1164,7 +1165,8 @@ struct drm_weave_check {
  *   &struct drm_weave_check).
  * - -ETIME: @timeout_ns passed first.
  * - -ERESTARTSYS: A signal interrupted the wait.
- * - -ENOMEM: The kernel could not submit all queued work, as FLUSH.
+ * - -ENOMEM: The kernel could not submit all queued work, as FLUSH, or
+ *   had no memory for the report.
  * - -EFAULT: @data or a report array cannot be written.
  * - -ENODEV: The device is unplugged.
  */
