@@ -230,6 +230,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	u32 origin = task->slot;
 	struct weave_eslot *es = &ctx->slots[origin];
 	struct weave_ebinding *more = NULL, *eb;
+	struct weave_insync *insync;
 	struct weave_tally *tally;
 	struct weave_lstream *ls;
 	struct weave_etask *t;
@@ -276,14 +277,23 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	while (es->ngates)
 		job->deps[job->ndeps++] = es->gates[--es->ngates];
 
+	insync = list_empty(&es->insyncs) ? NULL :
+		 weave_eslot_insync(es, task->seqno);
 	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
-	if (!tally || tally->ls->handle != task->stream) {
+	if (tally && tally->ls->handle == task->stream &&
+	    tally->first_seqno + tally->count == task->stream_seqno &&
+	    tally->insync == insync) {
+		if (insync)
+			weave_insync_put(insync);	/* the tally holds one */
+	} else {
 		/* Destroying a stream executes its slot first: it is there. */
 		ls = xa_load(ctx->streams, task->stream);
 		tally = &job->tallies[job->ntallies++];
 		kref_get(&ls->ref);
 		tally->ls = ls;
 		tally->count = 0;
+		tally->first_seqno = task->stream_seqno;
+		tally->insync = insync;
 		job->prio = max(job->prio, ls->priority);
 	}
 	tally->count++;
@@ -295,11 +305,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 		memcpy(&t->arg, task->uniforms, 4);
 	t->more = more;
 	t->nb = task->num_bindings;
-	t->stream = task->stream;
-	t->stream_seqno = task->stream_seqno;
 	t->label = task->label;
-	t->insync = list_empty(&es->insyncs) ? NULL :
-		    weave_eslot_insync(es, task->seqno);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
@@ -317,8 +323,8 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 		job->bos[job->nbos].obj = obj;
 		job->bos[job->nbos++].access = task->bindings[i].access;
 	}
-	t->data = task->data;
-	t->len = task->len;
+	if (task->kind == WEAVE_TASK_HOST_WRITE)
+		t->data = task->data;
 	job->pending++;
 	return 0;
 }

@@ -41,12 +41,11 @@ void weave_job_release_tasks(struct weave_job *job)
 
 	for (i = 0; i < job->ntasks; i++) {
 		t = &job->tasks[i];
-		weave_staging_free(ctx, t->data, t->len);
+		if (t->kind == WEAVE_TASK_HOST_WRITE)
+			weave_staging_free(ctx, t->data, t->b[0].size);
+		else
+			kfree(t->more);
 		t->data = NULL;
-		weave_insync_put(t->insync);
-		t->insync = NULL;
-		kfree(t->more);
-		t->more = NULL;
 	}
 	atomic64_sub(job->pending, &ctx->pending_tasks);
 	job->pending = 0;
@@ -85,8 +84,10 @@ void weave_job_free(struct weave_job *job)
 	u32 i;
 
 	weave_job_release_tasks(job);
-	for (i = 0; i < job->ntallies; i++)
+	for (i = 0; i < job->ntallies; i++) {
 		weave_lstream_put(job->tallies[i].ls);
+		weave_insync_put(job->tallies[i].insync);
+	}
 	if (job->tallies != job->tally0)
 		kvfree(job->tallies);
 	/*

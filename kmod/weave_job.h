@@ -71,10 +71,17 @@ struct weave_bstream {
 	u64 fence_seqno[WEAVE_NUM_PRIOS];
 };
 
-/* A run of consecutive tasks of one logical stream in a job. */
+/*
+ * A run of consecutive tasks of one logical stream in a job, with
+ * consecutive sequence numbers on it and the same in-syncs: what a
+ * failure report says of each task's stream and seqno, kept here rather
+ * than in every task.
+ */
 struct weave_tally {
 	struct weave_lstream *ls;
 	u32 count;
+	u64 first_seqno;		/* &weave_task.stream_seqno of the first */
+	struct weave_insync *insync;	/* a reference, or NULL */
 };
 
 /* A buffer range an encoded task uses. */
@@ -84,21 +91,23 @@ struct weave_ebinding {
 	u64 size;
 };
 
-/* One encoded task, what the worker runs and a failure report names. */
+/*
+ * One encoded task, what the worker runs.  Every task of a job pays for
+ * its size, so it stays small: its stream, seqno and in-syncs are its
+ * tally's, and a host write's length is its binding's size.
+ */
 struct weave_etask {
-	u32 kind;
-	u32 kernel;
 	u32 arg;
-	u32 nb;
+	u32 label;
+	u8 kind;
+	u8 kernel;
+	u8 nb;
 	u8 access[WEAVE_MAX_BINDINGS];
 	struct weave_ebinding b[WEAVE_ETASK_BINDINGS];
-	struct weave_ebinding *more;	/* bindings past @b, or NULL */
-	void *data;
-	u64 len;
-	u64 stream_seqno;
-	u32 stream;
-	u32 label;
-	struct weave_insync *insync;	/* a reference, or NULL */
+	union {
+		void *data;			/* a host write's staging */
+		struct weave_ebinding *more;	/* a launch's bindings past @b */
+	};
 };
 
 /**
@@ -175,6 +184,8 @@ struct weave_job {
 };
 
 /* Binding @i of @t, below &weave_etask.nb. */
+static_assert(sizeof(struct weave_etask) <= 104);
+
 static inline struct weave_ebinding *weave_etask_binding(struct weave_etask *t,
 							 u32 i)
 {

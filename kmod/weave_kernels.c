@@ -64,7 +64,7 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t)
 	bool back;
 
 	if (t->kind == WEAVE_TASK_HOST_WRITE) {
-		weave_bo_io(t->b[0].shmem, t->b[0].offset, t->data, t->len,
+		weave_bo_io(t->b[0].shmem, t->b[0].offset, t->data, t->b[0].size,
 			    true);
 		return 0;
 	}

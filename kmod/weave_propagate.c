@@ -219,17 +219,27 @@ static struct weave_taints *weave_binding_taints(const struct weave_ebinding *b)
 	return &to_weave_bo(&b->shmem->base)->taints;
 }
 
+/*
+ * A task being executed: the job's task @t, the @pos-th of its tally
+ * @tally.
+ */
+struct weave_exec {
+	struct weave_job *job;
+	struct weave_etask *t;
+	const struct weave_tally *tally;
+	u32 pos;
+};
+
 /* The task as a failure report names it. */
-static void weave_etask_ftask(const struct weave_job *job,
-			      struct weave_etask *t,
-			      struct weave_ftask *ft)
+static void weave_exec_ftask(const struct weave_exec *x,
+			     struct weave_ftask *ft)
 {
 	*ft = (struct weave_ftask) {
-		.client = job->ctx->id,
-		.seqno = t->stream_seqno,
-		.stream = t->stream,
-		.kernel = t->kernel,
-		.label = t->label,
+		.client = x->job->ctx->id,
+		.seqno = x->tally->first_seqno + x->pos,
+		.stream = x->tally->ls->handle,
+		.kernel = x->t->kernel,
+		.label = x->t->label,
 	};
 }
 
@@ -334,17 +344,17 @@ static struct weave_failure *weave_ectx_overflow(struct weave_job *job,
 }
 
 /*
- * A new failure of the client's, with root @t, error @err and cause
+ * A new failure of the client's, with root @x, error @err and cause
  * @cause, or the client's overflow failure; with a reference.
  */
-static struct weave_failure *weave_etask_failure(struct weave_job *job,
-						 struct weave_etask *t,
-						 int err, u32 cause)
+static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
+						int err, u32 cause)
 {
+	struct weave_job *job = x->job;
 	struct weave_failure *f;
 	struct weave_ftask ft;
 
-	weave_etask_ftask(job, t, &ft);
+	weave_exec_ftask(x, &ft);
 	weave_fstash_fill(&job->queue->fstash, 1, 0, WEAVE_FGFP);
 	f = weave_failure_create(job->failures, &job->ctx->fowner, err, &ft,
 				 &job->queue->fstash);
@@ -356,44 +366,42 @@ static struct weave_failure *weave_etask_failure(struct weave_job *job,
 }
 
 /* Record the failure @err of a task that ran, on what it writes. */
-static int weave_etask_fail(struct weave_job *job, struct weave_etask *t,
-			    int err)
+static int weave_exec_fail(const struct weave_exec *x, int err)
 {
 	struct weave_failure *f;
 	int ret;
 
-	f = weave_etask_failure(job, t, err, DRM_WEAVE_FAILURE_KERNEL);
+	f = weave_exec_failure(x, err, DRM_WEAVE_FAILURE_KERNEL);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	ret = weave_etask_claim(job, t, f);
-	weave_failure_put(job->failures, f);
+	ret = weave_etask_claim(x->job, x->t, f);
+	weave_failure_put(x->job->failures, f);
 	return ret;
 }
 
 /*
- * Record that the in-fence error @err kept @t from running: its write set
- * takes the failure of its enqueue's tasks, made now if @t is the first.
+ * Record that the in-fence error @err kept the task from running: its
+ * write set takes the failure of its enqueue's tasks, made now if it is
+ * the first.
  */
-static int weave_etask_in_fence_fail(struct weave_job *job,
-				     struct weave_etask *t, int err)
+static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 {
-	struct weave_insync *in = t->insync;
+	struct weave_insync *in = x->tally->insync;
 	struct weave_failure *f, *old;
 
 	f = READ_ONCE(in->failure);
 	if (!f) {
-		f = weave_etask_failure(job, t, err,
-					DRM_WEAVE_FAILURE_IN_FENCE);
+		f = weave_exec_failure(x, err, DRM_WEAVE_FAILURE_IN_FENCE);
 		if (IS_ERR(f))
 			return PTR_ERR(f);
 		/* The in-syncs keep the caller's reference. */
 		old = cmpxchg(&in->failure, NULL, f);
 		if (old) {
-			weave_failure_put(job->failures, f);
+			weave_failure_put(x->job->failures, f);
 			f = old;
 		}
 	}
-	return weave_etask_claim(job, t, f);
+	return weave_etask_claim(x->job, x->t, f);
 }
 
 /**
@@ -401,6 +409,8 @@ static int weave_etask_in_fence_fail(struct weave_job *job,
  * @job: The job, whose worker stopped.
  * @first: The first of its tasks that did not finish: the one running
  *	when the timeout came, or the next one.
+ * @tally: The tally of task @first, if there is one.
+ * @pos: Its place in @tally.
  *
  * One failure, -ETIMEDOUT with root @first, goes on what every task from
  * @first on should have written.
@@ -408,16 +418,19 @@ static int weave_etask_in_fence_fail(struct weave_job *job,
  * Context: The worker of @job's queue, a fence signalling path.
  * Return: 0, or -ENOMEM as weave_task_execute().
  */
-int weave_job_fail_from(struct weave_job *job, u32 first)
+int weave_job_fail_from(struct weave_job *job, u32 first,
+			const struct weave_tally *tally, u32 pos)
 {
+	struct weave_exec x = {
+		.job = job, .t = &job->tasks[first], .tally = tally, .pos = pos,
+	};
 	struct weave_failure *f;
 	u32 i;
 	int ret = 0;
 
 	if (first >= job->ntasks)
 		return 0;
-	f = weave_etask_failure(job, &job->tasks[first], -ETIMEDOUT,
-				DRM_WEAVE_FAILURE_TIMEOUT);
+	f = weave_exec_failure(&x, -ETIMEDOUT, DRM_WEAVE_FAILURE_TIMEOUT);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	for (i = first; !ret && i < job->ntasks; i++)
@@ -431,6 +444,8 @@ int weave_job_fail_from(struct weave_job *job, u32 first)
  * it leaves on its bytes.
  * @job: The running job.
  * @t: One of its tasks.
+ * @tally: The tally of @t: its stream, first seqno and in-syncs.
+ * @pos: The place of @t in @tally.
  *
  * See "DOC: failure propagation".
  *
@@ -440,20 +455,22 @@ int weave_job_fail_from(struct weave_job *job, u32 first)
  * no memory for the change the task makes, which the job then reports on
  * its fences.
  */
-int weave_task_execute(struct weave_job *job, struct weave_etask *t)
+int weave_task_execute(struct weave_job *job, struct weave_etask *t,
+		       const struct weave_tally *tally, u32 pos)
 {
+	struct weave_exec x = { .job = job, .t = t, .tally = tally, .pos = pos };
 	struct weave_failure *f;
 	struct weave_ftask ft;
 	int ret;
 
-	ret = t->insync ? weave_insync_error(t->insync) : 0;
+	ret = tally->insync ? weave_insync_error(tally->insync) : 0;
 	if (ret)
-		return weave_etask_in_fence_fail(job, t, ret);
+		return weave_exec_in_fence_fail(&x, ret);
 	f = weave_etask_read_failure(job, t);
 	if (f) {
 		ret = weave_etask_claim(job, t, f);
 		if (!ret) {
-			weave_etask_ftask(job, t, &ft);
+			weave_exec_ftask(&x, &ft);
 			weave_failure_skip(job->failures, f, &ft);
 		}
 		weave_failure_put(job->failures, f);
@@ -463,6 +480,6 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t)
 	if (weave_job_aborted(job))
 		return -EINTR;
 	if (ret)
-		return weave_etask_fail(job, t, ret);
+		return weave_exec_fail(&x, ret);
 	return weave_etask_release(job, t);
 }

@@ -61,8 +61,9 @@ static void weave_job_execute(struct weave_job *job)
 	struct weave_ectx *ctx = job->ctx;
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
+	const struct weave_tally *tally = job->tallies;
+	u32 i, pos = 0;
 	bool skip;
-	u32 i;
 	int ret;
 
 	/*
@@ -82,14 +83,18 @@ static void weave_job_execute(struct weave_job *job)
 	for (i = 0; i < job->ntasks; i++) {
 		if (skip || weave_job_aborted(job))
 			break;
-		ret = weave_task_execute(job, &job->tasks[i]);
+		ret = weave_task_execute(job, &job->tasks[i], tally, pos);
 		if (ret == -EINTR)
 			break;
 		if (ret && !err)
 			err = ret;
+		if (++pos == tally->count) {
+			tally++;
+			pos = 0;
+		}
 	}
 	if (!skip && READ_ONCE(job->abort) == -ETIMEDOUT) {
-		ret = weave_job_fail_from(job, i);
+		ret = weave_job_fail_from(job, i, tally, pos);
 		if (ret && !err)
 			err = ret;
 	}

@@ -17,6 +17,7 @@
 
 struct weave_etask;
 struct weave_job;
+struct weave_tally;
 
 /**
  * struct weave_queue - One hardware queue of the soft engine.
@@ -66,7 +67,9 @@ extern struct workqueue_struct *weave_engine_wq;
 
 void weave_job_work(struct work_struct *work);
 int weave_run_task(struct weave_job *job, struct weave_etask *t);
-int weave_task_execute(struct weave_job *job, struct weave_etask *t);
-int weave_job_fail_from(struct weave_job *job, u32 first);
+int weave_task_execute(struct weave_job *job, struct weave_etask *t,
+		       const struct weave_tally *tally, u32 pos);
+int weave_job_fail_from(struct weave_job *job, u32 first,
+			const struct weave_tally *tally, u32 pos);
 
 #endif /* _WEAVE_QUEUE_H_ */

@@ -56,9 +56,12 @@ static void weave_ftask_to_user(const struct weave_ftask *ft,
 	}
 }
 
-/* Write failure @f as the report's next entry, if it fits, and its skips. */
+/*
+ * Count failure @f and its skips as the report's next entries, and write
+ * them if @fits and there is room for them.
+ */
 static int weave_report_failure(struct weave_report *rep,
-				struct weave_failure *f)
+				struct weave_failure *f, bool fits)
 {
 	struct drm_weave_failure_task ut;
 	struct drm_weave_failure uf;
@@ -78,7 +81,7 @@ static int weave_report_failure(struct weave_report *rep,
 	};
 	weave_ftask_to_user(&snap.root, &uf.root);
 	for (i = 0; i < snap.nskips; i++, rep->nskips++) {
-		if (rep->nskips >= rep->skips->count)
+		if (!fits || rep->nskips >= rep->skips->count)
 			continue;
 		weave_ftask_to_user(&snap.skips[i], &ut);
 		ret = weave_uarray_write(rep->skips, rep->nskips, 0, &ut,
@@ -86,6 +89,8 @@ static int weave_report_failure(struct weave_report *rep,
 		if (ret)
 			return ret;
 	}
+	if (!fits)
+		return 0;
 	return weave_uarray_write(rep->failures, rep->nfailures, 0, &uf,
 				  sizeof(uf));
 }
@@ -96,20 +101,24 @@ static int weave_report_range(struct weave_report *rep,
 			      struct drm_weave_check_range *r)
 {
 	struct weave_taints *taints = &to_weave_bo(obj)->taints;
-	u32 i, n, room = rep->froom - min(rep->froom, rep->nfailures);
+	u32 i, n, cap;
 	int ret = 0;
 
+	/* Skips are counted for as many failures as a report holds. */
+	cap = WEAVE_MAX_REPORT_FAILURES -
+	      min_t(u32, WEAVE_MAX_REPORT_FAILURES, rep->nfailures);
 	n = weave_taints_list(rep->graph, taints, r->offset, r->size,
-			      rep->found, room);
+			      rep->found, cap);
 	r->nfailures = n;
 	r->first = rep->nfailures;
-	for (i = 0; i < min(n, room); i++) {
+	for (i = 0; i < min(n, cap); i++) {
 		if (!ret)
-			ret = weave_report_failure(rep, rep->found[i]);
+			ret = weave_report_failure(rep, rep->found[i],
+						   rep->nfailures < rep->froom);
 		weave_failure_put(rep->graph, rep->found[i]);
 		rep->nfailures++;
 	}
-	rep->nfailures += n - min(n, room);
+	rep->nfailures += n - min(n, cap);
 	return ret;
 }
 

@@ -1135,9 +1135,10 @@ struct drm_weave_check {
 	/** @nfailures: Out: failure entries of the whole report. */
 	__u32 nfailures;
 	/**
-	 * @nskips: Out: skip entries of the failures the report holds (not
-	 * of those past the room of @failures); at most
-	 * %DRM_WEAVE_FAILURE_SKIPS per failure.
+	 * @nskips: Out: skip entries of the whole report, counted over its
+	 * first max_report_failures failures (at most
+	 * %DRM_WEAVE_FAILURE_SKIPS each): with that much room in both
+	 * arrays, the call returns everything.
 	 */
 	__u32 nskips;
 };
