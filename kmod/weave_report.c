@@ -58,7 +58,7 @@ static void weave_ftask_to_user(const struct weave_ftask *ft,
 
 /*
  * Count failure @f and its skips as the report's next entries, and write
- * them if @fits and there is room for them.
+ * each where there is room: the failure if it @fits.
  */
 static int weave_report_failure(struct weave_report *rep,
 				struct weave_failure *f, bool fits)
@@ -81,7 +81,7 @@ static int weave_report_failure(struct weave_report *rep,
 	};
 	weave_ftask_to_user(&snap.root, &uf.root);
 	for (i = 0; i < snap.nskips; i++, rep->nskips++) {
-		if (!fits || rep->nskips >= rep->skips->count)
+		if (rep->nskips >= rep->skips->count)
 			continue;
 		weave_ftask_to_user(&snap.skips[i], &ut);
 		ret = weave_uarray_write(rep->skips, rep->nskips, 0, &ut,

@@ -337,49 +337,52 @@ TEST_F(ff, in_sync_timeline_syncobj)
 }
 
 /*
- * What a task gated on a failed fence did must agree with its out-fence:
- * either it ran (page 0 reads @word) and its out-fence signalled without
- * an error, or it was skipped (page 0 untouched) and its out-fence
- * carries an error.  The uAPI does not say which; this prints it.  The
- * stream has not failed (streams fail only on a hang or a lack of memory)
- * and takes new work.
+ * A task gated on a fence that signalled with an error does not run, and
+ * what it should have written (page 0) carries a failure with that error
+ * (uAPI 1.3): page 0 is untouched, the out-fence signals without an
+ * error, CHECK names the in-fence as the cause.  The stream has not
+ * failed and takes new work, which makes page 0 good again.
  */
 static void ff_failed_in_fence(struct __test_metadata *_metadata, ff_t *self,
-			       uint32_t out_obj, uint32_t word,
+			       uint32_t out_obj, uint32_t word, int err,
 			       const char *what)
 {
 	struct drm_weave_stream_query q;
-	bool ran;
+	struct weave_test_report *r;
 	int out;
 
 	ASSERT_EQ(0, drmSyncobjWait(self->fd, &out_obj, 1,
 				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
 				    NULL));
 	out = weave_test_sync_file_status(_metadata, self->fd, out_obj, 0);
-	ran = self->bo_map[0] == word;
-	ff_note("%s: the gated task %s, its out-fence status %d\n",
-		       what, ran ? "ran" : "was skipped", out);
-	if (ran) {
-		ASSERT_EQ(1, out) {
-			TH_LOG("%s: the task ran but its out-fence failed",
-			       what);
-		}
-		ASSERT_EQ(word, self->bo_map[self->page / 4 - 1]);
-	} else {
-		ASSERT_EQ(0u, self->bo_map[0]) {
-			TH_LOG("%s: the task half ran", what);
-		}
-		ASSERT_GT(0, out) {
-			TH_LOG("%s: the task was skipped but its out-fence reports success",
-			       what);
-		}
+	ASSERT_EQ(0u, self->bo_map[0]) {
+		TH_LOG("%s: the gated task ran", what);
 	}
+	ASSERT_EQ(0u, self->bo_map[self->page / 4 - 1]);
+	ASSERT_EQ(1, out) {
+		TH_LOG("%s: out-fence status %d: a task failure is on its bytes, not on fences",
+		       what, out);
+	}
+	r = malloc(sizeof(*r));
+	ASSERT_NE(NULL, r);
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, self->bo, 0,
+					self->page, r));
+	EXPECT_EQ(err, r->failure[0].error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_IN_FENCE, r->failure[0].cause);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_KERNEL_FILL, r->failure[0].root.kernel);
+	EXPECT_EQ(self->stream, r->failure[0].root.stream);
+	free(r);
+	weave_test_expect_good(_metadata, self->fd, self->bo, self->page,
+			       self->page);
 	q = weave_test_squery(_metadata, self->fd, self->stream);
 	ASSERT_EQ(q.enqueued, q.completed);
 	ASSERT_EQ(0, q.error);
 	ff_fill(_metadata, self, self->stream, 1, word + 1, NULL, 0);
+	ff_fill(_metadata, self, self->stream, 0, word + 2, NULL, 0);
 	weave_test_finish(_metadata, self->fd, self->stream);
 	ASSERT_EQ(word + 1, self->bo_map[self->page / 4]);
+	ASSERT_EQ(word + 2, self->bo_map[0]);
+	weave_test_expect_good(_metadata, self->fd, self->bo, 0, self->page);
 }
 
 /* A foreign in-fence that signals with an error after the enqueue. */
@@ -398,7 +401,7 @@ TEST_F(ff, in_sync_fails)
 	close(self->tl);
 	self->tl = -1;
 	ASSERT_EQ(-ENOENT, ff_status(_metadata, p1));
-	ff_failed_in_fence(_metadata, self, out_obj, 0xf6,
+	ff_failed_in_fence(_metadata, self, out_obj, 0xf6, -ENOENT,
 			   "in-sync failed while gating");
 	close(p1);
 }
@@ -417,7 +420,7 @@ TEST_F(ff, in_sync_failed_before)
 	ASSERT_EQ(-ENOENT, ff_status(_metadata, p1));
 	ff_fill(_metadata, self, self->stream, 0, 0xf7, &in, 1);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
-	ff_failed_in_fence(_metadata, self, out_obj, 0xf7,
+	ff_failed_in_fence(_metadata, self, out_obj, 0xf7, -ENOENT,
 			   "in-sync failed before the enqueue");
 	close(p1);
 }
@@ -520,7 +523,11 @@ TEST_F(ff, implicit_read_fence)
 	close(p1);
 }
 
-/* A foreign write fence that signals with an error. */
+/*
+ * A foreign write fence that signals with an error.  Implicit fences only
+ * order work: the task runs once the fence has signalled, whatever its
+ * error, and its out-fence signals without one.
+ */
 TEST_F(ff, implicit_fence_fails)
 {
 	int p1 = ff_point(_metadata, self->tl, 1);
@@ -538,8 +545,13 @@ TEST_F(ff, implicit_fence_fails)
 	close(self->tl);
 	self->tl = -1;
 	ASSERT_EQ(-ENOENT, ff_status(_metadata, p1));
-	ff_failed_in_fence(_metadata, self, out_obj, 0xfa,
-			   "implicit fence failed");
+	ASSERT_EQ(0, drmSyncobjWait(self->fd, &out_obj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL));
+	EXPECT_EQ(1, weave_test_sync_file_status(_metadata, self->fd, out_obj,
+						 0));
+	ff_ran(_metadata, self, self->stream, 0, 0xfa);
+	weave_test_expect_good(_metadata, self->fd, self->bo, 0, self->page);
 	close(dmabuf);
 	close(p1);
 }
