@@ -133,7 +133,7 @@ boot)
 	;;
 demo)
 	rc=0
-	for ex in weave-demo weave-pipeline; do
+	for ex in weave-demo weave-pipeline weave-failures; do
 		"$build/examples/$ex" || rc=$?
 	done
 	echo "WEAVE-RESULT: $rc"
