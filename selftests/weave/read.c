@@ -134,7 +134,7 @@ static void expect_report_is_check(struct __test_metadata *_metadata,
 			    self->r->nskips * sizeof(self->r->skip[0])));
 }
 
-/* --- what READ copies ------------------------------------------------------ */
+/* --- what READ copies ----------------------------------------------------- */
 
 /* Enqueued, never flushed: READ submits it and waits for it. */
 TEST_F(rd, flushes_and_reads_back_a_fill)
@@ -173,7 +173,7 @@ TEST_F(rd, reads_a_sub_range)
 	expect_data(_metadata, self, self->page - 512, 0);
 }
 
-/* --- what READ refuses ----------------------------------------------------- */
+/* --- what READ refuses ---------------------------------------------------- */
 
 /* A tainted range: -EIO, nothing copied, CHECK's report. */
 TEST_F(rd, tainted_range_is_eio_with_checks_report)
@@ -286,7 +286,7 @@ TEST_F(rd, zero_timeout_with_a_running_writer)
 	expect_data(_metadata, self, self->page, WORD_A);
 }
 
-/* --- across processes -------------------------------------------------------- */
+/* --- across processes ----------------------------------------------------- */
 
 /*
  * An importer's READ waits for the exporter's writer and reads good
@@ -345,7 +345,7 @@ TEST_F(rd, prime_importer_reads_and_sees_public_fields)
 	close(fd2);
 }
 
-/* --- malformed calls ------------------------------------------------------- */
+/* --- malformed calls ------------------------------------------------------ */
 
 /* A valid READ of a range, in self-contained memory, to break. */
 struct rdx {
