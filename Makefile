@@ -151,7 +151,8 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(LIBA) $(DRM_LIBS) -lpthread
 
-$(KSFT_OUT)/weave/tests: Makefile
+# The list follows the suites' sources, so that a new suite joins it.
+$(KSFT_OUT)/weave/tests: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
 	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES),$(SUITES))) > $@
 

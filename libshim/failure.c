@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * libweave: a failure of a DRM_IOCTL_WEAVE_CHECK report, said in one line.
+ * libweave: a failure of a DRM_IOCTL_WEAVE_CHECK or READ report, said in
+ * one line.
  *
- * weave_check() itself is inline in weave.h.  The formatter reads the
+ * weave_check() and weave_read() themselves are inline in weave.h.  The formatter reads the
  * caller's structs with the caller's sizes (weave_failure_format() passes
  * them), as the kernel reads user arrays: a field the caller's header
  * lacks reads as zero, and the skips are found at the caller's stride.
@@ -179,12 +180,24 @@ weave_failure_format_sized(char *buf, size_t len,
 
 	put(&l, "failed: ");
 	put_task(&l, &f.root, 1);
-	put(&l, " returned ");
-	put_error(&l, f.error);
-	if (f.cause == DRM_WEAVE_FAILURE_OVERFLOW)
-		put(&l, ", and the tasks that failed after it too (over max_live_failures)");
-	else if (f.cause != DRM_WEAVE_FAILURE_KERNEL)
-		put(&l, " (cause %u)", f.cause);
+	switch (f.cause) {
+	case DRM_WEAVE_FAILURE_TIMEOUT:
+		put(&l, " timed out (");
+		put_error(&l, f.error);
+		put(&l, ")");
+		break;
+	case DRM_WEAVE_FAILURE_IN_FENCE:
+		put(&l, " did not run: an in-sync signalled ");
+		put_error(&l, f.error);
+		break;
+	default:
+		put(&l, " returned ");
+		put_error(&l, f.error);
+		if (f.cause == DRM_WEAVE_FAILURE_OVERFLOW)
+			put(&l, ", and the tasks that failed after it too (over max_live_failures)");
+		else if (f.cause != DRM_WEAVE_FAILURE_KERNEL)
+			put(&l, " (cause %u)", f.cause);
+	}
 
 	total = (unsigned long long)f.nskips + f.skips_dropped;
 	if (total && (!skips || !f.nskips)) {

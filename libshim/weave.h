@@ -17,7 +17,7 @@
 #ifndef _WEAVE_H_
 #define _WEAVE_H_
 
-#include <errno.h>	/* ENOSPC, in weave_check() */
+#include <errno.h>	/* ENOSPC, EIO: weave_check(), weave_read() */
 #include <fcntl.h>	/* O_CLOEXEC and O_RDWR, behind DRM_CLOEXEC, DRM_RDWR */
 #include <stddef.h>
 #include <stdint.h>
@@ -636,8 +636,10 @@ static inline int weave_flush_all(int fd,
  * is skipped and passes the same failure on to what it should have
  * written; a successful write makes its bytes good again.  Fences and
  * stream states do not report them, and a mapping shows the bytes as they
- * are.  weave_check() reports the failures on buffer ranges, and
- * weave_failure_format() says one of them in a line, for example::
+ * are.  weave_check() reports the failures on buffer ranges,
+ * weave_read() reads a range once its writers are done or reports its
+ * failures, and weave_failure_format() says one of them in a line, for
+ * example::
  *
  *   failed: kernel "fail" (stream 3, seq 41, label 7) returned -EINVAL;
  *   then skipped "add" (stream 5, seq 12) and "crc32c" (stream 5, seq 13);
@@ -737,6 +739,77 @@ static inline int weave_check(int fd, struct drm_weave_check_range *ranges,
 }
 
 /**
+ * weave_read() - Read a buffer range once its writers are done (%DRM_IOCTL_WEAVE_READ).
+ * @fd: The file that holds the buffer.
+ * @handle: GEM handle of the buffer.
+ * @offset: Byte offset of the range.
+ * @size: Byte size of the range; not zero.
+ * @data: Where to copy the @size bytes.
+ * @timeout_ns: Absolute CLOCK_MONOTONIC deadline, as weave_timeout_ns()
+ *              gives it; zero polls, %INT64_MAX waits forever.
+ * @failures: Filled, if the range carries failures, with them in the
+ *            order of the first byte each taints; may be NULL if there is
+ *            no room for any.
+ * @nfailures: In: the room in @failures, in entries.  Out: the failures
+ *             on the range, zero if it was read, even if there are more
+ *             than the room.  May be NULL: no room, and the count is not
+ *             returned.
+ * @skips: Filled with the failures' skip records, as weave_check() fills
+ *         them; may be NULL if there is no room for any.
+ * @nskips: In: the room in @skips.  Out: the skip entries of the report.
+ *          May be NULL, as @nfailures.
+ *
+ * Since libweave 1.2, for uAPI 1.3.  The call first submits the file's
+ * queued work, as weave_flush_all(), then waits for every writer of the
+ * buffer, this file's or another's, and copies the range to @data if
+ * every byte of it is good.  If not, nothing is copied and the failures
+ * are reported as weave_check() reports them for this one range: the
+ * stream, sequence number and label of a task only to the file that
+ * enqueued it.
+ *
+ * Return: 0 if the range was copied; -EIO if it carries failures, all
+ * reported; -ENOSPC if it carries failures and the report did not fit:
+ * the entries that fit are written, and *@nfailures and *@nskips say how
+ * many there are; -ETIME if @timeout_ns passed first; -EINVAL for a
+ * malformed range (size zero, outside the buffer) or a buffer of another
+ * device, and also from a kernel older than uAPI 1.3, which has no READ;
+ * -ENOENT if @handle names no buffer of @fd; -EFAULT if @data or an array
+ * cannot be written; -ERESTARTSYS or -EINTR on a signal; -ENOMEM.
+ * *@nfailures and *@nskips are only updated on 0, -EIO or -ENOSPC.
+ */
+static inline int weave_read(int fd, uint32_t handle, uint64_t offset,
+			     uint64_t size, void *data, int64_t timeout_ns,
+			     struct drm_weave_failure *failures,
+			     uint32_t *nfailures,
+			     struct drm_weave_failure_task *skips,
+			     uint32_t *nskips)
+{
+	struct drm_weave_read args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.handle = handle;
+	args.offset = offset;
+	args.size = size;
+	args.data = (uintptr_t)data;
+	args.timeout_ns = timeout_ns;
+	args.failures.ptr = (uintptr_t)failures;
+	args.failures.stride = sizeof(*failures);
+	args.failures.count = failures && nfailures ? *nfailures : 0;
+	args.skips.ptr = (uintptr_t)skips;
+	args.skips.stride = sizeof(*skips);
+	args.skips.count = skips && nskips ? *nskips : 0;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_READ, &args);
+	if (ret && ret != -EIO && ret != -ENOSPC)
+		return ret;
+	if (nfailures)
+		*nfailures = args.nfailures;
+	if (nskips)
+		*nskips = args.nskips;
+	return ret;
+}
+
+/**
  * weave_failure_format_sized() - weave_failure_format(), given the sizes.
  * @buf: See weave_failure_format().
  * @len: See weave_failure_format().
@@ -765,7 +838,7 @@ int weave_failure_format_sized(char *buf, size_t len,
  * @buf: Where to write the line, NUL-terminated and cut to fit; may be
  *       NULL if @len is 0.
  * @len: Its size in bytes.
- * @failure: An entry of a report of weave_check().
+ * @failure: An entry of a report of weave_check() or weave_read().
  * @skips: The report's skip array, which holds the failure's skips
  *         (@failure->nskips of them from @failure->first_skip), or NULL
  *         to give only their number: say, when weave_check() returned
@@ -781,6 +854,10 @@ int weave_failure_format_sized(char *buf, size_t len,
  * (one line, without a newline).  A task's stream, sequence number and
  * label are given only when it is the caller's file's
  * (%DRM_WEAVE_FAILURE_TASK_OWN), the label only when it is not zero.
+ * The cause says what the root did: "returned -EINVAL" (a kernel's
+ * error, or an overflow, which says it stands for later failures too),
+ * "timed out (-ETIMEDOUT)", or "did not run: an in-sync signalled
+ * -ECANCELED".
  * Skip records the failure no longer keeps are counted: "and 3 earlier
  * skips".  Errors are named (-EINVAL), or given as numbers if unknown.
  *

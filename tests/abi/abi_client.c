@@ -88,6 +88,7 @@ static struct {
 	struct drm_weave_binding bindings[4][3];
 	struct drm_weave_sync syncs[4];
 	struct drm_weave_flush flush;
+	struct drm_weave_read read;
 	uint32_t nr_tasks, nr_syncs, stream;
 } seen;
 
@@ -271,6 +272,45 @@ static int fake_check(struct drm_weave_check *c, size_t size)
 	return nf > c->failures.count || nt > c->skips.count ? -ENOSPC : 0;
 }
 
+/*
+ * READ: a range of an even handle is good and reads as its offsets' low
+ * bytes; one of an odd handle carries the two failures CHECK reports.
+ */
+static int fake_read(struct drm_weave_read *r, size_t size)
+{
+	struct drm_weave_check_range range;
+	struct drm_weave_check c;
+	unsigned char *data = (unsigned char *)(uintptr_t)r->data;
+	uint64_t i;
+	int ret;
+
+	if (size < sizeof(*r) || !zero(r, sizeof(*r), size) || r->flags ||
+	    !r->size || !r->data)
+		return -EINVAL;
+	seen.read = *r;
+	if (!(r->handle % 2)) {
+		for (i = 0; i < r->size; i++)
+			data[i] = (unsigned char)(r->offset + i);
+		r->nfailures = 0;
+		r->nskips = 0;
+		return 0;
+	}
+	memset(&c, 0, sizeof(c));
+	range = (struct drm_weave_check_range){ .handle = r->handle,
+		.offset = r->offset, .size = r->size };
+	c.ranges.ptr = (uintptr_t)&range;
+	c.ranges.stride = sizeof(range);
+	c.ranges.count = 1;
+	c.failures = r->failures;
+	c.skips = r->skips;
+	ret = fake_check(&c, sizeof(c));
+	if (ret && ret != -ENOSPC)
+		return ret;
+	r->nfailures = c.nfailures;
+	r->nskips = c.nskips;
+	return ret ? ret : -EIO;
+}
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	size_t size = _IOC_SIZE(request);
@@ -296,6 +336,8 @@ int ioctl(int fd, unsigned long request, ...)
 		ret = fake_flush(arg, size);
 	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_CHECK)
 		ret = fake_check(arg, size);
+	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_READ)
+		ret = fake_read(arg, size);
 	else
 		ret = -ENOTTY;
 	if (ret) {
@@ -562,6 +604,81 @@ static bool test_check(void)
 	return guard_ok(r.guard) && guard_ok(f.guard) && guard_ok(t.guard);
 }
 
+/*
+ * weave_read() passes the range, the deadline and the program's arrays at
+ * the program's strides; it returns the counts on 0, -EIO and -ENOSPC.
+ */
+static bool test_read(void)
+{
+	struct {
+		unsigned char v[16];
+		unsigned char guard[GUARD];
+	} d;
+	struct {
+		struct drm_weave_failure v[2];
+		unsigned char guard[GUARD];
+	} f;
+	struct {
+		struct drm_weave_failure_task v[2];
+		unsigned char guard[GUARD];
+	} t;
+	uint32_t nf = 2, nt = 2, i;
+	int ret;
+
+	guard_set(d.guard);
+	guard_set(f.guard);
+	guard_set(t.guard);
+	memset(f.v, 0, sizeof(f.v));
+	memset(t.v, 0, sizeof(t.v));
+
+	/* Good: copied, counts zero. */
+	if (!ret_ok(weave_read(fake_fd, 4, 32, sizeof(d.v), d.v, 12345, f.v,
+			       &nf, t.v, &nt)))
+		return false;
+	if (nf || nt || seen.read.handle != 4 || seen.read.offset != 32 ||
+	    seen.read.size != sizeof(d.v) || seen.read.timeout_ns != 12345 ||
+	    seen.read.data != (uintptr_t)d.v ||
+	    seen.read.failures.stride != sizeof(f.v[0]) ||
+	    seen.read.failures.count != 2 ||
+	    seen.read.skips.stride != sizeof(t.v[0]) ||
+	    seen.read.skips.count != 2)
+		return false;
+	for (i = 0; i < sizeof(d.v); i++)
+		if (d.v[i] != 32 + i)
+			return false;
+
+	/* Tainted, room for all: -EIO and the report. */
+	nf = 2;
+	nt = 2;
+	ret = weave_read(fake_fd, 5, 0, 8, d.v, 0, f.v, &nf, t.v, &nt);
+	if (ret != -EIO || nf != 2 || nt != 2 || f.v[0].id != 105 ||
+	    f.v[1].id != 106 || t.v[1].kernel != DRM_WEAVE_KERNEL_CRC32C) {
+		printf("# returned %d, %u failures, %u skips\n", ret, nf, nt);
+		return false;
+	}
+
+	/* Room for one failure: -ENOSPC with the counts; none: the same. */
+	nf = 1;
+	memset(f.v, 0, sizeof(f.v));
+	if (weave_read(fake_fd, 5, 0, 8, d.v, 0, f.v, &nf, t.v, &nt) !=
+	    -ENOSPC || nf != 2 || nt != 2 || f.v[0].id != 105 || f.v[1].id)
+		return false;
+	if (weave_read(fake_fd, 5, 0, 8, d.v, 0, NULL, &nf, NULL, &nt) !=
+	    -ENOSPC || seen.read.failures.count || seen.read.skips.count ||
+	    nf != 2 || nt != 2)
+		return false;
+	if (weave_read(fake_fd, 5, 0, 8, d.v, 0, NULL, NULL, NULL, NULL) !=
+	    -ENOSPC)
+		return false;
+
+	/* Other errors leave the counts alone. */
+	nf = 77;
+	if (weave_read(fake_fd, 4, 0, 0, d.v, 0, f.v, &nf, t.v, &nt) !=
+	    -EINVAL || nf != 77)
+		return false;
+	return guard_ok(d.guard) && guard_ok(f.guard) && guard_ok(t.guard);
+}
+
 /* The formatter reads the program's structs, whatever the library's are. */
 static bool test_failure_format(void)
 {
@@ -702,6 +819,8 @@ static const struct {
 	  "weave_check_range() fills the range, nothing past it" },
 	{ test_check,
 	  "weave_check() passes the program's arrays and returns the counts" },
+	{ test_read,
+	  "weave_read() passes the range and arrays and returns the counts" },
 	{ test_failure_format,
 	  "weave_failure_format() reads the program's failure and skips" },
 	{ test_version, "weave_version() is the header's version" },

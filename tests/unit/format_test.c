@@ -219,6 +219,66 @@ TEST(other_tasks_and_causes)
 		     fmt(_metadata, &f, skips));
 }
 
+/* A timeout: the root "timed out", with the errno the kernel gave. */
+TEST(cause_timeout)
+{
+	struct drm_weave_failure_task skips[1] = {
+		task(DRM_WEAVE_KERNEL_COPY, 3, 42, 0, 1),
+	};
+	struct drm_weave_failure f = failure(12, -ETIMEDOUT,
+		task(DRM_WEAVE_KERNEL_DELAY, 3, 41, 0, 1), 0, 0, 0);
+
+	f.cause = DRM_WEAVE_FAILURE_TIMEOUT;
+	EXPECT_STREQ("failed: kernel \"delay\" (stream 3, seq 41) timed out (-ETIMEDOUT); failure #12",
+		     fmt(_metadata, &f, NULL));
+	f.nskips = 1;
+	f.root = task(DRM_WEAVE_KERNEL_FILL, 0, 0, 0, 0);
+	EXPECT_STREQ("failed: kernel \"fill\" timed out (-ETIMEDOUT); then skipped \"copy\" (stream 3, seq 42); failure #12",
+		     fmt(_metadata, &f, skips));
+}
+
+/* An in-fence error: the root "did not run", and the in-sync's errno. */
+TEST(cause_in_fence)
+{
+	struct drm_weave_failure_task skips[2] = {
+		task(DRM_WEAVE_KERNEL_ADD_U32, 5, 12, 2, 1),
+		task(DRM_WEAVE_KERNEL_CRC32C, 0, 0, 0, 0),
+	};
+	struct drm_weave_failure f = failure(13, -ETIMEDOUT,
+		task(DRM_WEAVE_KERNEL_FILL, 3, 41, 0, 1), 0, 0, 0);
+
+	f.cause = DRM_WEAVE_FAILURE_IN_FENCE;
+	EXPECT_STREQ("failed: kernel \"fill\" (stream 3, seq 41) did not run: an in-sync signalled -ETIMEDOUT; failure #13",
+		     fmt(_metadata, &f, NULL));
+	f.error = -ECANCELED;
+	f.nskips = 2;
+	f.root.label = 4;
+	EXPECT_STREQ("failed: kernel \"fill\" (stream 3, seq 41, label 4) did not run: an in-sync signalled -ECANCELED; then skipped \"add\" (stream 5, seq 12, label 2) and \"crc32c\"; failure #13",
+		     fmt(_metadata, &f, skips));
+	f.root.type = DRM_WEAVE_TASK_HOST_WRITE;
+	f.root.kernel = 0;
+	f.error = -4000;
+	f.nskips = 0;
+	EXPECT_STREQ("failed: host write (stream 3, seq 41, label 4) did not run: an in-sync signalled -4000; failure #13",
+		     fmt(_metadata, &f, NULL));
+}
+
+/* A kernel's error and an overflow still say "returned". */
+TEST(cause_kernel_and_overflow)
+{
+	struct drm_weave_failure f = failure(14, -EINVAL,
+		task(DRM_WEAVE_KERNEL_FAIL, 3, 41, 0, 1), 0, 0, 0);
+
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL; failure #14",
+		     fmt(_metadata, &f, NULL));
+	f.cause = DRM_WEAVE_FAILURE_OVERFLOW;
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL, and the tasks that failed after it too (over max_live_failures); failure #14",
+		     fmt(_metadata, &f, NULL));
+	f.cause = DRM_WEAVE_FAILURE_IN_FENCE + 1;
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 4); failure #14",
+		     fmt(_metadata, &f, NULL));
+}
+
 /* snprintf(): the whole length, whatever fits, always terminated. */
 TEST(length_and_cutting)
 {
