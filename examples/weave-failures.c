@@ -114,7 +114,7 @@ static int run(int fd)
 	ret = failures_on(fd, d, 4, &f, skips, &n);
 	if (ret || n != 1)
 		return fail("check D", ret ?: -EPROTO);
-	weave_failure_format(msg, sizeof(msg), &f, &skips[f.first_skip]);
+	weave_failure_format(msg, sizeof(msg), &f, skips);
 	printf("weave-failures: D: %s\n", msg);
 	if (f.error != -EINVAL || f.root.label != LABEL || f.nskips != 2 ||
 	    skips[0].kernel != DRM_WEAVE_KERNEL_ADD_U32 ||
