@@ -40,6 +40,42 @@ struct weave_report {
 	struct weave_failure **found;	/* WEAVE_MAX_REPORT_FAILURES */
 };
 
+/*
+ * Start a report for client @c into the user arrays @failures and @skips.
+ * Return: 0, or -ENOMEM.
+ */
+static int weave_report_init(struct weave_report *rep, struct weave_client *c,
+			     const struct drm_weave_array *failures,
+			     const struct drm_weave_array *skips)
+{
+	*rep = (struct weave_report) {
+		.graph = &c->wdev->failures,
+		.viewer = c->ectx->id,
+		.failures = failures,
+		.skips = skips,
+		.froom = min_t(u32, failures->count,
+			       WEAVE_MAX_REPORT_FAILURES),
+	};
+	rep->found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
+				   sizeof(*rep->found), GFP_KERNEL);
+	return rep->found ? 0 : -ENOMEM;
+}
+
+/*
+ * End a report: its counts into @nfailures and @nskips.
+ * Return: 0 if everything was written, -ENOSPC if not.
+ */
+static int weave_report_fini(struct weave_report *rep, u32 *nfailures,
+			     u32 *nskips)
+{
+	kfree(rep->found);
+	*nfailures = rep->nfailures;
+	*nskips = rep->nskips;
+	if (rep->nfailures > rep->froom || rep->nskips > rep->skips->count)
+		return -ENOSPC;
+	return 0;
+}
+
 static void weave_ftask_to_user(const struct weave_ftask *ft,
 				struct drm_weave_failure_task *u)
 {
@@ -181,16 +217,9 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 	struct weave_client *c = file->driver_priv;
 	struct drm_weave_check_range *ranges;
 	struct drm_gem_object **objs;
-	struct weave_report rep = {
-		.graph = &c->wdev->failures,
-		.viewer = c->ectx->id,
-		.failures = &args->failures,
-		.skips = &args->skips,
-		.froom = min_t(u32, args->failures.count,
-			       WEAVE_MAX_REPORT_FAILURES),
-	};
-	u32 i, n = args->ranges.count;
-	int ret;
+	u32 i, nf, ns, n = args->ranges.count;
+	struct weave_report rep;
+	int ret, full;
 
 	args->nfailures = 0;
 	args->nskips = 0;
@@ -202,11 +231,11 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 				sizeof(struct drm_weave_failure_task)))
 		return -EINVAL;
 
+	ret = weave_report_init(&rep, c, &args->failures, &args->skips);
 	ranges = kcalloc(n, sizeof(*ranges), GFP_KERNEL);
 	objs = kcalloc(n, sizeof(*objs), GFP_KERNEL);
-	rep.found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
-				  sizeof(*rep.found), GFP_KERNEL);
-	ret = ranges && objs && rep.found ? 0 : -ENOMEM;
+	if (!ret && (!ranges || !objs))
+		ret = -ENOMEM;
 	if (!ret)
 		ret = weave_check_ranges(file, args, ranges, objs);
 	for (i = 0; !ret && i < n; i++) {
@@ -217,16 +246,14 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 	for (i = 0; objs && i < n; i++)
 		if (objs[i])
 			drm_gem_object_put(objs[i]);
-	kfree(rep.found);
 	kfree(objs);
 	kfree(ranges);
+	full = weave_report_fini(&rep, &nf, &ns);
 	if (ret)
 		return ret;
-	args->nfailures = rep.nfailures;
-	args->nskips = rep.nskips;
-	if (rep.nfailures > rep.froom || rep.nskips > args->skips.count)
-		return -ENOSPC;
-	return 0;
+	args->nfailures = nf;
+	args->nskips = ns;
+	return full;
 }
 
 /* Copy the range @off, @len of @bo's pinned pages to @dst. */
@@ -265,31 +292,18 @@ static int weave_read_report(struct weave_client *c,
 		.offset = args->offset,
 		.size = args->size,
 	};
-	struct weave_report rep = {
-		.graph = &c->wdev->failures,
-		.viewer = c->ectx->id,
-		.failures = &args->failures,
-		.skips = &args->skips,
-		.froom = min_t(u32, args->failures.count,
-			       WEAVE_MAX_REPORT_FAILURES),
-	};
-	int ret;
+	struct weave_report rep;
+	int ret, full;
 
-	rep.found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
-				  sizeof(*rep.found), GFP_KERNEL);
-	if (!rep.found)
-		return -ENOMEM;
-	ret = weave_report_range(&rep, obj, &r);
-	kfree(rep.found);
+	ret = weave_report_init(&rep, c, &args->failures, &args->skips);
+	if (!ret)
+		ret = weave_report_range(&rep, obj, &r);
+	full = weave_report_fini(&rep, &args->nfailures, &args->nskips);
 	if (ret)
 		return ret;
-	args->nfailures = rep.nfailures;
-	args->nskips = rep.nskips;
-	if (!rep.nfailures)
+	if (!args->nfailures)
 		return 0;
-	if (rep.nfailures > rep.froom || rep.nskips > args->skips.count)
-		return -ENOSPC;
-	return -EIO;
+	return full ?: -EIO;
 }
 
 /* Submit the client's queued work, inside a device section. */
