@@ -42,12 +42,13 @@
  *   written.  The enqueue's in-fences travel with its tasks in a &struct
  *   weave_insync, which the slot keeps until the backend encodes its last
  *   task.
- * - A job cut short by a timeout makes one failure (-ETIMEDOUT), whose
- *   root is the task that was running, or the next one; what that task
- *   and every later task of the job should have written takes it.  Their
- *   streams stay usable.  A job cut short by a close or an unplug leaves
- *   its bytes' taints as they were: no one is left to read them, or no
- *   device.
+ * - A job cut short makes one failure, whose root is the task that was
+ *   running, or the next one; what that task and every later task of the
+ *   job should have written takes it.  Its error says why: -ETIMEDOUT for
+ *   a timeout (the streams stay usable), -ECANCELED or -ENODEV when the
+ *   client closed its file or the device was unplugged, which another
+ *   process sharing the buffers through PRIME then sees.  A job that could
+ *   not run at all counts as cut short before its first task.
  *
  * A task whose bindings carry no failure costs a lockless comparison per
  * binding.  The worker is a fence signalling path and must not sleep in
@@ -405,21 +406,23 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 }
 
 /**
- * weave_job_fail_from() - Record that a job was cut short by a timeout.
+ * weave_job_fail_from() - Record that a job was cut short.
  * @job: The job, whose worker stopped.
  * @first: The first of its tasks that did not finish: the one running
- *	when the timeout came, or the next one.
+ *	when the job was cut short, or the next one.
  * @tally: The tally of task @first, if there is one.
  * @pos: Its place in @tally.
+ * @err: Why: -ETIMEDOUT for a timeout, else the close (-ECANCELED) or
+ *	unplug (-ENODEV) that cancelled it.
  *
- * One failure, -ETIMEDOUT with root @first, goes on what every task from
+ * One failure, @err with root @first, goes on what every task from
  * @first on should have written.
  *
  * Context: The worker of @job's queue, a fence signalling path.
  * Return: 0, or -ENOMEM as weave_task_execute().
  */
 int weave_job_fail_from(struct weave_job *job, u32 first,
-			const struct weave_tally *tally, u32 pos)
+			const struct weave_tally *tally, u32 pos, int err)
 {
 	struct weave_exec x = {
 		.job = job, .t = &job->tasks[first], .tally = tally, .pos = pos,
@@ -430,7 +433,9 @@ int weave_job_fail_from(struct weave_job *job, u32 first,
 
 	if (first >= job->ntasks)
 		return 0;
-	f = weave_exec_failure(&x, -ETIMEDOUT, DRM_WEAVE_FAILURE_TIMEOUT);
+	f = weave_exec_failure(&x, err, err == -ETIMEDOUT ?
+					DRM_WEAVE_FAILURE_TIMEOUT :
+					DRM_WEAVE_FAILURE_CANCELED);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	for (i = first; !ret && i < job->ntasks; i++)

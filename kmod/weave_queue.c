@@ -55,6 +55,16 @@
 /* Tears engines and backend streams down; drained at module exit. */
 struct workqueue_struct *weave_engine_wq;
 
+/*
+ * Why @job stopped before its end: its timeout, its client's close or
+ * unplug, or @err, the error it had before it ran.
+ */
+static int weave_job_cut_reason(struct weave_job *job, int err)
+{
+	return READ_ONCE(job->abort) ?: err ?:
+	       atomic_read(&job->ctx->aborted) ?: -ECANCELED;
+}
+
 /* Run the job's tasks and signal its hardware fence. */
 static void weave_job_execute(struct weave_job *job)
 {
@@ -93,8 +103,13 @@ static void weave_job_execute(struct weave_job *job)
 			pos = 0;
 		}
 	}
-	if (!skip && READ_ONCE(job->abort) == -ETIMEDOUT) {
-		ret = weave_job_fail_from(job, i, tally, pos);
+	/*
+	 * Tasks that did not finish leave bytes unwritten, or half written,
+	 * which another process may share: they carry why.
+	 */
+	if (i < job->ntasks) {
+		ret = weave_job_fail_from(job, i, tally, pos,
+					  weave_job_cut_reason(job, skip ? err : 0));
 		if (ret && !err)
 			err = ret;
 	}

@@ -70,6 +70,6 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t);
 int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 		       const struct weave_tally *tally, u32 pos);
 int weave_job_fail_from(struct weave_job *job, u32 first,
-			const struct weave_tally *tally, u32 pos);
+			const struct weave_tally *tally, u32 pos, int err);
 
 #endif /* _WEAVE_QUEUE_H_ */

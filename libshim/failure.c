@@ -190,6 +190,11 @@ weave_failure_format_sized(char *buf, size_t len,
 		put(&l, " did not run: an in-sync signalled ");
 		put_error(&l, f.error);
 		break;
+	case DRM_WEAVE_FAILURE_CANCELED:
+		put(&l, " was cancelled (");
+		put_error(&l, f.error);
+		put(&l, ")");
+		break;
 	default:
 		put(&l, " returned ");
 		put_error(&l, f.error);

@@ -1014,6 +1014,13 @@ enum drm_weave_failure_cause {
 	 * tasks did not run; what they should have written shares it.
 	 */
 	DRM_WEAVE_FAILURE_IN_FENCE = 3,
+	/**
+	 * @DRM_WEAVE_FAILURE_CANCELED: The root task's client closed its
+	 * file, or the device was unplugged, before the task finished
+	 * (-ECANCELED or -ENODEV); the job's other unfinished tasks share it.
+	 * What matters to a process that shares the buffers through PRIME.
+	 */
+	DRM_WEAVE_FAILURE_CANCELED = 4,
 };
 
 /** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */

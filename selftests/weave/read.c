@@ -345,6 +345,56 @@ TEST_F(rd, prime_importer_reads_and_sees_public_fields)
 	close(fd2);
 }
 
+/*
+ * An exporter closes its file while its job writes a buffer it shares: the
+ * job is cut short, and the importer, who waits for that writer, reads
+ * -EIO with the failure the cancel left on the bytes, and its root's
+ * private fields hidden; its own rewrite makes them good.
+ */
+TEST_F(rd, exporter_closing_mid_write_leaves_a_canceled_failure)
+{
+	const struct drm_weave_failure *f;
+	struct weave_test_batch b;
+	uint32_t stream, bo, bo2, s2;
+	int fd1, fd2 = self->fd, dmabuf;
+
+	fd1 = weave_test_open(_metadata);
+	stream = weave_test_stream(_metadata, fd1, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, fd1, self->page, 0);
+	ASSERT_EQ(0, weave_bo_export(fd1, bo, DRM_CLOEXEC, &dmabuf));
+	ASSERT_EQ(0, weave_bo_import(fd2, dmabuf, &bo2));
+	close(dmabuf);
+
+	/* A long delay, then the fill it keeps from running. */
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, weave_test_hang_delay_us(_metadata, &self->info));
+	weave_test_fill_task(&b, bo, 0, self->page, WORD_A);
+	weave_test_enqueue(_metadata, fd1, stream, &b);
+	ASSERT_EQ(0, weave_flush(fd1, stream, NULL));
+	/* The job is running, or waits to: the fill has not happened. */
+	ASSERT_EQ(-ETIME, rd(self, fd2, bo2, 0, self->page, 0));
+	close(fd1);
+
+	ASSERT_EQ(-EIO, rd(self, fd2, bo2, 0, self->page, soon()));
+	expect_untouched(_metadata, self);
+	ASSERT_EQ(1u, self->q->nfailures);
+	f = &self->q->failure[0];
+	EXPECT_EQ(-ECANCELED, f->error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_CANCELED, f->cause);
+	EXPECT_EQ(0u, f->root.flags);
+	EXPECT_EQ(0u, f->root.stream);
+	EXPECT_EQ(0u, f->root.seqno);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_KERNEL_DELAY, f->root.kernel);
+	EXPECT_EQ(1u, f->buffers);
+	expect_report_is_check(_metadata, self, fd2, bo2, 0, self->page);
+
+	s2 = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_fill_task(&b, bo2, 0, self->page, WORD_B);
+	weave_test_enqueue(_metadata, fd2, s2, &b);
+	ASSERT_EQ(0, rd(self, fd2, bo2, 0, self->page, soon()));
+	expect_data(_metadata, self, self->page, WORD_B);
+}
+
 /* --- malformed calls ------------------------------------------------------ */
 
 /* A valid READ of a range, in self-contained memory, to break. */

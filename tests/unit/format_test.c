@@ -274,8 +274,25 @@ TEST(cause_kernel_and_overflow)
 	f.cause = DRM_WEAVE_FAILURE_OVERFLOW;
 	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL, and the tasks that failed after it too (over max_live_failures); failure #14",
 		     fmt(_metadata, &f, NULL));
-	f.cause = DRM_WEAVE_FAILURE_IN_FENCE + 1;
-	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 4); failure #14",
+	f.cause = DRM_WEAVE_FAILURE_CANCELED + 1;
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 5); failure #14",
+		     fmt(_metadata, &f, NULL));
+}
+
+/* A job cut short by a close or an unplug: "was cancelled". */
+TEST(cause_canceled)
+{
+	struct drm_weave_failure f = failure(15, -ECANCELED,
+		task(DRM_WEAVE_KERNEL_DELAY, 3, 41, 0, 1), 0, 0, 0);
+
+	f.cause = DRM_WEAVE_FAILURE_CANCELED;
+	EXPECT_STREQ("failed: kernel \"delay\" (stream 3, seq 41) was cancelled (-ECANCELED); failure #15",
+		     fmt(_metadata, &f, NULL));
+	f.root.flags = 0;
+	f.root.stream = 0;
+	f.root.seqno = 0;
+	f.error = -ENODEV;
+	EXPECT_STREQ("failed: kernel \"delay\" was cancelled (-ENODEV); failure #15",
 		     fmt(_metadata, &f, NULL));
 }
 
