@@ -134,7 +134,10 @@ static const int errs_isolate[] = { EINVAL, ENOENT, EALREADY, ENOMEM, 0 };
 static const int errs_wait[] = { EINVAL, ENOENT, ETIME, EINTR, ECANCELED, 0 };
 static const int errs_stream_query[] = { EINVAL, ENOENT, 0 };
 static const int errs_set_param[] = { EINVAL, EBUSY, 0 };
-static const int errs_check[] = { EINVAL, ENOENT, ENOSPC, EFAULT, 0 };
+static const int errs_check[] = { EINVAL, ENOENT, ENOSPC, EFAULT, ENOMEM, 0 };
+static const int errs_read[] = {
+	EINVAL, ENOENT, EIO, ENOSPC, ETIME, EINTR, EFAULT, ENOMEM, 0
+};
 
 /* From the DRM core of 6.1 and 6.12 (drm_ioctl.c, drm_prime.c, ...). */
 static const int errs_gem_close[] = { EINVAL, 0 };
@@ -182,7 +185,7 @@ static const uint8_t fz_forbidden_nr[] = {
 enum fz_op {
 	OP_QUERY, OP_BO_CREATE, OP_MMAP_OFFSET, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_ENQUEUE, OP_FLUSH, OP_ISOLATE, OP_WAIT,
-	OP_STREAM_QUERY, OP_SET_PARAM, OP_CHECK,
+	OP_STREAM_QUERY, OP_SET_PARAM, OP_CHECK, OP_READ,
 	OP_GEM_CLOSE, OP_PRIME_EXPORT, OP_PRIME_IMPORT,
 	OP_SO_CREATE, OP_SO_DESTROY, OP_SO_EXPORT, OP_SO_IMPORT, OP_SO_WAIT,
 	OP_SO_TL_WAIT, OP_SO_RESET, OP_SO_SIGNAL, OP_SO_TL_SIGNAL,
@@ -270,6 +273,7 @@ union fz_arg {
 	struct drm_weave_stream_query stream_query;
 	struct drm_weave_set_param set_param;
 	struct drm_weave_check check;
+	struct drm_weave_read read;
 	struct drm_gem_close gem_close;
 	struct drm_prime_handle prime;
 	struct drm_syncobj_create so_create;
@@ -2398,6 +2402,98 @@ static void gen_set_param(struct fz_ctx *c)
 		  (unsigned long long)a->value);
 }
 
+/* --- READ ------------------------------------------------------------------ */
+
+/*
+ * A READ of a range of one of the thread's buffers.  The bytes go to the
+ * out buffer's first half, the report's failures and skips to the second.
+ * Whether the range carries failures, or is written in time, is not known
+ * here: -EIO, -ENOSPC and -ETIME are always fair.
+ */
+static void gen_read(struct fz_ctx *c)
+{
+	struct drm_weave_read *a = &c->call.arg.read;
+	const uint32_t fsize = sizeof(struct drm_weave_failure);
+	const uint32_t ssize = sizeof(struct drm_weave_failure_task);
+	int k = fz_pick_bo(c);
+
+	if (k < 0 || fz_one_in(c, 50)) {
+		a->handle = fz_any_handle(c);
+		a->offset = fz_below(c, 4096);
+		a->size = fz_range(c, 1, FZ_OUT / 2);
+	} else {
+		a->handle = c->bo[k].handle;
+		a->size = fz_task_size(c, c->bo[k].size, 1);
+		if (a->size > FZ_OUT / 2)
+			a->size = FZ_OUT / 2;
+		a->offset = fz_below(c, c->bo[k].size - a->size + 1);
+	}
+	a->data = (uintptr_t)c->out;
+	a->timeout_ns = fz_deadline(c);
+	a->failures.stride = fsize;
+	a->failures.count = (uint32_t)fz_below(c, (FZ_OUT / 4) / fsize + 1);
+	a->failures.ptr = (uintptr_t)c->out + FZ_OUT / 2;
+	a->skips.stride = ssize;
+	a->skips.count = (uint32_t)fz_below(c, (FZ_OUT / 4) / ssize + 1);
+	a->skips.ptr = (uintptr_t)c->out + 3 * (FZ_OUT / 4);
+	a->nfailures = (uint32_t)fz_r(c);
+	a->nskips = (uint32_t)fz_r(c);
+
+	while (fz_mutate(c)) {
+		switch (fz_below(c, 9)) {
+		case 0:
+			a->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "flags", true);
+			break;
+		case 1:
+			a->size = 0;
+			fz_mut(c, "size 0", true);
+			break;
+		case 2:
+			a->offset = ~0ull - fz_below(c, 8);
+			a->size = fz_range(c, 9, 64);
+			fz_mut(c, "range offset overflows", true);
+			break;
+		case 3:
+			a->offset = fz_range(c, 1ull << 40, 1ull << 50);
+			fz_mut(c, "range past the end", true);
+			break;
+		case 4:
+			a->handle = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "bad handle", true);
+			break;
+		case 5:
+			/* Fails only if the range is good and copied. */
+			a->data = fz_bad_ptr(c);
+			fz_mut(c, "data unwritable", false);
+			break;
+		case 6:
+			a->failures.count = a->failures.count ?: 1;
+			a->failures.stride = fz_below(c, 2) ?
+				(uint32_t)fz_below(c, fsize) :
+				(uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						   0xffffffff);
+			fz_mut(c, "failures.stride bad", true);
+			break;
+		case 7:
+			a->skips.count = a->skips.count ?: 1;
+			a->skips.stride = fz_below(c, 2) ?
+				(uint32_t)fz_below(c, ssize) :
+				(uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						   0xffffffff);
+			fz_mut(c, "skips.stride bad", true);
+			break;
+		default:
+			fz_mut_arg(c, true);
+			break;
+		}
+	}
+	fz_detail(c, "handle %u %#llx+%#llx deadline %lld room %u/%u",
+		  a->handle, (unsigned long long)a->offset,
+		  (unsigned long long)a->size, (long long)a->timeout_ns,
+		  a->failures.count, a->skips.count);
+}
+
 /* --- CHECK ----------------------------------------------------------------- */
 
 /*
@@ -3558,9 +3654,9 @@ static void gen_forbidden(struct fz_ctx *c)
 
 static void gen_unknown(struct fz_ctx *c)
 {
-	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_CHECK + 1 +
+	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_READ + 1 +
 		(unsigned int)fz_below(c, DRM_COMMAND_END - DRM_COMMAND_BASE -
-					  DRM_WEAVE_CHECK - 1);
+					  DRM_WEAVE_READ - 1);
 	unsigned int size = (unsigned int)fz_below(c, 257);
 
 	c->call.req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, nr, size);
@@ -3606,6 +3702,7 @@ static const struct fz_opdesc fz_ops[OP_NR] = {
 	[OP_SET_PARAM] = { "SET_PARAM", errs_set_param, 15, gen_set_param,
 			   NULL },
 	[OP_CHECK] = { "CHECK", errs_check, 40, gen_check, check_check },
+	[OP_READ] = { "READ", errs_read, 30, gen_read, NULL },
 	[OP_GEM_CLOSE] = { "GEM_CLOSE", errs_gem_close, 30, gen_gem_close,
 			   check_gem_close },
 	[OP_PRIME_EXPORT] = { "PRIME_HANDLE_TO_FD", errs_prime_export, 20,
@@ -3661,6 +3758,7 @@ static const unsigned long fz_reqs[OP_NR] = {
 	[OP_STREAM_QUERY] = DRM_IOCTL_WEAVE_STREAM_QUERY,
 	[OP_SET_PARAM] = DRM_IOCTL_WEAVE_SET_PARAM,
 	[OP_CHECK] = DRM_IOCTL_WEAVE_CHECK,
+	[OP_READ] = DRM_IOCTL_WEAVE_READ,
 	[OP_GEM_CLOSE] = DRM_IOCTL_GEM_CLOSE,
 	[OP_PRIME_EXPORT] = DRM_IOCTL_PRIME_HANDLE_TO_FD,
 	[OP_PRIME_IMPORT] = DRM_IOCTL_PRIME_FD_TO_HANDLE,
@@ -3774,6 +3872,17 @@ static void fz_raw(struct fz_ctx *c)
 		a->check.ranges.ptr = fz_raw_ptr(c);
 		fz_raw_out(c, &a->check.failures, 0);
 		fz_raw_out(c, &a->check.skips, FZ_OUT / 2);
+		break;
+	case OP_READ:
+		/* The bytes go to the out buffer's first half, a report after. */
+		a->read.data = fz_below(c, 4) ? (uintptr_t)c->out :
+						fz_bad_ptr(c);
+		a->read.size %= FZ_OUT / 2 + 1;
+		fz_raw_out(c, &a->read.failures, FZ_OUT / 2);
+		fz_raw_out(c, &a->read.skips, FZ_OUT / 2);
+		if (a->read.failures.ptr == (uintptr_t)c->out + FZ_OUT / 2 &&
+		    a->read.skips.ptr == a->read.failures.ptr)
+			a->read.skips.count = 0;
 		break;
 	case OP_SO_EXPORT:
 	case OP_SO_IMPORT:
