@@ -1069,6 +1069,70 @@ TEST_F_TIMEOUT(fi, check, 120)
 	weave_test_close_bo(_metadata, self->main.fd, bo);
 }
 
+/*
+ * READ (uAPI 1.3) under fail-nth: of a good range, after a fill it has to
+ * submit itself, it returns the bytes or -ENOMEM; of a tainted range, the
+ * report or -ENOMEM.  A failed READ submits nothing twice and loses
+ * nothing: the next one returns the same.
+ */
+TEST_F_TIMEOUT(fi, read, 120)
+{
+	struct drm_weave_failure_task t[4];
+	struct drm_weave_failure f[4];
+	struct weave_test_batch b;
+	uint32_t bo, *data, nf, nt;
+	unsigned int n, k;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(3u, self->info.uapi_minor);
+	data = malloc(self->page);
+	ASSERT_NE(NULL, data);
+	bo = weave_test_bo(_metadata, self->main.fd, 2 * self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_fail_task(&b, bo, self->page, 64, EIO);
+	weave_test_enqueue(_metadata, self->main.fd, self->main.stream, &b);
+	fi_finish(_metadata, self->main.fd, self->main.stream);
+
+	for (k = 0; k < 2; k++) {
+		for (n = 1;; n++) {
+			/* Queued, not flushed: the READ submits it. */
+			weave_test_fill_task(&b, bo, 0, self->page, 0x5eed + n);
+			weave_test_enqueue(_metadata, self->main.fd,
+					   self->main.stream, &b);
+			memset(data, 0, self->page);
+			nf = 4;
+			nt = 4;
+			fi_arm(_metadata, self, n);
+			ret = weave_read(self->main.fd, bo, k * self->page,
+					 self->page, data,
+					 weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+					 f, &nf, t, &nt);
+			inj = fi_disarm(_metadata, self);
+			if (ret == -ENOMEM) {
+				ASSERT_TRUE(inj);
+				fi_done(_metadata, self, "READ", n, inj, ret);
+				continue;
+			}
+			if (k) {
+				ASSERT_EQ(-EIO, ret);
+				ASSERT_EQ(1u, nf);
+				ASSERT_EQ(-EIO, f[0].error);
+				ret = 0;
+			} else {
+				ASSERT_EQ(0, ret);
+				ASSERT_EQ(0x5eed + n, data[0]);
+				ASSERT_EQ(0x5eed + n, data[self->page / 4 - 1]);
+			}
+			if (fi_done(_metadata, self, "READ", n, inj, ret))
+				break;
+		}
+	}
+	fi_finish(_metadata, self->main.fd, self->main.stream);
+	weave_test_close_bo(_metadata, self->main.fd, bo);
+	free(data);
+}
+
 /* --- enqueue --------------------------------------------------------------- */
 
 /*
