@@ -115,46 +115,37 @@ TEST_F(query, device_info_failure_limits)
 }
 
 /*
- * A program built against uAPI 1.2 passes the 1.2 size: it gets exactly
- * those bytes, and nothing is written past them.
+ * A program built against an older uAPI passes the size of the struct it
+ * knows, @old: it gets exactly those bytes, the same as the start of the
+ * whole struct, and nothing is written past them.
  */
-TEST_F(query, device_info_1_2_size)
+static void expect_old_size(struct __test_metadata *_metadata, int fd,
+			    uint32_t old)
 {
-	struct drm_weave_device_info info = weave_test_info(_metadata,
-							    self->fd);
-	uint32_t old = offsetof(struct drm_weave_device_info, max_check_ranges);
+	struct drm_weave_device_info info = weave_test_info(_metadata, fd);
 	unsigned char buf[sizeof(info) + TAIL];
 	uint32_t size = old;
 
 	memset(buf, 0xff, sizeof(buf));
-	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO, buf,
-				 &size));
+	ASSERT_EQ(0, weave_query(fd, DRM_WEAVE_QUERY_DEVICE_INFO, buf, &size));
 	ASSERT_EQ(sizeof(info), size);
 	ASSERT_EQ(0, memcmp(&info, buf, old));
 	ASSERT_EQ(sizeof(buf) - old,
 		  weave_test_check_bytes(buf + old, sizeof(buf) - old, 0xff));
 }
 
-/*
- * A program built against uAPI 1.1 passes the 1.1 size: it gets exactly
- * those bytes, the same as the start of the whole struct, and nothing is
- * written past them.
- */
+TEST_F(query, device_info_1_2_size)
+{
+	expect_old_size(_metadata, self->fd,
+			offsetof(struct drm_weave_device_info,
+				 max_check_ranges));
+}
+
 TEST_F(query, device_info_1_1_size)
 {
-	struct drm_weave_device_info info = weave_test_info(_metadata,
-							    self->fd);
-	uint32_t old = offsetof(struct drm_weave_device_info, max_slot_gates);
-	unsigned char buf[sizeof(info) + TAIL];
-	uint32_t size = old;
-
-	memset(buf, 0xff, sizeof(buf));
-	ASSERT_EQ(0, weave_query(self->fd, DRM_WEAVE_QUERY_DEVICE_INFO, buf,
-				 &size));
-	ASSERT_EQ(sizeof(info), size);
-	ASSERT_EQ(0, memcmp(&info, buf, old));
-	ASSERT_EQ(sizeof(buf) - old,
-		  weave_test_check_bytes(buf + old, sizeof(buf) - old, 0xff));
+	expect_old_size(_metadata, self->fd,
+			offsetof(struct drm_weave_device_info,
+				 max_slot_gates));
 }
 
 TEST_F(query, device_info_size)
