@@ -7,7 +7,6 @@
 #include <linux/crc32.h>
 #include <linux/delay.h>
 #include <linux/highmem.h>
-#include <linux/jiffies.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -50,8 +49,12 @@ static int weave_run_delay(struct weave_job *job, u32 us)
 		fsleep(us);
 		return 0;
 	}
-	wait_event_timeout(job->queue->abort_wq, weave_job_aborted(job),
-			   usecs_to_jiffies(us));
+	/*
+	 * An hrtimer, not jiffies: a timeout of N jiffies may end up to a
+	 * tick early, and DELAY promises at least @us.
+	 */
+	wait_event_hrtimeout(job->queue->abort_wq, weave_job_aborted(job),
+			     ns_to_ktime((u64)us * NSEC_PER_USEC));
 	return 0;
 }
 

@@ -244,6 +244,33 @@ TEST_F(sync, wait_deadlines)
 				weave_timeout_ns(-WEAVE_TEST_SEC)));
 }
 
+/*
+ * DELAY waits at least as long as asked: its job's fence does not signal
+ * before the sum of its delays has passed since the flush.  Each delay is
+ * a whole number of scheduler ticks, where a jiffies-based timeout could
+ * end up to a tick early; twenty of them make such a shortfall show.
+ */
+TEST_F(sync, delay_lasts_at_least)
+{
+	const uint32_t us = 20000, n = 20;
+	struct drm_weave_sync out = weave_sync(self->syncobj, 0);
+	struct weave_test_batch b;
+	int64_t start, elapsed;
+	uint32_t i;
+
+	weave_test_batch_init(&b);
+	for (i = 0; i < n; i++)
+		weave_test_delay(&b, us);
+	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	start = weave_test_now();
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
+	ASSERT_EQ(0, drmSyncobjWait(self->fd, &self->syncobj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL));
+	elapsed = weave_test_now() - start;
+	EXPECT_LE((int64_t)n * us * 1000, elapsed);
+}
+
 /* WAIT does not wait for tasks that were queued but not flushed. */
 TEST_F(sync, wait_ignores_unflushed)
 {
