@@ -104,21 +104,46 @@ void *weave_arena_reserve(struct weave_arena *a, u32 len)
 }
 
 /**
- * weave_arena_release() - Give back the slice @p.
- * @p: A slice from weave_arena_reserve(), or NULL.
+ * weave_arena_alone() - Make a slice of @len bytes that has no arena.
+ * @mem: weave_arena_cost(@len) bytes, aligned to 8, that the caller frees
+ *	when weave_arena_release() hands them back.
+ * @len: The slice's length.
  *
- * Its bytes are reused once every slice reserved before it was released.
- * Any context but a hard interrupt.
+ * For a slice too large for its arena: it is released like the others.
+ *
+ * Return: The slice.
  */
-void weave_arena_release(void *p)
+void *weave_arena_alone(void *mem, u32 len)
+{
+	struct weave_arena_hdr *h = mem;
+
+	h->arena = NULL;
+	h->len = weave_arena_cost(len);
+	h->held = true;
+	return (u8 *)mem + WEAVE_ARENA_GRANULE;
+}
+
+/**
+ * weave_arena_release() - Give back the slice @p.
+ * @p: A slice from weave_arena_reserve() or weave_arena_alone(), or NULL.
+ *
+ * An arena's slice is reused once every slice reserved before it was
+ * released.  Any context but a hard interrupt.
+ *
+ * Return: For a slice of weave_arena_alone(), the memory given to it, for
+ * the caller to free; else NULL.
+ */
+void *weave_arena_release(void *p)
 {
 	struct weave_arena_hdr *h;
 	struct weave_arena *a;
 
 	if (!p)
-		return;
+		return NULL;
 	h = (struct weave_arena_hdr *)((u8 *)p - WEAVE_ARENA_GRANULE);
 	a = h->arena;
+	if (!a)
+		return h;
 	spin_lock(&a->lock);
 	WARN_ON_ONCE(!h->held);
 	h->held = false;
@@ -133,6 +158,7 @@ void weave_arena_release(void *p)
 		a->reclaimed++;
 	}
 	spin_unlock(&a->lock);
+	return NULL;
 }
 
 /**

@@ -49,7 +49,8 @@ static inline u64 weave_arena_cost(u64 len)
 
 void weave_arena_init(struct weave_arena *a, void *base, u32 size);
 void *weave_arena_reserve(struct weave_arena *a, u32 len);
-void weave_arena_release(void *p);
+void *weave_arena_alone(void *mem, u32 len);
+void *weave_arena_release(void *p);
 bool weave_arena_idle(struct weave_arena *a);
 u64 weave_arena_reclaimed(struct weave_arena *a);
 

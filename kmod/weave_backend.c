@@ -222,6 +222,12 @@ static void weave_engine_fail(void *backend, const struct weave_task *task,
 	atomic64_inc(&ls->completed);
 }
 
+/* A task the core cancels at close: only its staging is left to free. */
+static void weave_engine_drop(void *backend, const struct weave_task *task)
+{
+	weave_staging_free(backend, task->data, task->len);
+}
+
 static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 				const struct weave_task *task,
 				struct weave_failures *failures)
@@ -526,6 +532,7 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 const struct weave_backend_ops weave_engine_ops = {
 	.enqueue = weave_engine_enqueue,
 	.fail = weave_engine_fail,
+	.drop = weave_engine_drop,
 	.flush = weave_engine_flush,
 	.create_stream = weave_engine_create_stream,
 	.destroy_stream = weave_engine_destroy_stream,
@@ -571,6 +578,7 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
+	init_waitqueue_head(&ctx->staging_wq);
 	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES);
 	return ctx;
 }
@@ -589,6 +597,8 @@ static void weave_ectx_release(struct kref *ref)
 		kvfree(es->gates);
 		weave_eslot_insyncs_free(es);
 		dma_fence_put(es->last);
+		WARN_ON(es->staging.base && !weave_arena_idle(&es->staging));
+		kvfree(es->staging.base);
 	}
 	kvfree(ctx->spare_tasks);
 	kfree(ctx->slots);

@@ -66,9 +66,9 @@
  * A task owns its host-write staging &weave_task.data.  The caller owns it
  * until weave_core_register() returns 0; then the core owns it, copied
  * into the ring.  An enqueue that succeeds hands it to the backend, and so
- * does a fail; the backend frees it with kvfree().  A task whose enqueue
- * failed is still the core's.  A task cancelled by weave_core_fini() is
- * freed by the core with kvfree().  Buffer references behind
+ * does a fail; the backend frees it, as it made it.  A task whose enqueue
+ * failed is still the core's.  A task cancelled by weave_core_fini() goes
+ * to the backend's drop.  Buffer references behind
  * &weave_binding.bo are not the core's business: the backend takes its own
  * in enqueue, the caller's may hang off the track.
  */
@@ -764,8 +764,8 @@ int weave_core_init(struct weave_core *core,
  * weave_core_fini() - Tear down a client's scheduler core.
  * @core: The scheduler core.
  *
- * Cancels every queued task without enqueueing it: its staging is freed
- * with kvfree() and its tracks released (track_idle is called).  Then
+ * Cancels every queued task without enqueueing it: its staging goes to
+ * the backend's drop and its tracks are released (track_idle is called).  Then
  * destroys every backend stream and frees the slots.
  *
  * Context: &weave_core.lock held; no other user of @core remains.
@@ -781,7 +781,7 @@ void weave_core_fini(struct weave_core *core)
 		slot = &core->slots[i];
 		while (slot->count) {
 			task = weave_slot_pop(core, slot);
-			kvfree(task->data);
+			core->ops->drop(core->backend, task);
 			task->data = NULL;
 			weave_task_done(core, task);
 		}

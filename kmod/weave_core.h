@@ -147,6 +147,8 @@ struct weave_task {
  * @fail: Take @task, which @enqueue refused with @err, and dispose of it
  *	so that its failure is seen (the soft engine fails its stream).  The
  *	backend takes what @task owns.
+ * @drop: Free what @task owns, a task that weave_core_fini() cancels
+ *	without handing it to @enqueue or @fail.
  * @flush: Submit everything enqueued on @bs, ordered before anything any
  *	backend stream submits later.  On error the backend may keep the
  *	work and submit it on a later flush.
@@ -175,6 +177,7 @@ struct weave_backend_ops {
 		       struct weave_failures *failures);
 	void (*fail)(void *backend, const struct weave_task *task, int err,
 		     struct weave_failures *failures);
+	void (*drop)(void *backend, const struct weave_task *task);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
 	struct weave_bstream *(*create_stream)(void *backend, u32 slot,

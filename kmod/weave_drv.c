@@ -205,6 +205,11 @@ module_param(max_staged_bytes, ullong, 0444);
 MODULE_PARM_DESC(max_staged_bytes,
 		 "Staged host-write bytes per client (1 to 2 GiB - 1, default 64 MiB)");
 
+static unsigned int slot_staging_bytes = SZ_256K;
+module_param(slot_staging_bytes, uint, 0444);
+MODULE_PARM_DESC(slot_staging_bytes,
+		 "Bytes of each slot's staging arena, for host writes up to half of it (a multiple of 4096 in 4 KiB..64 MiB, default 256 KiB)");
+
 /* Bounds of the module parameters above. */
 #define WEAVE_TIMEOUT_MS_MIN		10
 #define WEAVE_TIMEOUT_MS_MAX		600000
@@ -382,6 +387,7 @@ static int weave_probe(struct platform_device *pdev)
 		.max_client_streams = max_client_streams,
 		.max_pending_tasks = max_pending_tasks,
 		.max_staged_bytes = max_staged_bytes,
+		.slot_staging_bytes = slot_staging_bytes,
 	};
 	INIT_LIST_HEAD(&wdev->clients);
 	ret = drmm_mutex_init(&wdev->drm, &wdev->clients_lock);
@@ -492,7 +498,8 @@ static int __init weave_init(void)
 	    max_client_streams < 1 ||
 	    max_client_streams > WEAVE_CLIENT_STREAMS_MAX ||
 	    max_pending_tasks < 1 || max_staged_bytes < 1 ||
-	    max_staged_bytes > INT_MAX) {
+	    max_staged_bytes > INT_MAX || slot_staging_bytes < SZ_4K ||
+	    slot_staging_bytes > SZ_64M || slot_staging_bytes % SZ_4K) {
 		pr_err("a scheduler module parameter is out of range\n");
 		return -EINVAL;
 	}

@@ -41,6 +41,8 @@ struct weave_limits {
 	u64 max_pending_tasks;
 	/** @max_staged_bytes: Staged host-write bytes per client. */
 	u64 max_staged_bytes;
+	/** @slot_staging_bytes: Bytes of each slot's staging arena. */
+	u32 slot_staging_bytes;
 };
 
 /* Limits of one ENQUEUE, fixed by the driver. */

@@ -13,8 +13,10 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
+#include "weave_arena.h"
 #include "weave_core.h"
 #include "weave_failure.h"
 
@@ -94,6 +96,12 @@ struct weave_eslot {
 	 * not encoded yet, oldest first (&struct weave_insync).
 	 */
 	struct list_head insyncs;
+	/**
+	 * @staging: The slot's staging arena, whose bytes are allocated on
+	 * the slot's first host write small enough for it and kept with the
+	 * context; see "DOC: staging".
+	 */
+	struct weave_arena staging;
 };
 
 /**
@@ -152,6 +160,18 @@ struct weave_ectx {
 	atomic64_t pending_tasks;
 	/** @staged_bytes: Host-write bytes staged and not yet written. */
 	atomic64_t staged_bytes;
+	/**
+	 * @arena_bytes: Bytes of the slots' staging arenas, under the
+	 * client's mutex.
+	 */
+	u64 arena_bytes;
+	/**
+	 * @alone_bytes: Bytes of the staged host writes too large for their
+	 * slot's arena, which have memory of their own.
+	 */
+	atomic64_t alone_bytes;
+	/** @staging_wq: Woken when a slice goes back to an arena. */
+	wait_queue_head_t staging_wq;
 	/**
 	 * @job_bytes: Bytes of the task arrays of jobs not yet freed, at
 	 * their capacity, and of @spare_tasks.
@@ -220,5 +240,12 @@ struct dma_fence *weave_join_arm(struct weave_join *join);
 void weave_join_put(struct weave_join *join);
 
 void weave_lstream_put(struct weave_lstream *ls);
+
+void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
+			bool arena);
+void *weave_staging_wait(struct weave_ectx *ctx, u32 slot, u32 len,
+			 u32 timeout_ms);
+void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len);
+void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
 
 #endif /* _WEAVE_ENGINE_H_ */

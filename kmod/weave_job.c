@@ -20,15 +20,6 @@
 #include "weave_lists.h"
 #include "weave_queue.h"
 
-/* Free staged host-write bytes and take them off the client's count. */
-void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len)
-{
-	if (!data)
-		return;
-	atomic64_sub(len, &ctx->staged_bytes);
-	kvfree(data);
-}
-
 /*
  * Free the staging of every task of @job and take its tasks off the
  * client's pending count; idempotent.

@@ -198,7 +198,6 @@ static inline bool weave_job_aborted(struct weave_job *job)
 	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
 }
 
-void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
 void weave_job_release_tasks(struct weave_job *job);
 void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);
 struct weave_job *weave_job_alloc(struct weave_bstream *bs);

@@ -84,6 +84,9 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->max_report_failures = WEAVE_MAX_REPORT_FAILURES;
 	info->max_live_failures = WEAVE_MAX_LIVE_FAILURES;
 	info->max_failure_skips = WEAVE_FAILURE_SKIPS;
+	info->slot_staging_bytes = wdev->limits.slot_staging_bytes;
+	info->max_staging_slice = wdev->limits.slot_staging_bytes / 2 -
+				  WEAVE_ARENA_GRANULE;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,
@@ -125,9 +128,12 @@ static void weave_query_client_usage(struct weave_device *wdev,
 	usage->jobs = atomic64_read(&ctx->jobs);
 	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
 	usage->submitted_jobs = atomic64_read(&ctx->submitted_jobs);
+	usage->arena_bytes = ctx->arena_bytes;
+	usage->alone_bytes = atomic64_read(&ctx->alone_bytes);
 	mutex_unlock(&c->lock);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
-			      usage->staged_bytes + usage->gate_bytes;
+			      usage->gate_bytes + usage->arena_bytes +
+			      usage->alone_bytes;
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */

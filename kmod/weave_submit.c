@@ -124,10 +124,8 @@ static void weave_task_release(struct weave_client *c, struct weave_task *t)
 		weave_btrack_release(c, bt);
 	}
 	t->num_bindings = 0;
-	if (t->data) {
-		kvfree(t->data);
-		t->data = NULL;
-	}
+	weave_staging_drop(c->ectx, t->data, t->len);
+	t->data = NULL;
 }
 
 /*
@@ -310,47 +308,62 @@ static int weave_task_bind(struct weave_client *c, struct drm_file *file,
 	return 0;
 }
 
+/* What one ENQUEUE staged so far. */
+struct weave_stage {
+	u32 stream;	/* its stream */
+	u32 slot;	/* the stream's slot */
+	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
+	u64 arena;	/* of the slot's arena, at weave_arena_cost() */
+};
+
 /*
- * Stage step of a host write: copy its bytes from @ut->data into @t->data.
- * @staged counts the bytes staged so far by this call.
+ * Stage step of a host write: room for its bytes (see "DOC: staging"),
+ * under pressure after executing the slot, then a copy from @ut->data.
  */
 static int weave_task_stage(struct weave_client *c,
 			    const struct drm_weave_task *ut,
-			    struct weave_task *t, u64 *staged)
+			    struct weave_task *t, struct weave_stage *st)
 {
 	const struct weave_limits *lim = &c->wdev->limits;
+	u64 cost;
+	bool arena;
+	void *p;
 
 	t->len = t->bindings[0].size;
 	if (!(t->bindings[0].access & WEAVE_ACCESS_WRITE))
 		return -EINVAL;
 	if (t->len > lim->max_staged_bytes)
 		return -E2BIG;
-	if (atomic64_read(&c->ectx->staged_bytes) + *staged + t->len >
+	if (atomic64_read(&c->ectx->staged_bytes) + st->bytes + t->len >
 	    lim->max_staged_bytes)
 		return -EBUSY;
-	/*
-	 * Up to max_staged_bytes of the caller's choosing: charged to its
-	 * memory cgroup, and a refusal rather than an OOM kill or a warning
-	 * when it does not fit there.
-	 */
-	t->data = kvmalloc(t->len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
-			   __GFP_NOWARN);
-	if (!t->data)
-		return -ENOMEM;
+	cost = weave_arena_cost(t->len);
+	arena = st->arena + cost <= lim->slot_staging_bytes / 2;
+	p = weave_staging_get(c->ectx, st->slot, t->len, arena);
+	if (!p) {
+		/* Its work under way, the slot's slices come back. */
+		weave_core_flush(&c->core, st->stream);
+		p = weave_staging_wait(c->ectx, st->slot, t->len,
+				       lim->job_timeout_ms);
+	}
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	t->data = p;
+	if (arena)
+		st->arena += cost;
 	if (copy_from_user(t->data, u64_to_user_ptr(ut->data), t->len))
 		return -EFAULT;
-	*staged += t->len;
+	st->bytes += t->len;
 	return 0;
 }
 
 /*
- * Check and resolve the user task @ut, already copied in, into @t.  @staged
- * counts the host-write bytes staged so far by this call.  On error @t holds
- * nothing.
+ * Check and resolve the user task @ut, already copied in, into @t.  @st
+ * says what this call staged so far.  On error @t holds nothing.
  */
 static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 			      const struct drm_weave_task *ut,
-			      struct weave_task *t, u64 *staged)
+			      struct weave_task *t, struct weave_stage *st)
 {
 	int ret;
 
@@ -361,7 +374,7 @@ static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 	if (!ret && t->kind == WEAVE_TASK_LAUNCH)
 		ret = weave_launch_check(ut, t);
 	else if (!ret)
-		ret = weave_task_stage(c, ut, t, staged);
+		ret = weave_task_stage(c, ut, t, st);
 	if (ret)
 		weave_task_release(c, t);
 	return ret;
@@ -411,7 +424,7 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 				    struct drm_file *file,
 				    const struct drm_weave_enqueue *args,
 				    struct weave_task *tasks, u32 *n,
-				    u64 *staged)
+				    struct weave_stage *st)
 {
 	struct drm_weave_task *chunk = c->task_chunk;
 	u32 count = args->tasks.count;
@@ -431,8 +444,7 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 		/* The tasks before a bad one have had their say. */
 		if (k == got)
 			return cret;
-		ret = weave_task_prepare(c, file, &chunk[k], &tasks[*n],
-					 staged);
+		ret = weave_task_prepare(c, file, &chunk[k], &tasks[*n], st);
 		if (ret)
 			return ret;
 	}
@@ -557,9 +569,9 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	struct dma_fence **fences = c->in_fences;
 	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;
+	struct weave_stage st = { .stream = args->stream };
 	struct weave_task *tasks;
 	u32 n = 0, nf = 0, slot;
-	u64 staged = 0;
 	int ret;
 
 	if (args->flags || !args->tasks.count ||
@@ -577,9 +589,9 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	}
 	ls = weave_enqueue_stream(c, args, args->tasks.count);
 	ret = PTR_ERR_OR_ZERO(ls);
+	st.slot = weave_core_slot(&c->core, args->stream);
 	if (!ret)
-		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n,
-					       &staged);
+		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
 	if (!ret)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {
@@ -590,7 +602,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret) {
 		/* Committed: it takes the tasks, the fences and in-syncs. */
-		ret = weave_enqueue_commit(c, args, ls, tasks, staged, fences,
+		ret = weave_enqueue_commit(c, args, ls, tasks, st.bytes, fences,
 					   nf, in, slot);
 		n = 0;
 		nf = 0;

@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		3
+#define DRM_WEAVE_UAPI_MINOR		4
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -249,6 +249,22 @@ struct drm_weave_device_info {
 	 * (uAPI 1.3).
 	 */
 	__u32 max_failure_skips;
+
+	/**
+	 * @slot_staging_bytes: Bytes of each slot's staging arena, which
+	 * holds the bytes of its small host writes from enqueue until they
+	 * are written (uAPI 1.4; zero from an older kernel, which staged
+	 * each host write in memory of its own).  See
+	 * &struct drm_weave_enqueue.
+	 */
+	__u32 slot_staging_bytes;
+
+	/**
+	 * @max_staging_slice: The largest host write that can go to the
+	 * arena, half of it less 16 bytes (uAPI 1.4).  A host write of
+	 * length L takes L rounded up to 16, plus 16, of the arena.
+	 */
+	__u32 max_staging_slice;
 };
 
 /**
@@ -277,16 +293,17 @@ struct drm_weave_memory_usage {
  * complete and are freed concurrently, so two queries may differ even if
  * the caller did nothing in between.
  *
- * @kernel_bytes is always @ring_bytes + @job_bytes + @staged_bytes +
- * @gate_bytes.  Slot
- * rings are made on a slot's first task and kept until the file is closed
- * (destroying a stream does not free them), so once the client is idle --
- * everything it enqueued flushed and waited for, and @jobs back at zero,
- * which follows completion shortly, as jobs are freed asynchronously --
- * @kernel_bytes is @ring_bytes plus @job_bytes, which is then either zero or
- * the one task array the kernel keeps for the next job, of max_tasks entries
- * (the client's threshold, %DRM_WEAVE_PARAM_MAX_TASKS).  A fresh file reads
- * all zeroes.
+ * @kernel_bytes is always @ring_bytes + @job_bytes + @gate_bytes +
+ * @arena_bytes + @alone_bytes (before uAPI 1.4: @ring_bytes + @job_bytes +
+ * @staged_bytes + @gate_bytes).  Slot rings and staging arenas are made on
+ * a slot's first task, and first small host write, and kept until the file
+ * is closed (destroying a stream does not free them), so once the client
+ * is idle -- everything it enqueued flushed and waited for, and @jobs back
+ * at zero, which follows completion shortly, as jobs are freed
+ * asynchronously -- @kernel_bytes is @ring_bytes plus @arena_bytes plus
+ * @job_bytes, which is then either zero or the one task array the kernel
+ * keeps for the next job, of max_tasks entries (the client's threshold,
+ * %DRM_WEAVE_PARAM_MAX_TASKS).  A fresh file reads all zeroes.
  *
  * Fields are only ever added at the end.
  */
@@ -316,7 +333,8 @@ struct drm_weave_client_usage {
 
 	/**
 	 * @kernel_bytes: Bytes the kernel holds for the client's scheduling
-	 * state: @ring_bytes + @job_bytes + @staged_bytes + @gate_bytes.
+	 * state: @ring_bytes + @job_bytes + @gate_bytes + @arena_bytes +
+	 * @alone_bytes.
 	 */
 	__u64 kernel_bytes;
 
@@ -355,6 +373,20 @@ struct drm_weave_client_usage {
 	 * covers it.
 	 */
 	__u64 submitted_jobs;
+
+	/**
+	 * @arena_bytes: Bytes of the slots' staging arenas, slot_staging_bytes
+	 * (see &struct drm_weave_device_info) for each slot that had a host
+	 * write small enough for one (uAPI 1.4).
+	 */
+	__u64 arena_bytes;
+
+	/**
+	 * @alone_bytes: Bytes of the staged host writes that have memory of
+	 * their own, too large for their slot's arena, each its length
+	 * rounded up to 16, plus 16 (uAPI 1.4).
+	 */
+	__u64 alone_bytes;
 };
 
 /**
@@ -669,6 +701,17 @@ struct drm_weave_sync {
  * bad task fails the call before anything is queued.  Host-write bytes are
  * copied at once, so the caller may reuse its memory when the call returns.
  *
+ * They are copied into the stream's slot's staging arena (uAPI 1.4; see
+ * slot_staging_bytes in &struct drm_weave_device_info) while the host
+ * writes this call put there take at most half of it, and into memory of
+ * their own otherwise.  A full arena is pressure: the call executes the
+ * slot and submits its work, as %DRM_IOCTL_WEAVE_FLUSH would, then waits
+ * for the arena's bytes to come back as the tasks that hold them run.  It
+ * fails with -EBUSY if job_timeout_ms passes with none coming back, which
+ * happens only when the work ahead is held (by an in-sync, say).  Staging
+ * bytes are never reused before the task that holds them ran or was
+ * dropped, and carry no failure: see "DOC: failures".
+ *
  * The in-syncs gate the tasks: they do not start before every listed
  * syncobj point has signalled.  (Other tasks encoded into the same job may
  * wait with them.)  A point that has no fence yet fails the call.  Fences
@@ -706,9 +749,13 @@ struct drm_weave_sync {
  *   stream failed, see &enum drm_weave_stream_state); the next task queued
  *   on the slot without in-syncs takes the gates into its job.
  * - -E2BIG: A host write is larger than max_staged_bytes.
- * - -EBUSY: The client would exceed max_pending_tasks or max_staged_bytes;
- *   wait for work to complete and retry.  (Not -EAGAIN: libdrm's
- *   drmIoctl() restarts on it, and would spin.)
+ * - -EBUSY: The client would exceed max_pending_tasks or max_staged_bytes,
+ *   or the slot's staging arena stayed full for job_timeout_ms while the
+ *   call waited (see above); wait for work to complete and retry.  (Not
+ *   -EAGAIN: libdrm's drmIoctl() restarts on it, and would spin.)
+ * - -EINTR: A signal arrived while the call waited for the staging arena;
+ *   nothing was queued.  (A handler installed with SA_RESTART restarts the
+ *   call instead, as does drmIoctl().)
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
  * - -EFAULT: A user pointer cannot be read.
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup is

@@ -54,14 +54,15 @@ module_params() {
 	ko=$build/kmod/$kver/weave.ko
 	n=1
 	echo "TAP version 13"
-	echo "1..7"
+	echo "1..9"
 	if rmmod weave && [ ! -e /sys/module/weave ]; then
 		echo "ok $n rmmod weave before reloading"
 	else
 		echo "not ok $n rmmod weave before reloading"
 	fi
 	for p in num_devices=0 num_devices=9 max_bo_size=4097 max_streams=0 \
-		 max_staged_bytes=2147483648; do
+		 max_staged_bytes=2147483648 slot_staging_bytes=6000 \
+		 slot_staging_bytes=134217728; do
 		n=$((n + 1))
 		if insmod "$ko" "$p" 2> /tmp/insmod.err; then
 			echo "not ok $n insmod weave.ko $p is refused"

@@ -996,8 +996,8 @@ TEST_F_TIMEOUT(fi, small_ioctls, 120)
 			if (which == 2) {
 				memcpy(&cu, reply, sizeof(cu));
 				ASSERT_EQ(cu.ring_bytes + cu.job_bytes +
-					  cu.staged_bytes + cu.gate_bytes,
-					  cu.kernel_bytes);
+					  cu.gate_bytes + cu.arena_bytes +
+					  cu.alone_bytes, cu.kernel_bytes);
 			}
 			fi_settled(_metadata, self);
 			if (fi_done(_metadata, self, names[which], n, inj,
@@ -1321,6 +1321,7 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 			ASSERT_EQ(before.pending_tasks, after.pending_tasks);
 			ASSERT_EQ(before.queued_tasks, after.queued_tasks);
 			ASSERT_EQ(before.staged_bytes, after.staged_bytes);
+			ASSERT_EQ(before.alone_bytes, after.alone_bytes);
 			ASSERT_EQ(before.gate_bytes, after.gate_bytes);
 			/* And the same call now goes through. */
 			ASSERT_EQ(0, weave_enqueue(c.fd, c.lane[0].stream,

@@ -125,7 +125,7 @@ static const int errs_mmap_offset[] = { EINVAL, ENOENT, EPERM, 0 };
 static const int errs_stream_create[] = { EINVAL, EPERM, ENOSPC, 0 };
 static const int errs_stream_destroy[] = { EINVAL, ENOENT, 0 };
 static const int errs_enqueue[] = {
-	EINVAL, ENOENT, E2BIG, EBUSY, ECANCELED, EFAULT, ENOMEM, 0
+	EINVAL, ENOENT, E2BIG, EBUSY, EINTR, ECANCELED, EFAULT, ENOMEM, 0
 };
 
 static const int errs_flush[] = { EINVAL, ENOENT, ECANCELED, ENOMEM, 0 };
@@ -1108,7 +1108,7 @@ static void check_query(struct fz_ctx *c, int ret)
 
 		memcpy(&u, p, sizeof(u));
 		if (u.kernel_bytes != u.ring_bytes + u.job_bytes +
-		    u.staged_bytes + u.gate_bytes)
+		    u.gate_bytes + u.arena_bytes + u.alone_bytes)
 			fz_fail(c, "client usage: kernel_bytes %llu is not the sum of its parts",
 				(unsigned long long)u.kernel_bytes);
 		if (u.queued_tasks > u.pending_tasks)
@@ -4187,6 +4187,7 @@ static void fz_drain(struct __test_metadata *_metadata, int fd,
 	}
 	EXPECT_EQ(0u, u.queued_tasks);
 	EXPECT_EQ(0u, u.staged_bytes);
+	EXPECT_EQ(0u, u.alone_bytes);
 	EXPECT_EQ(0u, u.streams);
 	EXPECT_EQ(0u, u.gate_bytes);
 

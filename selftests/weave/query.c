@@ -115,6 +115,24 @@ TEST_F(query, device_info_failure_limits)
 }
 
 /*
+ * The limits of uAPI 1.4, the slots' staging arenas: a host write of at
+ * most max_staging_slice bytes fits one, at its cost of length rounded up
+ * to 16, plus 16.
+ */
+TEST_F(query, device_info_staging_limits)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+
+	ASSERT_LE(4u, info.uapi_minor);
+	EXPECT_LE(4096u, info.slot_staging_bytes);
+	EXPECT_EQ(0u, info.slot_staging_bytes % 4096);
+	EXPECT_EQ(info.slot_staging_bytes / 2 - 16, info.max_staging_slice);
+	TH_LOG("slot_staging_bytes %u, max_staging_slice %u",
+	       info.slot_staging_bytes, info.max_staging_slice);
+}
+
+/*
  * A program built against an older uAPI passes the size of the struct it
  * knows, @old: it gets exactly those bytes, the same as the start of the
  * whole struct, and nothing is written past them.
@@ -132,6 +150,13 @@ static void expect_old_size(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, memcmp(&info, buf, old));
 	ASSERT_EQ(sizeof(buf) - old,
 		  weave_test_check_bytes(buf + old, sizeof(buf) - old, 0xff));
+}
+
+TEST_F(query, device_info_1_3_size)
+{
+	expect_old_size(_metadata, self->fd,
+			offsetof(struct drm_weave_device_info,
+				 slot_staging_bytes));
 }
 
 TEST_F(query, device_info_1_2_size)
@@ -321,7 +346,11 @@ TEST_F(query, client_usage_counts_queued_work)
 	/* One ring of max_tasks entries per slot used. */
 	ASSERT_LT(0u, usage.ring_bytes);
 	ASSERT_EQ(0u, usage.ring_bytes % (slots * threshold));
-	ASSERT_LT(usage.staged_bytes, usage.kernel_bytes);
+	/* The writes are small: one staging arena per slot used, in it. */
+	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
+	ASSERT_EQ(0u, usage.alone_bytes);
+	ASSERT_EQ(usage.ring_bytes + usage.job_bytes + usage.gate_bytes +
+		  usage.arena_bytes, usage.kernel_bytes);
 	rings = usage.ring_bytes;
 	TH_LOG("%llu tasks on %llu slots: kernel_bytes %llu, ring_bytes %llu",
 	       (unsigned long long)tasks, (unsigned long long)slots,
@@ -337,12 +366,17 @@ TEST_F(query, client_usage_counts_queued_work)
 	ASSERT_EQ(0u, usage.staged_bytes);
 	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
 
-	/* Idle: the rings, and at most one task array of max_tasks entries. */
+	/*
+	 * Idle: the rings, the arenas, and at most one task array of
+	 * max_tasks entries.
+	 */
 	usage = weave_test_client_idle(_metadata, self->fd);
 	ASSERT_EQ(0u, usage.pending_tasks);
 	ASSERT_EQ(rings, usage.ring_bytes);
+	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
 	ASSERT_EQ(0u, usage.job_bytes % threshold);
-	ASSERT_EQ(rings + usage.job_bytes, usage.kernel_bytes);
+	ASSERT_EQ(rings + usage.arena_bytes + usage.job_bytes,
+		  usage.kernel_bytes);
 
 	/* The writes landed. */
 	for (i = 0; i < USAGE_STREAMS; i++) {
@@ -358,6 +392,7 @@ TEST_F(query, client_usage_counts_queued_work)
 	usage = weave_test_client_usage(_metadata, self->fd);
 	ASSERT_EQ(0u, usage.streams);
 	ASSERT_EQ(rings, usage.ring_bytes);
+	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
 }
 
 /* Another file of the device sees none of it. */

@@ -70,9 +70,22 @@ TEST(slices_in_order_and_reused)
 	/* Empty: the next slice starts over at the beginning. */
 	p = weave_arena_reserve(a, 8);
 	EXPECT_EQ(WEAVE_ARENA_GRANULE, off(a, p));
-	weave_arena_release(p);
-	weave_arena_release(NULL);
+	EXPECT_EQ(NULL, weave_arena_release(p));
 	arena_free(a);
+}
+
+/* A slice without an arena is released like the others, and handed back. */
+TEST(alone_slice_comes_back_to_free)
+{
+	u32 len = 3 * SIZE;
+	void *mem = malloc(weave_arena_cost(len)), *p;
+
+	p = weave_arena_alone(mem, len);
+	ASSERT_EQ((u8 *)mem + WEAVE_ARENA_GRANULE, (u8 *)p);
+	memset(p, 0x5a, len);
+	EXPECT_EQ(mem, weave_arena_release(p));
+	free(mem);
+	EXPECT_EQ(NULL, weave_arena_release(NULL));
 }
 
 TEST(too_large_and_full_fail)

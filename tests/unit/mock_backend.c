@@ -115,6 +115,12 @@ static void mock_destroy_stream(void *backend, struct weave_bstream *bs)
 	free(bs);
 }
 
+static void mock_drop(void *backend, const struct weave_task *task)
+{
+	(void)backend;
+	kvfree(task->data);
+}
+
 static bool mock_requires_isolation(void *backend,
 				    const struct weave_bstream *bs)
 {
@@ -125,6 +131,7 @@ static bool mock_requires_isolation(void *backend,
 const struct weave_backend_ops mock_ops = {
 	.enqueue = mock_enqueue,
 	.fail = mock_fail,
+	.drop = mock_drop,
 	.flush = mock_flush,
 	.create_stream = mock_create_stream,
 	.destroy_stream = mock_destroy_stream,

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's staging, the kernel's copy of a host write's
+ * bytes from ENQUEUE until its task writes them: each slot's arena, and
+ * memory of their own for writes too large for it.
+ */
+
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/jiffies.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/wait.h>
+
+#include <drm/drm_device.h>
+
+#include "weave_arena.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+
+/**
+ * DOC: staging
+ *
+ * A host write's bytes are copied into the kernel at ENQUEUE and written
+ * to the buffer when its task runs.  A write of at most half the slot's
+ * arena (slot_staging_bytes, see &struct drm_weave_device_info), counted
+ * at weave_arena_cost(), takes a slice of the slot's staging arena, while
+ * the slices an ENQUEUE already took there leave room for it.  Other
+ * writes get memory of their own.  Both count against max_staged_bytes.
+ *
+ * The arena's bytes are allocated on the slot's first write that goes
+ * there, charged to the caller's memory cgroup, and kept with the client.
+ * A slice goes back when its task ran, or was dropped, and its bytes are
+ * reused once the slices before it went back too.  A slice is not a buffer
+ * that the failure graph knows: a host write cut short taints its
+ * destination, and the slice comes back empty-handed.
+ *
+ * Pressure: when the arena has no room, ENQUEUE executes the slot and
+ * submits its work, then waits for slices to come back.  The wait ends
+ * with the room, with -EBUSY once a job timeout passed in which no slice
+ * came back (the work ahead is held, by an in-fence say), or with a
+ * signal.  As an ENQUEUE's own slices hold at most half the arena, they
+ * never keep it from fitting the next; nothing is queued by a call that
+ * fails.
+ */
+
+/**
+ * weave_staging_get() - Room for a host write on a slot.
+ * @ctx: The client's engine context.
+ * @slot: The slot of the write's stream.
+ * @len: The write's length.
+ * @arena: Whether it goes to the slot's arena (see "DOC: staging").
+ *
+ * Context: The client's mutex held.
+ * Return: The slice, NULL if the arena has no room now, or
+ * ERR_PTR(-ENOMEM).
+ */
+void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
+			bool arena)
+{
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			  __GFP_NOWARN;
+	struct weave_arena *a = &ctx->slots[slot].staging;
+	u32 size;
+	void *mem;
+
+	if (arena) {
+		if (!a->base) {
+			size = to_weave_device(ctx->drm)->limits.slot_staging_bytes;
+			mem = kvmalloc(size, gfp);
+			if (!mem)
+				return ERR_PTR(-ENOMEM);
+			weave_arena_init(a, mem, size);
+			ctx->arena_bytes += size;
+		}
+		return weave_arena_reserve(a, len);
+	}
+	/* Up to max_staged_bytes of the caller's choosing: a refusal, no OOM. */
+	mem = kvmalloc(weave_arena_cost(len), gfp);
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	atomic64_add(weave_arena_cost(len), &ctx->alone_bytes);
+	return weave_arena_alone(mem, len);
+}
+
+/**
+ * weave_staging_wait() - Wait for room in a slot's arena.
+ * @ctx: The client's engine context.
+ * @slot: The slot, whose arena has bytes.
+ * @len: The write's length.
+ * @timeout_ms: How long to wait while no slice comes back.
+ *
+ * Context: The client's mutex held, the slot's work submitted.
+ * Return: The slice, ERR_PTR(-EBUSY) if @timeout_ms passed in which no
+ * slice came back, or ERR_PTR(-ERESTARTSYS) on a signal.
+ */
+void *weave_staging_wait(struct weave_ectx *ctx, u32 slot, u32 len,
+			 u32 timeout_ms)
+{
+	struct weave_arena *a = &ctx->slots[slot].staging;
+	u64 seen = weave_arena_reclaimed(a), now;
+	void *p = NULL;
+	long ret;
+
+	for (;;) {
+		ret = wait_event_interruptible_timeout(ctx->staging_wq,
+						       (p = weave_arena_reserve(a, len)),
+						       msecs_to_jiffies(timeout_ms));
+		if (p)
+			return p;
+		if (ret < 0)
+			return ERR_PTR(ret);
+		now = weave_arena_reclaimed(a);
+		if (now == seen)
+			return ERR_PTR(-EBUSY);
+		seen = now;
+	}
+}
+
+/**
+ * weave_staging_drop() - Give back a slice that staged_bytes does not count.
+ * @ctx: The client's engine context.
+ * @data: The slice, or NULL.
+ * @len: The write's length.
+ *
+ * Any context but a hard interrupt: the worker's too.
+ */
+void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len)
+{
+	void *mem = weave_arena_release(data);
+
+	if (mem) {
+		atomic64_sub(weave_arena_cost(len), &ctx->alone_bytes);
+		kvfree(mem);
+	} else if (data && wq_has_sleeper(&ctx->staging_wq)) {
+		wake_up_all(&ctx->staging_wq);
+	}
+}
+
+/**
+ * weave_staging_free() - Give back a queued host write's slice.
+ * @ctx: The client's engine context.
+ * @data: The slice, or NULL.
+ * @len: The write's length, which staged_bytes counts.
+ *
+ * Any context but a hard interrupt: the worker's too.
+ */
+void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len)
+{
+	if (!data)
+		return;
+	atomic64_sub(len, &ctx->staged_bytes);
+	weave_staging_drop(ctx, data, len);
+}
