@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	2
+#define WEAVE_VERSION_MINOR	3
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -60,7 +60,7 @@ extern "C" {
  * time.
  *
  * Return: WEAVE_VERSION(major, minor, patch) of the library, for example
- * 0x010200 for 1.2.0.
+ * 0x010300 for 1.3.0.
  */
 unsigned int weave_version(void);
 
@@ -873,6 +873,128 @@ weave_failure_format(char *buf, size_t len,
 	return weave_failure_format_sized(buf, len, failure, sizeof(*failure),
 					  skips, sizeof(*skips));
 }
+
+/**
+ * DOC: graph capture
+ *
+ * Since libweave 1.3, for uAPI 1.5 (a kernel whose device info reports
+ * max_graphs).  A stream records the launches it is given into a graph,
+ * once, and the graph is replayed many times without copying or checking
+ * its tasks again.  weave_capture() moves a slot's capture window through
+ * its states: %DRM_WEAVE_CAPTURE_PREPARE (isolate the slot; the owner's
+ * tasks still run, a warm-up), %DRM_WEAVE_CAPTURE_BEGIN (record),
+ * %DRM_WEAVE_CAPTURE_END (seal the graph), %DRM_WEAVE_CAPTURE_ABORT and
+ * %DRM_WEAVE_CAPTURE_QUERY.  weave_replay() queues and submits a graph's
+ * tasks on a stream; weave_graph_destroy() drops a graph.  "DOC: graph
+ * capture" of the uAPI has the rules::
+ *
+ *   weave_capture(fd, s, DRM_WEAVE_CAPTURE_PREPARE, NULL);
+ *   weave_enqueue(fd, s, tasks, n, NULL, 0, NULL);    (warm-up: runs)
+ *   weave_capture(fd, s, DRM_WEAVE_CAPTURE_BEGIN, NULL);
+ *   weave_enqueue(fd, s, tasks, n, NULL, 0, NULL);    (recorded)
+ *   weave_capture(fd, s, DRM_WEAVE_CAPTURE_END, &cap);
+ *   weave_replay(fd, cap.graph, s, NULL, 0, NULL, NULL);
+ */
+
+/**
+ * weave_capture() - Act on a slot's capture window (%DRM_IOCTL_WEAVE_CAPTURE).
+ * @fd: The file that holds @stream.
+ * @stream: The calling stream; its slot's window is the one acted on.
+ * @op: One of &enum drm_weave_capture_op.
+ * @out: May be NULL.  Otherwise filled with the call's
+ *       &struct drm_weave_capture, whether it succeeded or not: the
+ *       window's state and owner after the call, the graph END made, the
+ *       tasks recorded so far, and the errno and failure that doomed the
+ *       window, if any.
+ *
+ * Since libweave 1.3, for uAPI 1.5.
+ *
+ * Return: 0 on success; -EINVAL if @op is unknown, and also from a kernel
+ * older than uAPI 1.5, which has no graph capture; -ENOENT if @stream
+ * names no stream of @fd; -EBUSY for PREPARE on a slot that has a window;
+ * -EBADFD for BEGIN by a stream that owns no prepared window, or END on a
+ * slot whose window is not recording; -EIO if BEGIN or END found the
+ * window doomed (it is closed); -ECANCELED if END by another stream of
+ * the slot abandoned the window (@out->owner names its owner); -ENOSPC if
+ * END found @fd holding max_graphs graphs (the window goes on recording);
+ * -ERESTARTSYS on a signal during a drain; -ENOMEM; -ENODEV.
+ */
+static inline int weave_capture(int fd, uint32_t stream, uint32_t op,
+				struct drm_weave_capture *out)
+{
+	struct drm_weave_capture args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	args.op = op;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_CAPTURE, &args);
+	if (out)
+		*out = args;
+	return ret;
+}
+
+/**
+ * weave_replay() - Run a graph on a stream (%DRM_IOCTL_WEAVE_REPLAY).
+ * @fd: The file that holds @graph and @stream.
+ * @graph: The graph, from weave_capture()'s END.
+ * @stream: The stream to queue its tasks on, in their recorded order.
+ * @in: @nin syncobj points that gate the replay; may be NULL if @nin is 0.
+ * @nin: The number of in-syncs, at most max_in_syncs.
+ * @out_sync: May be NULL.  Otherwise the syncobj point is given the
+ *            replay's fence, as weave_flush() gives its out-sync.
+ * @seqno: Out, may be NULL: the stream's sequence number of the graph's
+ *         last task.
+ *
+ * Since libweave 1.3, for uAPI 1.5.  The tasks are queued and submitted at
+ * once, as weave_enqueue() then weave_flush() would; the call does not
+ * wait.
+ *
+ * Return: 0 on success; -EINVAL for a malformed in-sync or more than
+ * max_in_syncs of them, and also from a kernel older than uAPI 1.5;
+ * -ENOENT if @graph, @stream or a syncobj does not exist or an in-sync
+ * point has no fence; -EBUSY if @stream is recording or @fd would exceed
+ * max_pending_tasks; -ECANCELED if the stream has failed; -ENOMEM, as
+ * weave_flush() returns it; -EFAULT; -ENODEV.  *@seqno is only updated on
+ * success.
+ */
+static inline int weave_replay(int fd, uint32_t graph, uint32_t stream,
+			       const struct drm_weave_sync *in, uint32_t nin,
+			       const struct drm_weave_sync *out_sync,
+			       uint64_t *seqno)
+{
+	struct drm_weave_replay args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.graph = graph;
+	args.stream = stream;
+	args.in_syncs.ptr = (uintptr_t)in;
+	args.in_syncs.stride = sizeof(*in);
+	args.in_syncs.count = nin;
+	if (out_sync)
+		args.out_sync = *out_sync;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_REPLAY, &args);
+	if (ret)
+		return ret;
+	if (seqno)
+		*seqno = args.seqno;
+	return 0;
+}
+
+/**
+ * weave_graph_destroy() - Drop a graph (%DRM_IOCTL_WEAVE_GRAPH_DESTROY).
+ * @fd: The file that holds @graph.
+ * @graph: The graph.
+ *
+ * Since libweave 1.3, for uAPI 1.5.  The graph's references to its
+ * buffers are dropped; replays of it still in flight keep their own and
+ * complete.
+ *
+ * Return: 0 on success; -ENOENT if @graph names no graph of @fd; -EINVAL
+ * from a kernel older than uAPI 1.5.
+ */
+int weave_graph_destroy(int fd, uint32_t graph);
 
 #if defined(__cplusplus)
 }

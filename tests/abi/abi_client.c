@@ -89,6 +89,9 @@ static struct {
 	struct drm_weave_sync syncs[4];
 	struct drm_weave_flush flush;
 	struct drm_weave_read read;
+	struct drm_weave_capture capture;
+	struct drm_weave_replay replay;
+	struct drm_weave_graph_destroy destroy;
 	uint32_t nr_tasks, nr_syncs, stream;
 } seen;
 
@@ -311,6 +314,49 @@ static int fake_read(struct drm_weave_read *r, size_t size)
 	return ret ? ret : -EIO;
 }
 
+/*
+ * CAPTURE: the out fields are written whatever the result, here with the
+ * reply pattern; stream 7 is not the owner, and END fails with -ECANCELED.
+ */
+static int fake_capture(struct drm_weave_capture *c, size_t size)
+{
+	const size_t in = offsetof(struct drm_weave_capture, state);
+	size_t i;
+
+	if (size < sizeof(*c) || !zero(c, sizeof(*c), size) || c->flags ||
+	    c->pad)
+		return -EINVAL;
+	seen.capture = *c;
+	for (i = in; i < size; i++)
+		((unsigned char *)c)[i] = pattern(i);
+	return c->op == DRM_WEAVE_CAPTURE_END && c->stream == 7 ?
+	       -ECANCELED : 0;
+}
+
+static int fake_replay(struct drm_weave_replay *r, size_t size)
+{
+	int ret;
+
+	if (size < sizeof(*r) || !zero(r, sizeof(*r), size) || r->flags ||
+	    r->pad)
+		return -EINVAL;
+	ret = read_array(&r->in_syncs, seen.syncs, sizeof(seen.syncs[0]), 4);
+	if (ret)
+		return ret;
+	seen.replay = *r;
+	seen.nr_syncs = r->in_syncs.count;
+	r->seqno = 2000 + r->graph;
+	return 0;
+}
+
+static int fake_graph_destroy(struct drm_weave_graph_destroy *d, size_t size)
+{
+	if (size < sizeof(*d) || !zero(d, sizeof(*d), size) || d->pad)
+		return -EINVAL;
+	seen.destroy = *d;
+	return d->graph == 13 ? -ENOENT : 0;
+}
+
 int ioctl(int fd, unsigned long request, ...)
 {
 	size_t size = _IOC_SIZE(request);
@@ -338,6 +384,13 @@ int ioctl(int fd, unsigned long request, ...)
 		ret = fake_check(arg, size);
 	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_READ)
 		ret = fake_read(arg, size);
+	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_CAPTURE)
+		ret = fake_capture(arg, size);
+	else if (_IOC_NR(request) == DRM_COMMAND_BASE + DRM_WEAVE_REPLAY)
+		ret = fake_replay(arg, size);
+	else if (_IOC_NR(request) ==
+		 DRM_COMMAND_BASE + DRM_WEAVE_GRAPH_DESTROY)
+		ret = fake_graph_destroy(arg, size);
 	else
 		ret = -ENOTTY;
 	if (ret) {
@@ -679,6 +732,83 @@ static bool test_read(void)
 	return guard_ok(d.guard) && guard_ok(f.guard) && guard_ok(t.guard);
 }
 
+/*
+ * weave_capture() passes the stream and op, and fills the program's
+ * struct, nothing past it, on success and on error alike.
+ */
+static bool test_capture(void)
+{
+	const size_t in = offsetof(struct drm_weave_capture, state);
+	GUARDED(struct drm_weave_capture) c;
+	int ret;
+
+	guard_set(c.guard);
+	memset(&c.v, 0, sizeof(c.v));
+	if (!ret_ok(weave_capture(fake_fd, 5, DRM_WEAVE_CAPTURE_QUERY, &c.v)))
+		return false;
+	if (seen.capture.stream != 5 ||
+	    seen.capture.op != DRM_WEAVE_CAPTURE_QUERY ||
+	    c.v.stream != 5 || c.v.op != DRM_WEAVE_CAPTURE_QUERY ||
+	    !is_pattern(&c.v, in, sizeof(c.v)) || !guard_ok(c.guard))
+		return false;
+
+	memset(&c.v, 0, sizeof(c.v));
+	ret = weave_capture(fake_fd, 7, DRM_WEAVE_CAPTURE_END, &c.v);
+	if (ret != -ECANCELED) {
+		printf("# returned %d, not -ECANCELED\n", ret);
+		return false;
+	}
+	if (seen.capture.stream != 7 ||
+	    seen.capture.op != DRM_WEAVE_CAPTURE_END ||
+	    !is_pattern(&c.v, in, sizeof(c.v)) || !guard_ok(c.guard))
+		return false;
+	return ret_ok(weave_capture(fake_fd, 5, DRM_WEAVE_CAPTURE_ABORT,
+				    NULL)) &&
+	       seen.capture.op == DRM_WEAVE_CAPTURE_ABORT;
+}
+
+/* weave_replay() passes the program's syncs at its stride, the seqno back. */
+static bool test_replay(void)
+{
+	struct {
+		struct drm_weave_sync v[2];
+		unsigned char guard[GUARD];
+	} s;
+	GUARDED(struct drm_weave_sync) out;
+	uint64_t seqno = 0;
+
+	guard_set(s.guard);
+	guard_set(out.guard);
+	memset(&s.v, 0, sizeof(s.v));
+	memset(&out.v, 0, sizeof(out.v));
+	s.v[0].handle = 21;
+	s.v[1].handle = 22;
+	s.v[1].timeline_value = 88;
+	out.v.handle = 23;
+	out.v.timeline_value = 99;
+	if (!ret_ok(weave_replay(fake_fd, 3, 6, s.v, 2, &out.v, &seqno)))
+		return false;
+	if (seqno != 2003 || seen.replay.graph != 3 ||
+	    seen.replay.stream != 6 || seen.nr_syncs != 2 ||
+	    seen.syncs[0].handle != 21 || seen.syncs[1].handle != 22 ||
+	    seen.syncs[1].timeline_value != 88 ||
+	    seen.replay.out_sync.handle != 23 ||
+	    seen.replay.out_sync.timeline_value != 99)
+		return false;
+	/* No syncs at all, no seqno asked. */
+	if (!ret_ok(weave_replay(fake_fd, 4, 6, NULL, 0, NULL, NULL)) ||
+	    seen.nr_syncs || seen.replay.out_sync.handle)
+		return false;
+	return guard_ok(s.guard) && guard_ok(out.guard);
+}
+
+static bool test_graph_destroy(void)
+{
+	return ret_ok(weave_graph_destroy(fake_fd, 12)) &&
+	       seen.destroy.graph == 12 && !seen.destroy.pad &&
+	       weave_graph_destroy(fake_fd, 13) == -ENOENT;
+}
+
 /* The formatter reads the program's structs, whatever the library's are. */
 static bool test_failure_format(void)
 {
@@ -823,6 +953,10 @@ static const struct {
 	  "weave_read() passes the range and arrays and returns the counts" },
 	{ test_failure_format,
 	  "weave_failure_format() reads the program's failure and skips" },
+	{ test_capture,
+	  "weave_capture() fills the struct, nothing past it, even on error" },
+	{ test_replay, "weave_replay() passes the program's syncs" },
+	{ test_graph_destroy, "weave_graph_destroy() passes the graph" },
 	{ test_version, "weave_version() is the header's version" },
 };
 

@@ -22,7 +22,7 @@ drm_libs=$(pkg-config --libs libdrm)
 structs="drm_weave_device_info drm_weave_memory_usage drm_weave_client_usage
 	drm_weave_stream_query drm_weave_binding drm_weave_task drm_weave_sync
 	drm_weave_enqueue drm_weave_flush drm_weave_check_range
-	drm_weave_failure drm_weave_check"
+	drm_weave_failure drm_weave_check drm_weave_capture drm_weave_replay"
 rm -rf "$out"
 mkdir -p "$grown/include" "$grown/lib"
 log=$out/log
