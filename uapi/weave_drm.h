@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		4
+#define DRM_WEAVE_UAPI_MINOR		5
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -62,6 +62,9 @@ extern "C" {
 #define DRM_WEAVE_SET_PARAM		0x0a
 #define DRM_WEAVE_CHECK			0x0b
 #define DRM_WEAVE_READ			0x0c
+#define DRM_WEAVE_CAPTURE		0x0d
+#define DRM_WEAVE_REPLAY		0x0e
+#define DRM_WEAVE_GRAPH_DESTROY		0x0f
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -95,6 +98,13 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_CHECK, struct drm_weave_check)
 #define DRM_IOCTL_WEAVE_READ \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_READ, struct drm_weave_read)
+#define DRM_IOCTL_WEAVE_CAPTURE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_CAPTURE, struct drm_weave_capture)
+#define DRM_IOCTL_WEAVE_REPLAY \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_REPLAY, struct drm_weave_replay)
+#define DRM_IOCTL_WEAVE_GRAPH_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_GRAPH_DESTROY, \
+		struct drm_weave_graph_destroy)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -265,6 +275,15 @@ struct drm_weave_device_info {
 	 * length L takes L rounded up to 16, plus 16, of the arena.
 	 */
 	__u32 max_staging_slice;
+
+	/**
+	 * @max_graphs: Graphs one client may hold at once (uAPI 1.5; zero
+	 * from an older kernel, which has no graph capture).
+	 */
+	__u32 max_graphs;
+
+	/** @max_graph_tasks: Tasks one graph may record (uAPI 1.5). */
+	__u32 max_graph_tasks;
 };
 
 /**
@@ -739,10 +758,13 @@ struct drm_weave_sync {
  *   its kernel rejects (see &enum drm_weave_kernel), uniforms over
  *   max_uniform_bytes, fewer than 4 uniform bytes for a kernel that reads
  *   uniform bytes 0..3, a delay or errno out of range, a buffer imported
- *   from another device, or a stride over %DRM_WEAVE_MAX_STRIDE.
+ *   from another device, or a stride over %DRM_WEAVE_MAX_STRIDE; in-syncs
+ *   on a stream that records its capture window (uAPI 1.5).
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
- * - -ENOSPC: The stream's slot holds in-fence gates that executing it
+ * - -ENOSPC: The stream records its capture window, and the recording
+ *   would pass max_graph_tasks (uAPI 1.5); or the stream's slot holds
+ *   in-fence gates that executing it
  *   could not hand to a job, and this call's in-fences would take it past
  *   max_slot_gates (see &struct drm_weave_device_info).  This happens only
  *   after the kernel ran out of memory packing the slot's tasks (their
@@ -793,6 +815,8 @@ struct drm_weave_enqueue {
  * - -EINVAL: unknown @flags, @stream not zero with %DRM_WEAVE_FLUSH_ALL,
  *   or @out_sync.flags not zero.
  * - -ENOENT: @stream or the out-sync syncobj does not exist.
+ * - -EBUSY: @stream records its capture window (uAPI 1.5; see "DOC:
+ *   graph capture").
  * - -ECANCELED: The stream has failed (nothing was flushed).  Never with
  *   %DRM_WEAVE_FLUSH_ALL, see below.
  * - -ENOMEM: The kernel ran out of memory, and not all of the work was
@@ -887,6 +911,7 @@ struct drm_weave_stream_isolate {
  *
  * - -EINVAL: @flags is not zero.
  * - -ENOENT: @handle names no stream of this client.
+ * - -EBUSY: @handle records its capture window (uAPI 1.5).
  * - -ETIME: @timeout_ns passed first.
  * - -ERESTARTSYS: A signal interrupted the wait (restarted transparently
  *   by the C library unless the handler says otherwise).
@@ -1249,6 +1274,199 @@ struct drm_weave_read {
 	__u32 nfailures;
 	/** @nskips: Out: as &drm_weave_check.nskips. */
 	__u32 nskips;
+};
+
+/**
+ * DOC: graph capture
+ *
+ * A stream can record the tasks it is given, once, into a *graph*, and
+ * replay the graph many times at a fraction of the cost of enqueuing them:
+ * a replay copies no task from user space and checks none, as that was
+ * done when they were recorded (uAPI 1.5).
+ *
+ * A slot has at most one capture *window*, owned by one of the streams
+ * folded onto it.  %DRM_WEAVE_CAPTURE_PREPARE opens it: the slot is
+ * executed and isolated (as %DRM_IOCTL_WEAVE_STREAM_ISOLATE does, with a
+ * hold of its own that the stream's own isolation calls cannot drop), and
+ * its work so far drains.  Tasks the owner enqueues now run as usual: a
+ * warm-up.  %DRM_WEAVE_CAPTURE_BEGIN drains the warm-up and starts
+ * recording: from then on, the launches the owner enqueues are recorded
+ * instead of run, their bindings and uniforms checked and copied once.
+ * %DRM_WEAVE_CAPTURE_END seals the recording into a graph, releases the
+ * isolation and closes the window.  %DRM_WEAVE_CAPTURE_ABORT closes it
+ * from any state, recording nothing.  Other streams of the client keep
+ * working throughout; other streams of the same slot too, but their tasks
+ * run, and are never interleaved with other slots' while the window is
+ * open.
+ *
+ * A window is *doomed* by any failure or skip of the owner's tasks while
+ * it is open (see "DOC: failures"), and by a host write the owner enqueues
+ * while recording, which runs but is not recorded.  A doomed window does
+ * not seal: BEGIN or END fails with -EIO and says why, closes the window,
+ * and taints what the recorded tasks write, with the doom's errno and
+ * cause %DRM_WEAVE_FAILURE_CAPTURE.  END called with another stream of the
+ * slot *abandons* the window: it closes it, recording nothing, and fails
+ * with -ECANCELED, naming the owner, so that a window left open never
+ * wedges the slot's other streams.  Destroying the owner stream, or
+ * closing the file, closes the window the same way.
+ *
+ * While the owner records, %DRM_IOCTL_WEAVE_WAIT and %DRM_IOCTL_WEAVE_FLUSH
+ * of it fail with -EBUSY, as does a replay onto it.  A graph holds
+ * references to the buffers it uses; %DRM_IOCTL_WEAVE_GRAPH_DESTROY drops
+ * them, even while replays of it are in flight, which keep their own.
+ */
+
+/**
+ * enum drm_weave_capture_op - What %DRM_IOCTL_WEAVE_CAPTURE does.
+ */
+enum drm_weave_capture_op {
+	/**
+	 * @DRM_WEAVE_CAPTURE_PREPARE: Open a window on the stream's slot,
+	 * owned by the stream; isolate the slot and drain it.
+	 */
+	DRM_WEAVE_CAPTURE_PREPARE = 0,
+	/**
+	 * @DRM_WEAVE_CAPTURE_BEGIN: The owner of a prepared window drains
+	 * its warm-up and starts recording.
+	 */
+	DRM_WEAVE_CAPTURE_BEGIN = 1,
+	/**
+	 * @DRM_WEAVE_CAPTURE_END: The owner of a recording window seals it
+	 * into a graph (&drm_weave_capture.graph); another stream of the
+	 * slot abandons it.  The window closes either way.
+	 */
+	DRM_WEAVE_CAPTURE_END = 2,
+	/**
+	 * @DRM_WEAVE_CAPTURE_ABORT: Close the slot's window, whatever its
+	 * state, recording nothing; no window is no error.
+	 */
+	DRM_WEAVE_CAPTURE_ABORT = 3,
+	/** @DRM_WEAVE_CAPTURE_QUERY: Only report the slot's window. */
+	DRM_WEAVE_CAPTURE_QUERY = 4,
+};
+
+/**
+ * enum drm_weave_capture_state - The state of a slot's capture window.
+ */
+enum drm_weave_capture_state {
+	/** @DRM_WEAVE_CAPTURE_NONE: The slot has no window. */
+	DRM_WEAVE_CAPTURE_NONE = 0,
+	/** @DRM_WEAVE_CAPTURE_PREPARED: Prepared: the owner warms up. */
+	DRM_WEAVE_CAPTURE_PREPARED = 1,
+	/** @DRM_WEAVE_CAPTURE_RECORDING: The owner's launches are recorded. */
+	DRM_WEAVE_CAPTURE_RECORDING = 2,
+};
+
+/**
+ * struct drm_weave_capture - Argument of %DRM_IOCTL_WEAVE_CAPTURE.
+ *
+ * See "DOC: graph capture".  The out fields are written whether the call
+ * succeeds or not; a refused call leaves the window as it was.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or @pad is not zero, or @op is unknown.
+ * - -ENOENT: @stream names no stream of this client.
+ * - -EBUSY: PREPARE on a slot that already has a window.
+ * - -EBADFD: BEGIN but @stream owns no prepared window; END on a slot
+ *   whose window is not recording.  Nothing changes.
+ * - -EIO: BEGIN or END of a doomed window: it is closed, and what it
+ *   recorded is tainted; @error and @failure say why.
+ * - -ECANCELED: END by a stream that does not own the window: abandoned,
+ *   closed without a graph; @owner names its owner, @error its doom if
+ *   any.
+ * - -ENOSPC: END of a client that holds max_graphs graphs; the window
+ *   goes on recording.
+ * - -ERESTARTSYS: A signal interrupted a drain; PREPARE and BEGIN did
+ *   not change the window.
+ * - -ENOMEM: The kernel is out of memory; nothing changed.
+ * - -ENODEV: The device is unplugged.
+ */
+struct drm_weave_capture {
+	/** @stream: The calling stream. */
+	__u32 stream;
+	/** @op: One of &enum drm_weave_capture_op. */
+	__u32 op;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @state: Out: the window's &enum drm_weave_capture_state after. */
+	__u32 state;
+	/** @owner: Out: the window's owner stream, zero if none. */
+	__u32 owner;
+	/** @graph: Out: the graph END made, zero if none. */
+	__u32 graph;
+	/** @ntasks: Out: the tasks the window recorded so far. */
+	__u32 ntasks;
+	/** @error: Out: the negative errno that doomed the window, or 0. */
+	__s32 error;
+	/** @pad2: Zero. */
+	__u32 pad2;
+	/**
+	 * @failure: Out: the id of the failure that doomed the window (see
+	 * &struct drm_weave_failure), zero if none did.
+	 */
+	__u64 failure;
+};
+
+/**
+ * struct drm_weave_replay - Argument of %DRM_IOCTL_WEAVE_REPLAY.
+ *
+ * Queues the graph's tasks on @stream, in their recorded order, and
+ * submits them at once, as %DRM_IOCTL_WEAVE_ENQUEUE followed by
+ * %DRM_IOCTL_WEAVE_FLUSH would: after the stream's earlier work and after
+ * earlier replays of the same graph, ordered against other streams that
+ * use the same buffers exactly as enqueued tasks are, and counted as the
+ * stream's tasks.  What a failed replay writes is tainted, and the next
+ * good replay clears it.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags, @pad or an in-sync's flags not zero; a stride too
+ *   small or too large; more than max_in_syncs in-syncs.
+ * - -ENOENT: @graph, @stream or a syncobj does not exist in this file, or
+ *   an in-sync point has no fence.
+ * - -EBUSY: @stream is recording; or the client would pass
+ *   max_pending_tasks.
+ * - -ECANCELED: The stream has failed.
+ * - -ENOMEM: The kernel is out of memory; nothing was queued.  Or, as
+ *   for FLUSH, the tasks were queued but not all submitted.
+ * - -EFAULT: An array cannot be read, or @seqno written.
+ * - -ENODEV: The device is unplugged.
+ */
+struct drm_weave_replay {
+	/** @graph: The graph. */
+	__u32 graph;
+	/** @stream: The stream to run it on. */
+	__u32 stream;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @in_syncs: Array of &struct drm_weave_sync that gate the replay. */
+	struct drm_weave_array in_syncs;
+	/**
+	 * @out_sync: A syncobj point the replay's fence is set on, as
+	 * FLUSH's; handle zero for none.
+	 */
+	struct drm_weave_sync out_sync;
+	/** @seqno: Out: the stream's sequence number of the last task. */
+	__u64 seqno;
+};
+
+/**
+ * struct drm_weave_graph_destroy - Argument of
+ * %DRM_IOCTL_WEAVE_GRAPH_DESTROY.
+ *
+ * Errors: -EINVAL if @pad is not zero; -ENOENT if @graph names no graph
+ * of this client.
+ */
+struct drm_weave_graph_destroy {
+	/** @graph: The graph. */
+	__u32 graph;
+	/** @pad: Must be zero. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)
