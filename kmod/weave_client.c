@@ -25,6 +25,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_graph.h"
 
 /**
  * DOC: clients
@@ -170,6 +171,9 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	ret = weave_core_init(&c->core, &params);
 	if (ret)
 		goto err_ectx;
+	ret = weave_graphs_init(c);
+	if (ret)
+		goto err_core;
 
 	mutex_lock(&wdev->clients_lock);
 	list_add_tail(&c->link, &wdev->clients);
@@ -179,6 +183,10 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	file->driver_priv = c;
 	return 0;
 
+err_core:
+	mutex_lock(&c->lock);
+	weave_core_fini(&c->core);
+	mutex_unlock(&c->lock);
 err_ectx:
 	weave_ectx_put(c->ectx);
 err_free:
@@ -211,6 +219,8 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 
 	mutex_lock(&c->lock);
 	weave_ectx_abort(c->ectx, -ECANCELED);
+	/* The graphs hold tracking records too. */
+	weave_graphs_fini(c);
 	/* Cancelling the queued tasks frees every tracking record. */
 	weave_core_fini(&c->core);
 	WARN_ON_ONCE(!xa_empty(&c->tracks));
@@ -333,6 +343,8 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 		mutex_unlock(&c->lock);
 		return PTR_ERR(ls);
 	}
+	/* Its capture window closes, recording nothing. */
+	weave_capture_stream_gone(c, args->handle);
 	/* Its tasks need the stream until the backend has them all. */
 	ret = weave_core_stream_destroy(&c->core, args->handle);
 	/* Its hold of isolation goes with it; the slot is empty now. */

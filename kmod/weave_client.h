@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "weave_capture.h"
 #include "weave_core.h"
 #include "weave_drm.h"
 #include "weave_drv.h"
@@ -21,13 +22,18 @@
 #define WEAVE_ENQUEUE_CACHE	64
 
 struct dma_fence;
+struct dma_fence_chain;
 struct dma_resv;
 struct drm_device;
 struct drm_file;
 struct drm_gem_object;
+struct drm_syncobj;
 struct weave_device;
 struct weave_ectx;
+struct weave_graph;
+struct weave_join;
 struct weave_lstream;
+struct weave_proxy;
 
 /**
  * struct weave_btrack - A client's tracking of one buffer.
@@ -66,6 +72,19 @@ struct weave_client {
 	struct xarray tracks;
 	/** @core: The scheduler core. */
 	struct weave_core core;
+	/** @capture: The capture windows of the core's slots. */
+	struct weave_capture capture;
+	/**
+	 * @recording: Per slot, the recording of its window, or NULL; see
+	 * &struct weave_graph.
+	 */
+	struct weave_graph **recording;
+	/** @graphs: Sealed graphs by handle, &struct weave_graph. */
+	struct xarray graphs;
+	/** @ngraphs: Entries of @graphs. */
+	u32 ngraphs;
+	/** @next_graph: Where the cyclic allocation of graph handles goes on. */
+	u32 next_graph;
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**
@@ -79,8 +98,11 @@ struct weave_client {
 	 * here rather than on the ioctl's stack, which it would outgrow.
 	 */
 	struct drm_weave_task task_chunk[WEAVE_TASK_CHUNK];
-	/** @in_fences: An enqueue's in-fences, under @lock; as @task_chunk. */
-	struct dma_fence *in_fences[WEAVE_MAX_IN_SYNCS];
+	/**
+	 * @in_fences: An enqueue's in-fences, under @lock; as @task_chunk.
+	 * One more for a replay: its graph's last replay.
+	 */
+	struct dma_fence *in_fences[WEAVE_MAX_IN_SYNCS + 1];
 	/** @tasks_cap: Entries of @tasks_buf. */
 	u32 tasks_cap;
 	/** @next_stream: Where the cyclic allocation of handles goes on. */
@@ -89,6 +111,21 @@ struct weave_client {
 	u32 nstreams;
 	/** @enqueued: Whether the client has enqueued anything yet. */
 	bool enqueued;
+};
+
+/**
+ * struct weave_flush_out - What a FLUSH needs to set its out-sync,
+ * allocated before it submits.
+ * @syncobj: The out-sync's syncobj, a reference, or NULL.
+ * @chain: For a timeline point, its chain node.
+ * @proxy: The proxy fence of one stream's slot.
+ * @join: The joined fence of every slot, for %DRM_WEAVE_FLUSH_ALL.
+ */
+struct weave_flush_out {
+	struct drm_syncobj *syncobj;
+	struct dma_fence_chain *chain;
+	struct weave_proxy *proxy;
+	struct weave_join *join;
 };
 
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
@@ -107,9 +144,22 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
+int weave_submit(struct weave_client *c, struct drm_file *file,
+		 struct drm_weave_enqueue *args, const struct weave_graph *g);
+void weave_task_hold(struct weave_client *c, const struct weave_task *t);
+void weave_task_release(struct weave_client *c, struct weave_task *t);
 int weave_flush_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int weave_client_flush_all(struct weave_client *c);
+int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
+			const struct drm_weave_flush *args,
+			struct weave_flush_out *out);
+int weave_flush_locked(struct weave_client *c,
+		       const struct drm_weave_flush *args,
+		       struct weave_flush_out *out, struct dma_fence **fence);
+void weave_flush_out_set(struct weave_flush_out *out, struct dma_fence *fence,
+			 u64 point);
+void weave_flush_out_put(struct weave_flush_out *out);
 int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns);
 int weave_wait_ioctl(struct drm_device *drm, void *data,
 		     struct drm_file *file);

@@ -38,6 +38,7 @@
 #include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_gem.h"
+#include "weave_graph.h"
 #include "weave_query.h"
 #include "weave_report.h"
 #include "weave_core.h"
@@ -239,15 +240,21 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_READ, weave_read_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_SET_PARAM, weave_set_param_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_CAPTURE, weave_capture_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_REPLAY, weave_replay_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_GRAPH_DESTROY, weave_graph_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 /*
  * Whether ioctl @cmd runs inside drm_dev_enter(): each of weave's own but
- * WAIT and READ.  drm_dev_unplug() waits for every such section to end,
- * and WAIT sleeps on fences that only the unplug that follows cancels; it
+ * WAIT, READ and CAPTURE (whose drains wait as WAIT does).
+ * drm_dev_unplug() waits for every such section to end, and WAIT sleeps
+ * on fences that only the unplug that follows cancels; it
  * reads nothing but its file's own state and a fence, which outlive the
  * device.  READ enters its own sections around what it does before and
- * after its wait.  The core's ioctls run as drm_ioctl() runs them.
+ * after its wait, and CAPTURE around what it does after its drain.  The
+ * core's ioctls run as drm_ioctl() runs them.
  */
 static bool weave_ioctl_in_device(unsigned int cmd)
 {
@@ -256,7 +263,8 @@ static bool weave_ioctl_in_device(unsigned int cmd)
 	return DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE &&
 	       nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END &&
 	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_WAIT) &&
-	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_READ);
+	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_READ) &&
+	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_CAPTURE);
 }
 
 /*

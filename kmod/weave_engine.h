@@ -68,6 +68,19 @@ struct weave_lstream {
 	 * client's mutex.
 	 */
 	bool isolated;
+	/**
+	 * @window: The stream owns its slot's capture window; written under
+	 * the client's mutex, read by the workers.
+	 */
+	bool window;
+	/**
+	 * @doom: Zero, or the negative errno of the first failure or skip
+	 * of the stream's tasks while @window (or the host write that doomed
+	 * it); reset when a window opens.
+	 */
+	atomic_t doom;
+	/** @doom_failure: The id of the failure behind @doom, or zero. */
+	atomic64_t doom_failure;
 };
 
 /**

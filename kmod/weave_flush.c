@@ -45,18 +45,19 @@ static struct dma_fence *weave_client_all_fence(struct weave_client *c,
 	return weave_join_arm(join);
 }
 
-/* What a FLUSH needs to set its out-sync, allocated before it submits. */
-struct weave_flush_out {
-	struct drm_syncobj *syncobj;
-	struct dma_fence_chain *chain;
-	struct weave_proxy *proxy;
-	struct weave_join *join;
-};
-
-/* Resolve step: the out-sync of @args and what setting it takes. */
-static int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
-			       const struct drm_weave_flush *args,
-			       struct weave_flush_out *out)
+/**
+ * weave_flush_out_get() - Resolve step of a FLUSH: its out-sync and what
+ * setting it takes, allocated before anything is submitted.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The checked FLUSH arguments.
+ * @out: Zeroed; filled in, for weave_flush_out_put() in any case.
+ *
+ * Return: 0, -ENOENT for an unknown syncobj, or -ENOMEM.
+ */
+int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
+			const struct drm_weave_flush *args,
+			struct weave_flush_out *out)
 {
 	if (!args->out_sync.handle)
 		return 0;
@@ -77,7 +78,12 @@ static int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
 	return 0;
 }
 
-static void weave_flush_out_put(struct weave_flush_out *out)
+/**
+ * weave_flush_out_put() - Drop what weave_flush_out_get() took and
+ * weave_flush_out_set() did not use.
+ * @out: What it took.
+ */
+void weave_flush_out_put(struct weave_flush_out *out)
 {
 	weave_join_put(out->join);
 	weave_proxy_put(out->proxy);
@@ -106,6 +112,8 @@ static int weave_flush_submit(struct weave_client *c,
 		return PTR_ERR(ls);
 	if (atomic_read(&ls->error))
 		return -ECANCELED;
+	if (weave_capture_recording(&c->capture, args->stream))
+		return -EBUSY;
 	weave_core_flush(&c->core, args->stream);
 	left = weave_core_slot_queued(&c->core, args->stream);
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
@@ -156,9 +164,14 @@ static struct dma_fence *weave_flush_fence(struct weave_client *c,
 	return fence;
 }
 
-/* Commit step: set the out-sync to @fence (NULL: signalled), which it puts. */
-static void weave_flush_out_set(struct weave_flush_out *out,
-				struct dma_fence *fence, u64 point)
+/**
+ * weave_flush_out_set() - Commit step of a FLUSH: set the out-sync.
+ * @out: From weave_flush_out_get(), with a syncobj.
+ * @fence: The fence, which it puts; NULL for a signalled one.
+ * @point: The timeline point, or zero.
+ */
+void weave_flush_out_set(struct weave_flush_out *out, struct dma_fence *fence,
+			 u64 point)
 {
 	if (!fence)
 		fence = dma_fence_get_stub();
@@ -169,6 +182,27 @@ static void weave_flush_out_set(struct weave_flush_out *out,
 		drm_syncobj_replace_fence(out->syncobj, fence);
 	}
 	dma_fence_put(fence);
+}
+
+/**
+ * weave_flush_locked() - Submit step of a FLUSH, and its fence.
+ * @c: The client.
+ * @args: The checked FLUSH arguments.
+ * @out: From weave_flush_out_get().
+ * @fence: Set to the fence for the out-sync (a reference), or NULL.
+ *
+ * Context: The client's mutex held.
+ * Return: 0 if all of the work was submitted, or a negative errno as
+ * documented on &struct drm_weave_flush.
+ */
+int weave_flush_locked(struct weave_client *c,
+		       const struct drm_weave_flush *args,
+		       struct weave_flush_out *out, struct dma_fence **fence)
+{
+	int ret = weave_flush_submit(c, args);
+
+	*fence = ret ? NULL : weave_flush_fence(c, args, out);
+	return ret;
 }
 
 /**
@@ -199,9 +233,7 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 	ret = weave_flush_out_get(c, file, args, &out);
 	if (!ret) {
 		mutex_lock(&c->lock);
-		ret = weave_flush_submit(c, args);
-		if (!ret)
-			fence = weave_flush_fence(c, args, &out);
+		ret = weave_flush_locked(c, args, &out, &fence);
 		mutex_unlock(&c->lock);
 	}
 	if (!ret && out.syncobj)
@@ -290,9 +322,9 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 
 	mutex_lock(&c->lock);
 	ls = weave_client_stream(c, args->handle);
-	if (IS_ERR(ls)) {
+	if (IS_ERR(ls) || weave_capture_recording(&c->capture, args->handle)) {
 		mutex_unlock(&c->lock);
-		return PTR_ERR(ls);
+		return IS_ERR(ls) ? PTR_ERR(ls) : -EBUSY;
 	}
 	kref_get(&ls->ref);
 	fence = weave_ectx_slot_fence(c->ectx,

@@ -244,6 +244,18 @@ static void weave_exec_ftask(const struct weave_exec *x,
 	};
 }
 
+/*
+ * A failure (@err, @id) that starts at or passes through a task of a
+ * stream that owns a capture window dooms the window, the first one only.
+ */
+static void weave_exec_doom(const struct weave_exec *x, int err, u64 id)
+{
+	struct weave_lstream *ls = x->tally ? x->tally->ls : NULL;
+
+	if (ls && READ_ONCE(ls->window) && !atomic_cmpxchg(&ls->doom, 0, err))
+		atomic64_set(&ls->doom_failure, id);
+}
+
 /* The failure the task's reads carry, with a reference; or NULL. */
 static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
 						      struct weave_etask *t)
@@ -375,6 +387,7 @@ static int weave_exec_fail(const struct weave_exec *x, int err)
 	f = weave_exec_failure(x, err, DRM_WEAVE_FAILURE_KERNEL);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	weave_exec_doom(x, err, f->id);
 	ret = weave_etask_claim(x->job, x->t, f);
 	weave_failure_put(x->job->failures, f);
 	return ret;
@@ -396,12 +409,13 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 		if (IS_ERR(f))
 			return PTR_ERR(f);
 		/* The in-syncs keep the caller's reference. */
-		old = cmpxchg(&in->failure, NULL, f);
+			old = cmpxchg(&in->failure, NULL, f);
 		if (old) {
 			weave_failure_put(x->job->failures, f);
 			f = old;
 		}
 	}
+	weave_exec_doom(x, err, f->id);
 	return weave_etask_claim(x->job, x->t, f);
 }
 
@@ -438,6 +452,7 @@ int weave_job_fail_from(struct weave_job *job, u32 first,
 					DRM_WEAVE_FAILURE_CANCELED);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	weave_exec_doom(&x, err, f->id);
 	for (i = first; !ret && i < job->ntasks; i++)
 		ret = weave_etask_claim(job, &job->tasks[i], f);
 	weave_failure_put(job->failures, f);
@@ -477,6 +492,7 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 		if (!ret) {
 			weave_exec_ftask(&x, &ft);
 			weave_failure_skip(job->failures, f, &ft);
+			weave_exec_doom(&x, READ_ONCE(f->err), f->id);
 		}
 		weave_failure_put(job->failures, f);
 		return ret;

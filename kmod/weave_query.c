@@ -24,6 +24,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_graph.h"
 #include "weave_query.h"
 #include "weave_core.h"
 
@@ -87,6 +88,8 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->slot_staging_bytes = wdev->limits.slot_staging_bytes;
 	info->max_staging_slice = wdev->limits.slot_staging_bytes / 2 -
 				  WEAVE_ARENA_GRANULE;
+	info->max_graphs = WEAVE_MAX_GRAPHS;
+	info->max_graph_tasks = WEAVE_MAX_GRAPH_TASKS;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,

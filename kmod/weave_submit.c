@@ -27,6 +27,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_graph.h"
 #include "weave_uarray.h"
 
 /**
@@ -111,8 +112,28 @@ static struct weave_btrack *weave_btrack_get(struct weave_client *c,
 	return bt;
 }
 
-/* Undo weave_task_prepare(): the tracks it took and the staged bytes. */
-static void weave_task_release(struct weave_client *c, struct weave_task *t)
+/**
+ * weave_task_hold() - Take another hold of the tracking records of a
+ * prepared task's buffers, for a copy of it.
+ * @c: The client.
+ * @t: The task, which has no staging.
+ */
+void weave_task_hold(struct weave_client *c, const struct weave_task *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_bindings; i++)
+		container_of(t->bindings[i].track, struct weave_btrack,
+			     track)->busy++;
+}
+
+/**
+ * weave_task_release() - Undo weave_task_prepare(), or weave_task_hold():
+ * the tracks a task holds and its staged bytes.
+ * @c: The client.
+ * @t: The task, which holds nothing afterwards.
+ */
+void weave_task_release(struct weave_client *c, struct weave_task *t)
 {
 	struct weave_btrack *bt;
 	u32 i;
@@ -512,11 +533,10 @@ static int weave_enqueue_reserve(struct weave_client *c,
 static int weave_enqueue_commit(struct weave_client *c,
 				struct drm_weave_enqueue *args,
 				struct weave_lstream *ls,
-				struct weave_task *tasks, u64 staged,
+				struct weave_task *tasks, u32 count, u64 staged,
 				struct dma_fence **fences, u32 nf,
 				struct weave_insync *in, u32 slot)
 {
-	u32 count = args->tasks.count;
 	u64 first = weave_core_next_seqno(&c->core);
 	u32 i;
 	int ret;
@@ -551,6 +571,111 @@ static int weave_enqueue_commit(struct weave_client *c,
 	return 0;
 }
 
+/* Copy step of a replay: the tasks of @g, each holding its buffers. */
+static void weave_replay_copy_tasks(struct weave_client *c,
+				    const struct weave_graph *g,
+				    struct weave_task *tasks, u32 *n)
+{
+	for (*n = 0; *n < g->ntasks; (*n)++) {
+		tasks[*n] = g->tasks[*n];
+		weave_task_hold(c, &tasks[*n]);
+	}
+}
+
+/*
+ * Resolve step of a replay on @slot: the graph's last replay, if it was
+ * on another slot and has not completed, gates this one too.
+ */
+static void weave_replay_after(const struct weave_graph *g, u32 slot,
+			       struct dma_fence **fences, u32 *nf)
+{
+	if (g && g->last && g->last_slot != slot &&
+	    !dma_fence_is_signaled(g->last))
+		fences[(*nf)++] = dma_fence_get(g->last);
+}
+
+/**
+ * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
+ * graph's.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The checked ENQUEUE arguments; for a replay, the stream, the
+ *	in-syncs and @g's task count.
+ * @g: The graph to replay, or NULL to copy the tasks from @args.
+ *
+ * See "DOC: enqueue".  An ENQUEUE of a stream that records its window
+ * records its launches instead (see "DOC: graph capture").
+ *
+ * Context: The client's mutex held.
+ * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue.
+ */
+int weave_submit(struct weave_client *c, struct drm_file *file,
+		 struct drm_weave_enqueue *args, const struct weave_graph *g)
+{
+	struct dma_fence **fences = c->in_fences;
+	struct weave_stage st = { .stream = args->stream };
+	u32 n = 0, nf = 0, slot, count = args->tasks.count;
+	struct weave_insync *in = NULL;
+	struct weave_lstream *ls;
+	struct weave_task *tasks;
+	bool record = false;
+	int ret;
+
+	tasks = weave_enqueue_tasks_buf(c, count);
+	if (!tasks)
+		return -ENOMEM;
+	ls = weave_enqueue_stream(c, args, count);
+	ret = PTR_ERR_OR_ZERO(ls);
+	st.slot = weave_core_slot(&c->core, args->stream);
+	if (!ret && !g) {
+		record = weave_capture_recording(&c->capture, args->stream);
+		if (record && args->in_syncs.count)
+			ret = -EINVAL;
+	}
+	if (!ret && g)
+		weave_replay_copy_tasks(c, g, tasks, &n);
+	else if (!ret)
+		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
+	if (!ret && record) {
+		/* The launches go to the recording, the rest is queued. */
+		ret = weave_graph_record(c, args->stream, tasks, n);
+		if (ret > 0)
+			weave_graph_doom(c, args->stream, -EBUSY);
+		count = ret > 0 ? ret : 0;
+		n = count;
+		ret = min(ret, 0);
+		if (!ret && !count)
+			args->seqno = ls->enqueued;
+	}
+	if (!ret && count)
+		ret = weave_enqueue_in_fences(file, args, fences, &nf);
+	if (!ret && count)
+		weave_replay_after(g, st.slot, fences, &nf);
+	if (!ret && nf) {
+		in = weave_insync_create(c->ectx, fences, nf);
+		ret = in ? 0 : -ENOMEM;
+	}
+	if (!ret && count)
+		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
+	if (!ret && count) {
+		/* Committed: it takes the tasks, the fences and in-syncs. */
+		ret = weave_enqueue_commit(c, args, ls, tasks, count, st.bytes,
+					   fences, nf, in, slot);
+		n = 0;
+		nf = 0;
+		in = NULL;
+	}
+
+	weave_insync_put(in);
+	while (nf--)
+		dma_fence_put(fences[nf]);
+	while (n--)
+		weave_task_release(c, &tasks[n]);
+	if (tasks != c->tasks_buf)
+		kvfree(tasks);
+	return ret;
+}
+
 /**
  * weave_enqueue_ioctl() - Handle %DRM_IOCTL_WEAVE_ENQUEUE.
  * @drm: The DRM device.
@@ -566,12 +691,6 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_enqueue *args = data;
 	struct weave_client *c = file->driver_priv;
-	struct dma_fence **fences = c->in_fences;
-	struct weave_insync *in = NULL;
-	struct weave_lstream *ls;
-	struct weave_stage st = { .stream = args->stream };
-	struct weave_task *tasks;
-	u32 n = 0, nf = 0, slot;
 	int ret;
 
 	if (args->flags || !args->tasks.count ||
@@ -582,41 +701,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	tasks = weave_enqueue_tasks_buf(c, args->tasks.count);
-	if (!tasks) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	ls = weave_enqueue_stream(c, args, args->tasks.count);
-	ret = PTR_ERR_OR_ZERO(ls);
-	st.slot = weave_core_slot(&c->core, args->stream);
-	if (!ret)
-		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
-	if (!ret)
-		ret = weave_enqueue_in_fences(file, args, fences, &nf);
-	if (!ret && nf) {
-		in = weave_insync_create(c->ectx, fences, nf);
-		ret = in ? 0 : -ENOMEM;
-	}
-	if (!ret)
-		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
-	if (!ret) {
-		/* Committed: it takes the tasks, the fences and in-syncs. */
-		ret = weave_enqueue_commit(c, args, ls, tasks, st.bytes, fences,
-					   nf, in, slot);
-		n = 0;
-		nf = 0;
-		in = NULL;
-	}
-
-	weave_insync_put(in);
-	while (nf--)
-		dma_fence_put(fences[nf]);
-	while (n--)
-		weave_task_release(c, &tasks[n]);
-	if (tasks != c->tasks_buf)
-		kvfree(tasks);
-out_unlock:
+	ret = weave_submit(c, file, args, NULL);
 	mutex_unlock(&c->lock);
 	return ret;
 }

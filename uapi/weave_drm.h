@@ -758,10 +758,13 @@ struct drm_weave_sync {
  *   its kernel rejects (see &enum drm_weave_kernel), uniforms over
  *   max_uniform_bytes, fewer than 4 uniform bytes for a kernel that reads
  *   uniform bytes 0..3, a delay or errno out of range, a buffer imported
- *   from another device, or a stride over %DRM_WEAVE_MAX_STRIDE.
+ *   from another device, or a stride over %DRM_WEAVE_MAX_STRIDE; in-syncs
+ *   on a stream that records its capture window (uAPI 1.5).
  * - -ENOENT: @stream, a binding's buffer or an in-sync syncobj does not
  *   exist in this file, or a syncobj point has no fence.
- * - -ENOSPC: The stream's slot holds in-fence gates that executing it
+ * - -ENOSPC: The stream records its capture window, and the recording
+ *   would pass max_graph_tasks (uAPI 1.5); or the stream's slot holds
+ *   in-fence gates that executing it
  *   could not hand to a job, and this call's in-fences would take it past
  *   max_slot_gates (see &struct drm_weave_device_info).  This happens only
  *   after the kernel ran out of memory packing the slot's tasks (their
@@ -812,6 +815,8 @@ struct drm_weave_enqueue {
  * - -EINVAL: unknown @flags, @stream not zero with %DRM_WEAVE_FLUSH_ALL,
  *   or @out_sync.flags not zero.
  * - -ENOENT: @stream or the out-sync syncobj does not exist.
+ * - -EBUSY: @stream records its capture window (uAPI 1.5; see "DOC:
+ *   graph capture").
  * - -ECANCELED: The stream has failed (nothing was flushed).  Never with
  *   %DRM_WEAVE_FLUSH_ALL, see below.
  * - -ENOMEM: The kernel ran out of memory, and not all of the work was
@@ -906,6 +911,7 @@ struct drm_weave_stream_isolate {
  *
  * - -EINVAL: @flags is not zero.
  * - -ENOENT: @handle names no stream of this client.
+ * - -EBUSY: @handle records its capture window (uAPI 1.5).
  * - -ETIME: @timeout_ns passed first.
  * - -ERESTARTSYS: A signal interrupted the wait (restarted transparently
  *   by the C library unless the handler says otherwise).

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the capture windows of a client's slots, the state machine of
+ * graph capture on top of the scheduler core.
+ */
+
+#include <linux/errno.h>
+#include <linux/lockdep.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "weave_capture.h"
+#include "weave_core.h"
+
+/**
+ * DOC: capture windows
+ *
+ * Each slot has at most one window, none -> prepared -> recording -> none,
+ * owned by the logical stream that prepared it.  A refused transition
+ * changes nothing.  Prepare takes one of the slot's isolation holds
+ * (weave_core_isolate_get(), which executes the slot first), so that the
+ * owner's own %DRM_IOCTL_WEAVE_STREAM_ISOLATE cannot end it; closing the
+ * window, from any state, gives it back.  Begin executes the slot, so that
+ * the warm-up is submitted before recording starts.  End by a stream other
+ * than the owner, but folded onto the same slot, abandons the window: it
+ * closes, and the caller learns whose it was.  What is recorded, the
+ * drains and the doom of a window are the caller's: this is only the state
+ * machine, which also compiles in user space.
+ *
+ * Everything here runs under &weave_core.lock.
+ */
+
+/**
+ * weave_capture_init() - Give every slot of @core an empty window.
+ * @cap: The windows.
+ * @core: The initialized core.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_capture_init(struct weave_capture *cap, struct weave_core *core)
+{
+	cap->core = core;
+	cap->windows = kcalloc(core->max_streams, sizeof(*cap->windows),
+			       GFP_KERNEL_ACCOUNT);
+	return cap->windows ? 0 : -ENOMEM;
+}
+
+/**
+ * weave_capture_fini() - Free the windows, which must all be closed.
+ * @cap: The windows.
+ */
+void weave_capture_fini(struct weave_capture *cap)
+{
+	kfree(cap->windows);
+	cap->windows = NULL;
+}
+
+static struct weave_window *weave_window_of(const struct weave_capture *cap,
+					    u32 stream)
+{
+	return &cap->windows[weave_core_slot(cap->core, stream)];
+}
+
+/**
+ * weave_capture_window() - The window of a logical stream's slot.
+ * @cap: The windows.
+ * @stream: The logical stream handle.
+ *
+ * Return: The window, to read.
+ */
+const struct weave_window *weave_capture_window(const struct weave_capture *cap,
+						u32 stream)
+{
+	lockdep_assert_held(cap->core->lock);
+	return weave_window_of(cap, stream);
+}
+
+/**
+ * weave_capture_recording() - Whether @stream owns a recording window.
+ * @cap: The windows.
+ * @stream: The logical stream handle.
+ *
+ * Return: True if @stream's launches are to be recorded, not run.
+ */
+bool weave_capture_recording(const struct weave_capture *cap, u32 stream)
+{
+	const struct weave_window *w = weave_capture_window(cap, stream);
+
+	return w->state == WEAVE_WINDOW_RECORDING && w->owner == stream;
+}
+
+/**
+ * weave_capture_prepare() - Open a window on @stream's slot.
+ * @cap: The windows.
+ * @stream: The logical stream handle, its owner.
+ *
+ * Return: 0; -EBUSY if the slot has a window; or the error with which the
+ * backend refused a task when the slot was executed, and then nothing
+ * changed.
+ */
+int weave_capture_prepare(struct weave_capture *cap, u32 stream)
+{
+	struct weave_window *w = weave_window_of(cap, stream);
+	int err;
+
+	lockdep_assert_held(cap->core->lock);
+	if (w->state != WEAVE_WINDOW_NONE)
+		return -EBUSY;
+	err = weave_core_isolate_get(cap->core, stream);
+	if (err)
+		return err;
+	w->state = WEAVE_WINDOW_PREPARED;
+	w->owner = stream;
+	w->isolated = true;
+	return 0;
+}
+
+/**
+ * weave_capture_begin() - Start recording a prepared window.
+ * @cap: The windows.
+ * @stream: The logical stream handle, which must own the window.
+ *
+ * Return: 0; -EBADFD if @stream owns no prepared window; or the error with
+ * which the backend refused a task of the warm-up, and then nothing
+ * changed.
+ */
+int weave_capture_begin(struct weave_capture *cap, u32 stream)
+{
+	struct weave_window *w = weave_window_of(cap, stream);
+	int err;
+
+	lockdep_assert_held(cap->core->lock);
+	if (w->state != WEAVE_WINDOW_PREPARED || w->owner != stream)
+		return -EBADFD;
+	err = weave_core_flush(cap->core, stream);
+	if (err)
+		return err;
+	w->state = WEAVE_WINDOW_RECORDING;
+	return 0;
+}
+
+/**
+ * weave_capture_close() - Close the window of @stream's slot, if any.
+ * @cap: The windows.
+ * @stream: A logical stream of the slot.
+ *
+ * Gives back the window's isolation hold.  If the backend refuses a task
+ * of the slot then, the slot keeps that hold until the client's core goes:
+ * it stays isolated, which only keeps its tasks from being interleaved.
+ *
+ * Return: True if there was a window.
+ */
+bool weave_capture_close(struct weave_capture *cap, u32 stream)
+{
+	struct weave_window *w = weave_window_of(cap, stream);
+	bool open = w->state != WEAVE_WINDOW_NONE;
+
+	lockdep_assert_held(cap->core->lock);
+	if (w->isolated)
+		weave_core_isolate_put(cap->core, w->owner);
+	w->state = WEAVE_WINDOW_NONE;
+	w->owner = 0;
+	w->isolated = false;
+	return open;
+}
+
+/**
+ * weave_capture_end() - End the recording window of @stream's slot.
+ * @cap: The windows.
+ * @stream: A logical stream of the slot.
+ * @owner: Set to the window's owner, whether it ends or not.
+ *
+ * The window closes if it was recording: sealed when @stream owns it,
+ * abandoned otherwise.  The caller seals what was recorded.
+ *
+ * Return: 0 if @stream owned it; -ECANCELED if it was abandoned; -EBADFD if
+ * the slot had no recording window, which changed nothing.
+ */
+int weave_capture_end(struct weave_capture *cap, u32 stream, u32 *owner)
+{
+	struct weave_window *w = weave_window_of(cap, stream);
+
+	lockdep_assert_held(cap->core->lock);
+	*owner = w->owner;
+	if (w->state != WEAVE_WINDOW_RECORDING)
+		return -EBADFD;
+	weave_capture_close(cap, stream);
+	return *owner == stream ? 0 : -ECANCELED;
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: graph capture and replay: the CAPTURE, REPLAY and GRAPH_DESTROY
+ * ioctls, the recordings of a client's capture windows and its graphs.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+
+#include "weave_capture.h"
+#include "weave_client.h"
+#include "weave_drm.h"
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_graph.h"
+#include "weave_uarray.h"
+
+/**
+ * DOC: graphs
+ *
+ * A window's recording is a &struct weave_graph that its slot's entry of
+ * &weave_client.recording owns from BEGIN until the window closes.  An
+ * ENQUEUE of the owner moves its checked launches there, holding their
+ * buffers' tracking records as a queued task would; a replay copies them
+ * back into a submission, which takes holds of its own, so that the graph
+ * can go at any time.  Sealing moves the recording into
+ * &weave_client.graphs.  A window that closes any other way frees its
+ * recording; a doomed one first queues it as tasks that do not run and
+ * taint what they should have written, in their place in the slot's order.
+ *
+ * All of it is under the client's mutex.
+ */
+
+static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
+{
+	u32 i;
+
+	if (!g)
+		return;
+	for (i = 0; i < g->ntasks; i++)
+		weave_task_release(c, &g->tasks[i]);
+	kvfree(g->tasks);
+	dma_fence_put(g->last);
+	kfree(g);
+}
+
+/**
+ * weave_graphs_init() - Set up a client's capture state.
+ * @c: The client, whose core is initialized.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_graphs_init(struct weave_client *c)
+{
+	int ret;
+
+	xa_init_flags(&c->graphs, XA_FLAGS_ALLOC1);
+	ret = weave_capture_init(&c->capture, &c->core);
+	if (ret)
+		return ret;
+	c->recording = kcalloc(c->core.max_streams, sizeof(*c->recording),
+			       GFP_KERNEL_ACCOUNT);
+	if (!c->recording) {
+		weave_capture_fini(&c->capture);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * weave_graphs_fini() - Free every recording and graph of a client.
+ * @c: The client, at close, before its core goes.
+ *
+ * The windows' isolation holds go with the core, which executes nothing
+ * more.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_graphs_fini(struct weave_client *c)
+{
+	struct weave_graph *g;
+	unsigned long idx;
+	u32 i;
+
+	for (i = 0; i < c->core.max_streams; i++)
+		weave_graph_free(c, c->recording[i]);
+	kfree(c->recording);
+	c->recording = NULL;
+	weave_capture_fini(&c->capture);
+	xa_for_each(&c->graphs, idx, g)
+		weave_graph_free(c, g);
+	xa_destroy(&c->graphs);
+}
+
+/* The owner stream of @stream's window, if it still exists. */
+static struct weave_lstream *weave_window_owner(struct weave_client *c,
+						u32 stream)
+{
+	u32 owner = weave_capture_window(&c->capture, stream)->owner;
+
+	return owner ? xa_load(&c->streams, owner) : NULL;
+}
+
+/* Close @stream's window, and free its recording. */
+static void weave_window_close(struct weave_client *c, u32 stream)
+{
+	struct weave_lstream *ls = weave_window_owner(c, stream);
+	u32 slot = weave_core_slot(&c->core, stream);
+
+	if (ls)
+		WRITE_ONCE(ls->window, false);
+	weave_capture_close(&c->capture, stream);
+	weave_graph_free(c, c->recording[slot]);
+	c->recording[slot] = NULL;
+}
+
+/**
+ * weave_capture_stream_gone() - A stream is being destroyed: close the
+ * window it owns.
+ * @c: The client.
+ * @stream: The stream.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_capture_stream_gone(struct weave_client *c, u32 stream)
+{
+	if (weave_capture_window(&c->capture, stream)->owner == stream)
+		weave_window_close(c, stream);
+}
+
+/**
+ * weave_graph_doom() - Doom the window @stream records, with @err.
+ * @c: The client.
+ * @stream: The owner, recording.
+ * @err: The negative errno, if the window is not doomed yet.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_graph_doom(struct weave_client *c, u32 stream, int err)
+{
+	struct weave_lstream *ls = xa_load(&c->streams, stream);
+
+	if (ls)
+		atomic_cmpxchg(&ls->doom, 0, err);
+}
+
+/**
+ * weave_graph_record() - Record an ENQUEUE's launches into the window.
+ * @c: The client.
+ * @stream: The owner of a recording window.
+ * @tasks: The call's @n prepared tasks.
+ * @n: Their number.
+ *
+ * The launches move into the recording, which holds them; the other tasks
+ * move to the front of @tasks, in their order.  On error nothing moved.
+ *
+ * Context: The client's mutex held.
+ * Return: How many tasks are left in @tasks, or -ENOSPC if the recording
+ * would pass %WEAVE_MAX_GRAPH_TASKS, or -ENOMEM.
+ */
+int weave_graph_record(struct weave_client *c, u32 stream,
+		       struct weave_task *tasks, u32 n)
+{
+	u32 slot = weave_core_slot(&c->core, stream);
+	struct weave_graph *g = c->recording[slot];
+	u32 i, launches = 0, left = 0;
+	struct weave_task *grown;
+
+	for (i = 0; i < n; i++)
+		launches += tasks[i].kind == WEAVE_TASK_LAUNCH;
+	if (g->ntasks + launches > WEAVE_MAX_GRAPH_TASKS)
+		return -ENOSPC;
+	if (g->ntasks + launches > g->cap) {
+		u32 cap = max3(16u, 2 * g->cap, g->ntasks + launches);
+
+		cap = min_t(u32, cap, WEAVE_MAX_GRAPH_TASKS);
+		grown = kvmalloc_array(cap, sizeof(*grown), GFP_KERNEL_ACCOUNT);
+		if (!grown)
+			return -ENOMEM;
+		if (g->ntasks)
+			memcpy(grown, g->tasks, g->ntasks * sizeof(*grown));
+		kvfree(g->tasks);
+		g->tasks = grown;
+		g->cap = cap;
+	}
+	for (i = 0; i < n; i++) {
+		if (tasks[i].kind == WEAVE_TASK_LAUNCH)
+			g->tasks[g->ntasks++] = tasks[i];
+		else
+			tasks[left++] = tasks[i];
+	}
+	return left;
+}
+
+/* Fill the out fields of @args from @stream's window. */
+static void weave_capture_report(struct weave_client *c, u32 stream,
+				 struct drm_weave_capture *args)
+{
+	const struct weave_window *w = weave_capture_window(&c->capture,
+							     stream);
+	struct weave_graph *g = c->recording[weave_core_slot(&c->core, stream)];
+	struct weave_lstream *ls = weave_window_owner(c, stream);
+
+	args->state = w->state;
+	args->owner = w->owner;
+	args->ntasks = g ? g->ntasks : 0;
+	args->error = ls ? atomic_read(&ls->doom) : 0;
+	args->failure = ls ? atomic64_read(&ls->doom_failure) : 0;
+}
+
+/*
+ * Drain step of PREPARE and BEGIN: wait, without the client's mutex, for
+ * the work the slot of @stream has submitted so far.
+ */
+static int weave_capture_drain(struct weave_client *c, u32 stream)
+{
+	struct dma_fence *fence;
+	long ret = 0;
+
+	mutex_lock(&c->lock);
+	fence = weave_ectx_slot_fence(c->ectx,
+				      weave_core_slot(&c->core, stream));
+	mutex_unlock(&c->lock);
+	if (fence)
+		ret = dma_fence_wait(fence, true);
+	dma_fence_put(fence);
+	return ret;
+}
+
+/*
+ * The window of @stream is doomed: close it, queue its recording as tasks
+ * that taint what they should have written, and fail with -EIO.
+ */
+static int weave_capture_fail(struct weave_client *c, u32 stream,
+			      struct drm_weave_capture *args)
+{
+	weave_capture_report(c, stream, args);
+	weave_window_close(c, stream);
+	return -EIO;
+}
+
+static int weave_capture_prepare_op(struct weave_client *c, u32 stream,
+				    struct weave_lstream *ls)
+{
+	int ret;
+
+	ret = weave_capture_prepare(&c->capture, stream);
+	if (ret)
+		return ret;
+	atomic_set(&ls->doom, 0);
+	atomic64_set(&ls->doom_failure, 0);
+	WRITE_ONCE(ls->window, true);
+	return 0;
+}
+
+static int weave_capture_begin_op(struct weave_client *c, u32 stream,
+				  struct weave_lstream *ls,
+				  struct drm_weave_capture *args)
+{
+	u32 slot = weave_core_slot(&c->core, stream);
+	struct weave_graph *g;
+	int ret;
+
+	if (atomic_read(&ls->doom) &&
+	    weave_capture_window(&c->capture, stream)->owner == stream)
+		return weave_capture_fail(c, stream, args);
+	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	if (!g)
+		return -ENOMEM;
+	ret = weave_capture_begin(&c->capture, stream);
+	if (ret) {
+		kfree(g);
+		return ret;
+	}
+	c->recording[slot] = g;
+	return 0;
+}
+
+static int weave_capture_end_op(struct weave_client *c, u32 stream,
+				struct drm_weave_capture *args)
+{
+	const struct weave_window *w = weave_capture_window(&c->capture,
+							     stream);
+	u32 slot = weave_core_slot(&c->core, stream);
+	struct weave_lstream *ls = weave_window_owner(c, stream);
+	u32 owner, id;
+	int ret;
+
+	if (w->state != WEAVE_WINDOW_RECORDING)
+		return -EBADFD;
+	if (w->owner != stream) {
+		weave_capture_report(c, stream, args);
+		weave_window_close(c, stream);
+		return -ECANCELED;
+	}
+	if (ls && atomic_read(&ls->doom))
+		return weave_capture_fail(c, stream, args);
+	if (c->ngraphs >= WEAVE_MAX_GRAPHS)
+		return -ENOSPC;
+	ret = xa_alloc_cyclic(&c->graphs, &id, c->recording[slot],
+			      XA_LIMIT(1, U32_MAX), &c->next_graph,
+			      GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
+		return ret;
+	c->ngraphs++;
+	args->ntasks = c->recording[slot]->ntasks;
+	c->recording[slot] = NULL;
+	if (ls)
+		WRITE_ONCE(ls->window, false);
+	weave_capture_end(&c->capture, stream, &owner);
+	args->graph = id;
+	return 0;
+}
+
+/**
+ * weave_capture_ioctl() - Handle %DRM_IOCTL_WEAVE_CAPTURE.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_capture.
+ * @file: The client's file.
+ *
+ * See "DOC: graph capture".  PREPARE and BEGIN drain the slot first,
+ * without the client's mutex, then check the window again under it.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_capture_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_weave_capture *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_lstream *ls;
+	u32 op = args->op;
+	int ret, idx;
+
+	args->state = 0;
+	args->owner = 0;
+	args->graph = 0;
+	args->ntasks = 0;
+	args->error = 0;
+	args->pad2 = 0;
+	args->failure = 0;
+	if (args->flags || args->pad || op > DRM_WEAVE_CAPTURE_QUERY)
+		return -EINVAL;
+
+	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN) {
+		ret = weave_capture_drain(c, args->stream);
+		if (ret)
+			return ret;
+	}
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	mutex_lock(&c->lock);
+	ls = weave_client_stream(c, args->stream);
+	ret = PTR_ERR_OR_ZERO(ls);
+	if (ret)
+		goto out;
+	switch (op) {
+	case DRM_WEAVE_CAPTURE_PREPARE:
+		ret = weave_capture_prepare_op(c, args->stream, ls);
+		break;
+	case DRM_WEAVE_CAPTURE_BEGIN:
+		ret = weave_capture_begin_op(c, args->stream, ls, args);
+		break;
+	case DRM_WEAVE_CAPTURE_END:
+		ret = weave_capture_end_op(c, args->stream, args);
+		break;
+	case DRM_WEAVE_CAPTURE_ABORT:
+		weave_window_close(c, args->stream);
+		break;
+	}
+	if (ret != -EIO && ret != -ECANCELED) {
+		u32 graph = args->graph, ntasks = args->ntasks;
+
+		weave_capture_report(c, args->stream, args);
+		args->graph = graph;
+		if (graph)
+			args->ntasks = ntasks;
+	}
+out:
+	mutex_unlock(&c->lock);
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * weave_replay_ioctl() - Handle %DRM_IOCTL_WEAVE_REPLAY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_replay.
+ * @file: The client's file.
+ *
+ * An ENQUEUE of the graph's tasks and a FLUSH of the stream, under one
+ * hold of the client's mutex; what the out-sync needs is allocated first.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_replay_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_weave_replay *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct drm_weave_enqueue e = {
+		.stream = args->stream,
+		.in_syncs = args->in_syncs,
+	};
+	struct drm_weave_flush f = {
+		.stream = args->stream,
+		.out_sync = args->out_sync,
+	};
+	struct weave_flush_out out = {};
+	struct dma_fence *fence = NULL;
+	struct weave_graph *g;
+	u32 slot;
+	int ret;
+
+	if (args->flags || args->pad || args->out_sync.flags ||
+	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
+	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
+		return -EINVAL;
+	ret = weave_flush_out_get(c, file, &f, &out);
+	if (ret)
+		goto out_put;
+
+	mutex_lock(&c->lock);
+	g = xa_load(&c->graphs, args->graph);
+	if (!g) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	/* Only a live stream owns a window. */
+	if (weave_capture_recording(&c->capture, args->stream)) {
+		ret = -EBUSY;
+		goto out_unlock;
+	}
+	e.tasks.count = g->ntasks;
+	ret = g->ntasks ? weave_submit(c, file, &e, g) : 0;
+	if (!ret)
+		ret = weave_flush_locked(c, &f, &out, &fence);
+	if (!ret) {
+		args->seqno = e.seqno;
+		slot = weave_core_slot(&c->core, args->stream);
+		dma_fence_put(g->last);
+		g->last = weave_ectx_slot_fence(c->ectx, slot);
+		g->last_slot = slot;
+	}
+out_unlock:
+	mutex_unlock(&c->lock);
+	if (!ret && out.syncobj)
+		weave_flush_out_set(&out, fence, args->out_sync.timeline_value);
+	else
+		dma_fence_put(fence);
+out_put:
+	weave_flush_out_put(&out);
+	return ret;
+}
+
+/**
+ * weave_graph_destroy_ioctl() - Handle %DRM_IOCTL_WEAVE_GRAPH_DESTROY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_graph_destroy.
+ * @file: The client's file.
+ *
+ * Replays in flight keep what they use.
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_graph_destroy_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file)
+{
+	struct drm_weave_graph_destroy *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct weave_graph *g;
+
+	if (args->pad)
+		return -EINVAL;
+	mutex_lock(&c->lock);
+	g = xa_erase(&c->graphs, args->graph);
+	if (g) {
+		c->ngraphs--;
+		weave_graph_free(c, g);
+	}
+	mutex_unlock(&c->lock);
+	return g ? 0 : -ENOENT;
+}

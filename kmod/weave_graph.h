@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: a client's captured graphs and its capture windows' recordings.
+ */
+#ifndef _WEAVE_GRAPH_H_
+#define _WEAVE_GRAPH_H_
+
+#include <linux/types.h>
+
+struct dma_fence;
+struct drm_device;
+struct drm_file;
+struct weave_client;
+struct weave_task;
+
+/* Limits of graph capture, fixed by the driver. */
+#define WEAVE_MAX_GRAPHS	256
+#define WEAVE_MAX_GRAPH_TASKS	1024
+
+/**
+ * struct weave_graph - Recorded tasks: a window's recording, then a graph.
+ *
+ * Owned by the client, under its mutex: in &weave_client.recording while
+ * its window records, then in &weave_client.graphs once sealed.
+ */
+struct weave_graph {
+	/**
+	 * @tasks: The recorded launches, checked and resolved: each binding
+	 * holds its buffer's tracking record busy, and so the buffer.
+	 */
+	struct weave_task *tasks;
+	/** @ntasks: Used entries of @tasks. */
+	u32 ntasks;
+	/** @cap: Entries of @tasks. */
+	u32 cap;
+	/**
+	 * @last: The fence of the slot the graph was last replayed on, just
+	 * after that replay; a reference, or NULL.
+	 */
+	struct dma_fence *last;
+	/** @last_slot: The slot of @last. */
+	u32 last_slot;
+};
+
+int weave_graphs_init(struct weave_client *c);
+void weave_graphs_fini(struct weave_client *c);
+void weave_capture_stream_gone(struct weave_client *c, u32 stream);
+int weave_graph_record(struct weave_client *c, u32 stream,
+		       struct weave_task *tasks, u32 n);
+void weave_graph_doom(struct weave_client *c, u32 stream, int err);
+
+int weave_capture_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+int weave_replay_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file);
+int weave_graph_destroy_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+#endif /* _WEAVE_GRAPH_H_ */
