@@ -409,7 +409,8 @@ static inline int weave_stream_query(int fd, uint32_t handle,
  *
  * Return: 0 when everything flushed so far has completed; -ETIME if the
  * deadline passed first; -ECANCELED if the work completed but the stream
- * has failed; -ENOENT if @handle names no stream of @fd.
+ * has failed; -ENOENT if @handle names no stream of @fd; -EBUSY if the
+ * stream records its capture window (see "DOC: graph capture").
  */
 int weave_wait(int fd, uint32_t handle, int64_t timeout_ns);
 
@@ -547,7 +548,10 @@ weave_sync(uint32_t handle, uint64_t point)
  * the stream, a buffer or a syncobj does not exist or a syncobj point has
  * no fence; -E2BIG if a host write is over max_staged_bytes; -EBUSY if the
  * file would exceed max_pending_tasks or max_staged_bytes; -ECANCELED if
- * the stream has failed; -EFAULT if a user pointer cannot be read.
+ * the stream has failed; -EFAULT if a user pointer cannot be read.  On a
+ * stream that records its capture window (see "DOC: graph capture"), the
+ * launches are recorded instead of run: -EINVAL with in-syncs, -ENOSPC if
+ * the recording would pass max_graph_tasks.
  */
 static inline int weave_enqueue(int fd, uint32_t stream,
 				const struct drm_weave_task *tasks,
@@ -586,9 +590,9 @@ static inline int weave_enqueue(int fd, uint32_t stream,
  *
  * Return: 0 on success, when everything was submitted; -ENOENT if the
  * stream or the syncobj does not exist; -ECANCELED if the stream has
- * failed; -ENOMEM if the kernel ran out of memory before everything was
- * submitted: what was not stays queued, in order, and calling again
- * submits it.
+ * failed; -EBUSY if it records its capture window; -ENOMEM if the kernel
+ * ran out of memory before everything was submitted: what was not stays
+ * queued, in order, and calling again submits it.
  */
 static inline int weave_flush(int fd, uint32_t stream,
 			      const struct drm_weave_sync *out_sync)
