@@ -456,7 +456,7 @@ TEST_F(unplug, unbind_during_load)
 		}
 	}
 	/* A slot of the first file held back by a gate of another file. */
-	weave_test_gate_open(_metadata, &gate, self->fd, 4 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated = weave_test_stream(_metadata, self->fd,
 				  DRM_WEAVE_PRIORITY_NORMAL);
 	in = weave_sync(gate.syncobj, 0);
@@ -516,7 +516,7 @@ TEST_F(unplug, unbind_during_load)
 
 	for (i = 0; i < LOAD_STREAMS; i++)
 		munmap(maps[i], 2 * self->page);
-	close(gate.fd);
+	weave_test_gate_close(&gate);
 	close(fd2);
 	close(self->fd);
 	self->fd = -1;
