@@ -265,12 +265,14 @@ static int weave_capture_begin_op(struct weave_client *c, u32 stream,
 				  struct weave_lstream *ls,
 				  struct drm_weave_capture *args)
 {
+	const struct weave_window *w = weave_capture_window(&c->capture,
+							     stream);
 	u32 slot = weave_core_slot(&c->core, stream);
 	struct weave_graph *g;
 	int ret;
 
-	if (atomic_read(&ls->doom) &&
-	    weave_capture_window(&c->capture, stream)->owner == stream)
+	if (w->state == WEAVE_WINDOW_PREPARED && w->owner == stream &&
+	    atomic_read(&ls->doom))
 		return weave_capture_fail(c, stream, args);
 	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)

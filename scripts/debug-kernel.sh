@@ -14,7 +14,9 @@
 # Usage: scripts/debug-kernel.sh CACHE_DIR
 set -eu
 
-cache=$(cd "${1:?usage: debug-kernel.sh CACHE_DIR}" && pwd)
+# The real path: a worktree may reach a shared cache through a symlink,
+# and the kernel's build link must not depend on that worktree.
+cache=$(cd "${1:?usage: debug-kernel.sh CACHE_DIR}" && pwd -P)
 frag=$(pwd)/scripts/debug-kernel.config
 tarball=/usr/src/linux-source-6.1.tar.xz
 # Raise when the way the kernel is built changes.

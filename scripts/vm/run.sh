@@ -68,6 +68,9 @@ fi
 for m in $(modinfo -F depends "build/kmod/$kver/weave.ko" | tr ',' ' '); do
 	deps_of "$m"
 done | awk '!seen[$0]++' > "$out/deps"
+# The kernel's module tree (with its modules.dep), where the guest's
+# modprobe finds vgem for the suites' gates.
+echo "$kdir" > "$out/modroot"
 
 # The arguments of weave-bench in `make bench`, one line per run (none:
 # everything), and the configuration `make profile` runs:

@@ -1027,7 +1027,7 @@ TEST_F(fg, check_does_not_wait)
 	uint32_t a;
 
 	a = weave_test_bo(_metadata, self->fd, self->page, 0);
-	weave_test_gate_open(_metadata, &g, self->fd, 2 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &g, self->fd);
 	in = weave_sync(g.syncobj, 0);
 	weave_test_batch_init(&b);
 	weave_test_fail_task(&b, a, 0, 64, EIO);

@@ -345,7 +345,7 @@ TEST_F(prime, export_sync_file_holds_weave_fences)
 	int dmabuf;
 
 	/* The fill waits for a gate, so its fences are pending. */
-	weave_test_gate_open(_metadata, &gate, self->a, WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->a);
 	in = weave_sync(gate.syncobj, 0);
 	stream = weave_test_stream(_metadata, self->a, DRM_WEAVE_PRIORITY_NORMAL);
 	bo = weave_test_bo(_metadata, self->a, self->size, 0);

@@ -4,6 +4,7 @@
  * exported as sync_files; in-fences that gate tasks; WAIT and its absolute
  * CLOCK_MONOTONIC deadline.  Syncobjs are plain libdrm calls.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,7 +70,7 @@ TEST_F(sync, out_fence_binary)
 	struct drm_weave_sync out = weave_sync(self->syncobj, 0);
 	struct weave_test_gate gate;
 
-	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
 		   &gate, 0xb1);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
@@ -123,7 +124,7 @@ TEST_F(sync, sync_file_poll)
 	struct drm_weave_sync out = weave_sync(self->syncobj, 0);
 	struct weave_test_gate gate;
 
-	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
 		   &gate, 0xb3);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
@@ -177,7 +178,7 @@ TEST_F(sync, in_fence_gates_task)
 	uint32_t other, tl;
 
 	/* Other's noop, held by a gate, signals the timeline point. */
-	weave_test_gate_open(_metadata, &hold, self->fd, 2 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &hold, self->fd);
 	in = weave_sync(hold.syncobj, 0);
 	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	tl = weave_test_syncobj(_metadata, self->fd);
@@ -209,15 +210,33 @@ TEST_F(sync, in_fence_gates_task)
 	drmSyncobjDestroy(self->fd, tl);
 }
 
+/* Signals a gate from another thread while the test waits. */
+struct gate_signaller {
+	struct weave_test_gate *gate;
+	int ret;
+};
+
+static void *signal_gate(void *arg)
+{
+	struct gate_signaller *s = arg;
+
+	/* Most likely once the test blocks in WAIT; correct either way. */
+	usleep(100000);
+	s->ret = weave_test_gate_try_signal(s->gate);
+	return NULL;
+}
+
 TEST_F(sync, wait_deadlines)
 {
+	struct gate_signaller signaller;
 	struct weave_test_gate gate;
-	int64_t start, elapsed;
+	int64_t start, elapsed, done;
+	pthread_t thread;
 
 	/* Nothing flushed: nothing to wait for, even with a past deadline. */
 	EXPECT_EQ(0, weave_wait(self->fd, self->stream, 0));
 
-	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
 		   &gate, 0xb6);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
@@ -233,9 +252,18 @@ TEST_F(sync, wait_deadlines)
 	EXPECT_LE(20 * 1000000, elapsed);
 	weave_test_gate_pending(_metadata, self->fd, &gate);
 
-	/* No deadline: returns once the gate let the fill run. */
+	/*
+	 * No deadline: blocks until the gate, signalled by another thread
+	 * meanwhile, let the fill run, and returns after the signal.
+	 */
+	signaller.gate = &gate;
+	signaller.ret = 1;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, signal_gate, &signaller));
 	ASSERT_EQ(0, weave_wait(self->fd, self->stream, INT64_MAX));
-	EXPECT_LE(gate.ready, weave_test_now());
+	done = weave_test_now();
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, signaller.ret);
+	EXPECT_LE(gate.signalled, done);
 	weave_test_gate_wait(_metadata, self->fd, &gate);
 	weave_test_expect_words(_metadata, self->fd, self->bo, self->page,
 				0xb6);
@@ -328,7 +356,7 @@ TEST_F(sync, gate_dedupe)
 	n = self->info.max_tasks - 1;
 	if (n > GATE_ENQUEUES)
 		n = GATE_ENQUEUES;
-	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	for (i = 0; i < GATE_SYNCS; i++)
 		in[i] = weave_sync(gate.syncobj, 0);
 
@@ -376,7 +404,7 @@ TEST_F_TIMEOUT(sync, gate_cap, 120)
 		     self->info.max_tasks);
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
 			 self->info.max_tasks);
-	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 
 	/* One gate's bytes: other's noop, held by the gate. */
 	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
@@ -454,7 +482,7 @@ TEST_F(sync, resv_one_fence_per_timeline)
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
 	ASSERT_EQ(0, drmPrimeHandleToFD(self->fd, self->bo,
 					DRM_CLOEXEC | DRM_RDWR, &dmabuf));
-	weave_test_gate_open(_metadata, &gate, self->fd, 2 * WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated_fill(_metadata, self->fd, self->stream, self->bo, self->page,
 		   &gate, 0);
 	for (i = 1; i < RESV_JOBS; i++) {

@@ -410,7 +410,8 @@ static void *wait_thread(void *arg)
 /*
  * The unbind meets work in flight: streams of two files, each with a
  * running delay job and more queued behind it, out-fences pending, a slot
- * gated on another file's fence, buffers mapped, and a WAIT blocked.
+ * gated on a foreign fence (a gate, which the unbind must not wait for),
+ * buffers mapped, and a WAIT blocked.
  */
 TEST_F(unplug, unbind_during_load)
 {
@@ -424,7 +425,7 @@ TEST_F(unplug, unbind_during_load)
 	uint32_t delay_us, gated, obj;
 	int64_t start, took;
 	pthread_t thread;
-	int fd2, i, j, n = 0;
+	int fd2, gate_sfd, gated_sfd, i, j, n = 0;
 
 	/*
 	 * Each job inside the job timeout, so that nothing else cuts it
@@ -455,8 +456,8 @@ TEST_F(unplug, unbind_during_load)
 			sfds[n++] = export_fence(_metadata, fd, obj);
 		}
 	}
-	/* A slot of the first file held back by a gate of another file. */
-	weave_test_gate_open(_metadata, &gate, self->fd, 4 * WEAVE_TEST_SEC);
+	/* A slot of the first file held back by a gate, a foreign fence. */
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	gated = weave_test_stream(_metadata, self->fd,
 				  DRM_WEAVE_PRIORITY_NORMAL);
 	in = weave_sync(gate.syncobj, 0);
@@ -464,7 +465,11 @@ TEST_F(unplug, unbind_during_load)
 	weave_test_noop(&b);
 	ASSERT_EQ(0, weave_enqueue(self->fd, gated, b.task, b.n, &in, 1,
 				   NULL));
-	ASSERT_EQ(0, weave_flush(self->fd, gated, NULL));
+	obj = weave_test_syncobj(_metadata, self->fd);
+	out = weave_sync(obj, 0);
+	ASSERT_EQ(0, weave_flush(self->fd, gated, &out));
+	gated_sfd = export_fence(_metadata, self->fd, obj);
+	gate_sfd = export_fence(_metadata, self->fd, gate.syncobj);
 
 	/* The mappings reach the buffers; the second pages stay untouched. */
 	maps[0][0] = 0xabcdef01u;
@@ -491,6 +496,10 @@ TEST_F(unplug, unbind_during_load)
 		}
 	}
 
+	/* The gated job too, held by its gate. */
+	EXPECT_EQ(0, fence_peek(_metadata, gated_sfd, 0));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+
 	start = weave_test_now();
 	unbind(_metadata, self->dev);
 	took = weave_test_now() - start;
@@ -506,6 +515,13 @@ TEST_F(unplug, unbind_during_load)
 			TH_LOG("job %d, status %d before the unbind", i, was[i]);
 		}
 	}
+	/* The gated one too, without waiting for its gate, still shut. */
+	EXPECT_EQ(-ENODEV, fence_status(_metadata, gated_sfd,
+					WEAVE_TEST_WAIT_NS / 1000000));
+	EXPECT_EQ(0, fence_peek(_metadata, gate_sfd, 0)) {
+		TH_LOG("the gate opened during the unbind (%lld ms after it was set up)",
+		       weave_test_gate_age_ms(&gate));
+	}
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	EXPECT_EQ(-ENODEV, waiter.ret);
 
@@ -516,7 +532,10 @@ TEST_F(unplug, unbind_during_load)
 
 	for (i = 0; i < LOAD_STREAMS; i++)
 		munmap(maps[i], 2 * self->page);
-	close(gate.fd);
+	/* Closing the gate's file signals it. */
+	weave_test_gate_close(&gate);
+	EXPECT_EQ(1, fence_status(_metadata, gate_sfd,
+				  WEAVE_TEST_WAIT_NS / 1000000));
 	close(fd2);
 	close(self->fd);
 	self->fd = -1;
