@@ -1111,6 +1111,11 @@ TEST_F(cap, host_write_dooms_end)
 	EXPECT_EQ(self->s, c.owner);
 	EXPECT_EQ(2u, c.ntasks);
 	EXPECT_GT(0, c.error);
+	/* BEGIN finds no prepared window: -EBADFD, and nothing changes. */
+	EXPECT_EQ(-EBADFD, capture(self->fd, self->s,
+				   DRM_WEAVE_CAPTURE_BEGIN, &c));
+	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
+	EXPECT_EQ(2u, c.ntasks);
 
 	ret = capture(self->fd, self->s, DRM_WEAVE_CAPTURE_END, &c);
 	EXPECT_EQ(-EIO, ret);
@@ -1256,7 +1261,7 @@ TEST_F_TIMEOUT(cap, replay_in_sync_and_out_sync, 60)
 	weave_test_fill_task(&b, bo, 0, self->page, 0x9a7e);
 	graph = record(_metadata, self->fd, self->s, &b);
 
-	weave_test_gate_open(_metadata, &gate, self->fd, WEAVE_TEST_SEC);
+	weave_test_gate_open(_metadata, &gate, self->fd);
 	in = weave_sync(gate.syncobj, 0);
 	out = weave_sync(out_obj, 0);
 	ASSERT_EQ(0, weave_replay(self->fd, graph, t, &in, 1, &out, NULL));
