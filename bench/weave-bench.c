@@ -36,11 +36,19 @@
  * interleaved rounds, as "ratio taints_tenth_vs_clean", which should stay
  * near 1.
  *
+ * And graph replay (uAPI 1.5): a graph of N noop tasks replayed, against
+ * the same N tasks enqueued and flushed, each REPLAY_TASKS tasks in all,
+ * for N of 8, 64 and 512, in ROUNDS interleaved rounds, as "ratio
+ * replay_vs_enqueue_N" (and "ratio replay_vs_enqueue" for N = 64): the
+ * time per task of a replay over that of an enqueue, below 1 when the
+ * replay is cheaper.
+ *
  * Usage: weave-bench [TASKS]      the sweep (TASKS per configuration,
  *                                 default 16384), memory and targets
  *        weave-bench -t           the targets only
  *        weave-bench -p           the pending-jobs ratio only
  *        weave-bench -f           the failure-tracking ratio only
+ *        weave-bench -g           the graph-replay ratios only
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -636,27 +644,205 @@ static int print_taint_ratio(const struct drm_weave_device_info *info)
 	return 0;
 }
 
+/* Tasks each replay or enqueue measurement runs, and the graphs' sizes. */
+#define REPLAY_TASKS	16384
+#define REPLAY_N_64	1
+
+static const uint32_t replay_sizes[] = { 8, 64, 512 };
+
+#define NR	(sizeof(replay_sizes) / sizeof(replay_sizes[0]))
+
+/*
+ * One replay measurement on a fresh file and stream: @n noop tasks, either
+ * recorded once into a graph and replayed, or enqueued (in batches of at
+ * most max_tasks_per_enqueue) and flushed, REPLAY_TASKS / @n times, then
+ * one flush with an out-fence and a wait.  The graph is recorded, and one
+ * replay or one enqueue and flush runs, before the clock starts.  Sets
+ * @ns, the time per task, and @submit_ns, the part of it spent in the
+ * REPLAY, or ENQUEUE and FLUSH, calls.  Returns 0 or a negative errno;
+ * afterwards, untimed, the stream must have completed every task without
+ * an error.
+ */
+static int replay_run(const struct drm_weave_device_info *info, uint32_t n,
+		      bool replay, double *ns, double *submit_ns)
+{
+	uint32_t stream = 0, syncobj = 0, graph = 0, per, reps, i, k, m;
+	struct drm_weave_stream_query q;
+	struct drm_weave_capture cap;
+	struct drm_weave_task *noop;
+	double start = 0, t0, in_calls = 0;
+	int fd, ret;
+
+	per = info->max_tasks_per_enqueue < n ? info->max_tasks_per_enqueue : n;
+	reps = REPLAY_TASKS / n;
+	noop = calloc(per, sizeof(*noop));
+	if (!noop)
+		return -ENOMEM;
+	for (i = 0; i < per; i++)
+		weave_task_launch(&noop[i], DRM_WEAVE_KERNEL_NOOP, NULL, 0,
+				  NULL, 0);
+	fd = weave_device_open(0);
+	if (fd < 0) {
+		free(noop);
+		return fd;
+	}
+	ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS, info->max_tasks);
+	if (!ret)
+		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
+					  &stream);
+	if (!ret && drmSyncobjCreate(fd, 0, &syncobj))
+		ret = -errno;
+	/* The graph, recorded by the stream it is replayed on. */
+	if (!ret && replay)
+		ret = weave_capture(fd, stream, DRM_WEAVE_CAPTURE_PREPARE,
+				    NULL);
+	if (!ret && replay)
+		ret = weave_capture(fd, stream, DRM_WEAVE_CAPTURE_BEGIN, NULL);
+	for (k = 0; !ret && replay && k < n; k += m) {
+		m = n - k < per ? n - k : per;
+		ret = weave_enqueue(fd, stream, noop, m, NULL, 0, NULL);
+	}
+	if (!ret && replay)
+		ret = weave_capture(fd, stream, DRM_WEAVE_CAPTURE_END, &cap);
+	if (!ret && replay)
+		graph = cap.graph;
+	if (!ret && replay && cap.ntasks != n)
+		ret = -EPROTO;
+
+	/* Warm up, then the timed repetitions, one more than timed. */
+	for (i = 0; !ret && i <= reps; i++) {
+		if (i == 1) {
+			ret = drain(fd, syncobj);
+			start = now_ns();
+			if (ret)
+				break;
+			in_calls = 0;
+		}
+		t0 = now_ns();
+		if (replay) {
+			ret = weave_replay(fd, graph, stream, NULL, 0, NULL,
+					   NULL);
+		} else {
+			for (k = 0; !ret && k < n; k += m) {
+				m = n - k < per ? n - k : per;
+				ret = weave_enqueue(fd, stream, noop, m, NULL,
+						    0, NULL);
+			}
+			if (!ret)
+				ret = weave_flush(fd, stream, NULL);
+		}
+		in_calls += now_ns() - t0;
+		if (ret == -EBUSY) {
+			/* max_pending_tasks: let the queue drain. */
+			ret = drain(fd, syncobj);
+			i--;
+		}
+	}
+	if (!ret)
+		ret = drain(fd, syncobj);
+	if (!ret) {
+		*ns = (now_ns() - start) / ((double)reps * n);
+		*submit_ns = in_calls / ((double)reps * n);
+	}
+	/* Untimed: every task completed, without an error. */
+	if (!ret)
+		ret = weave_wait(fd, stream, 0);
+	if (!ret)
+		ret = weave_stream_query(fd, stream, &q);
+	if (!ret && (q.completed != (uint64_t)(reps + 1) * n ||
+		     q.completed != q.enqueued))
+		ret = -EPROTO;
+	if (graph && weave_graph_destroy(fd, graph) && !ret)
+		ret = -EPROTO;
+	weave_device_close(fd);
+	free(noop);
+	return ret;
+}
+
+/* Prints the graph-replay figures; returns 0 or a negative errno. */
+static int print_replay_ratios(const struct drm_weave_device_info *info)
+{
+	double enq[NR][ROUNDS], rep[NR][ROUNDS], r[NR][ROUNDS], med[NR];
+	double senq[NR][ROUNDS], srep[NR][ROUNDS], sr[NR][ROUNDS];
+	unsigned int k, j;
+	int err = 0;
+
+	if (!info->max_graphs) {
+		printf("replay n/a (uAPI 1.%u has no graph capture)\n",
+		       info->uapi_minor);
+		return 0;
+	}
+	for (k = 0; !err && k < ROUNDS; k++) {
+		for (j = 0; !err && j < NR; j++) {
+			if (replay_sizes[j] > info->max_graph_tasks) {
+				err = -E2BIG;
+				break;
+			}
+			err = replay_run(info, replay_sizes[j], false,
+					 &enq[j][k], &senq[j][k]);
+			if (!err)
+				err = replay_run(info, replay_sizes[j], true,
+						 &rep[j][k], &srep[j][k]);
+			if (!err) {
+				r[j][k] = ratio(rep[j][k], enq[j][k]);
+				sr[j][k] = ratio(srep[j][k], senq[j][k]);
+			}
+		}
+	}
+	if (err) {
+		printf("replay error %s\n", strerror(-err));
+		return err;
+	}
+	for (j = 0; j < NR; j++) {
+		printf("replay tasks %u graph %u ns_per_task_enqueue",
+		       REPLAY_TASKS, replay_sizes[j]);
+		for (k = 0; k < ROUNDS; k++)
+			printf(" %.0f", enq[j][k]);
+		printf(" ns_per_task_replay");
+		for (k = 0; k < ROUNDS; k++)
+			printf(" %.0f", rep[j][k]);
+		printf("\n");
+		printf("round_ratios replay_vs_enqueue_%u", replay_sizes[j]);
+		for (k = 0; k < ROUNDS; k++)
+			printf(" %.3f", r[j][k]);
+		printf("\n");
+		med[j] = median(r[j], ROUNDS);
+		/* The calls alone, without waiting for the jobs to run. */
+		printf("replay_submit graph %u ns_per_task_enqueue_flush %.0f ns_per_task_replay %.0f ratio_median %.3f\n",
+		       replay_sizes[j], median(senq[j], ROUNDS),
+		       median(srep[j], ROUNDS), median(sr[j], ROUNDS));
+	}
+	for (j = 0; j < NR; j++)
+		printf("ratio replay_vs_enqueue_%u %.3f\n", replay_sizes[j],
+		       med[j]);
+	printf("ratio replay_vs_enqueue %.3f\n", med[REPLAY_N_64]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct drm_weave_device_info info;
 	const char *one = NULL;
 	bool targets_only = false, pending_only = false, taints_only = false;
+	bool replay_only = false;
 	double med[NRATIOS];
 	unsigned int b, s, g, t, k;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:fpt")) != -1) {
+	while ((opt = getopt(argc, argv, "c:fgpt")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
 			taints_only = true;
+		} else if (opt == 'g') {
+			replay_only = true;
 		} else if (opt == 'p') {
 			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -684,6 +870,8 @@ int main(int argc, char **argv)
 		return print_pending_ratio(&info) ? 1 : 0;
 	if (taints_only)
 		return print_taint_ratio(&info) ? 1 : 0;
+	if (replay_only)
+		return print_replay_ratios(&info) ? 1 : 0;
 
 	for (k = 0; !targets_only && k < NB * NS * NG * NT; k++) {
 		double ns;
@@ -741,6 +929,8 @@ int main(int argc, char **argv)
 	if (print_pending_ratio(&info))
 		failed = 1;
 	if (print_taint_ratio(&info))
+		failed = 1;
+	if (print_replay_ratios(&info))
 		failed = 1;
 	return failed;
 }
