@@ -3654,9 +3654,9 @@ static void gen_forbidden(struct fz_ctx *c)
 
 static void gen_unknown(struct fz_ctx *c)
 {
-	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_READ + 1 +
+	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_GRAPH_DESTROY + 1 +
 		(unsigned int)fz_below(c, DRM_COMMAND_END - DRM_COMMAND_BASE -
-					  DRM_WEAVE_READ - 1);
+					  DRM_WEAVE_GRAPH_DESTROY - 1);
 	unsigned int size = (unsigned int)fz_below(c, 257);
 
 	c->call.req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, nr, size);
