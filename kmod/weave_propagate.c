@@ -241,6 +241,8 @@ static void weave_exec_ftask(const struct weave_exec *x,
 		.stream = x->tally->ls->handle,
 		.kernel = x->t->kernel,
 		.label = x->t->label,
+		.type = x->t->kind == WEAVE_TASK_HOST_WRITE ?
+			DRM_WEAVE_TASK_HOST_WRITE : DRM_WEAVE_TASK_LAUNCH,
 	};
 }
 
