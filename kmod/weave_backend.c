@@ -209,8 +209,9 @@ static void weave_engine_destroy_stream(void *backend,
  * task counts as executed and completed, so the stream's counters still
  * add up.
  */
-static void weave_engine_fail(void *backend, const struct weave_task *task,
-			      int err, struct weave_failures *failures)
+static void weave_engine_fail(void *backend, struct weave_bstream *bs,
+			      const struct weave_task *task, int err,
+			      struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
 	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);

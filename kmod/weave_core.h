@@ -144,9 +144,10 @@ struct weave_task {
  *	"DOC: Task ownership").  An error refuses the task: the backend took
  *	nothing and changed nothing, and the core keeps the task queued or
  *	hands it to @fail (see "DOC: Errors").
- * @fail: Take @task, which @enqueue refused with @err, and dispose of it
- *	so that its failure is seen (the soft engine fails its stream).  The
- *	backend takes what @task owns.
+ * @fail: Take @task, which @enqueue refused on @bs with @err, and dispose
+ *	of it so that its failure is seen (the soft engine fails its
+ *	stream).  Its place in the order is on @bs, after what was enqueued
+ *	there before it.  The backend takes what @task owns.
  * @flush: Submit everything enqueued on @bs, ordered before anything any
  *	backend stream submits later.  On error the backend may keep the
  *	work and submit it on a later flush.
@@ -173,7 +174,8 @@ struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
 		       const struct weave_task *task,
 		       struct weave_failures *failures);
-	void (*fail)(void *backend, const struct weave_task *task, int err,
+	void (*fail)(void *backend, struct weave_bstream *bs,
+		     const struct weave_task *task, int err,
 		     struct weave_failures *failures);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
