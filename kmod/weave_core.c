@@ -96,7 +96,8 @@
  *   its own slot and room in the ring: the core hands the task to fail,
  *   with the backend stream it was refused on, and goes on with the rest.
  *   The backend disposes of it visibly and in its place in the order, as
- *   if enqueue had taken it.
+ *   if enqueue had taken it (the soft engine makes it a task that does
+ *   not run and taints what it should have written).
  *
  * A failed flush is the backend's to handle (the soft engine keeps the
  * submission for the next flush); the core goes on and does not report

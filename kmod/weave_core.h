@@ -145,9 +145,10 @@ struct weave_task {
  *	nothing and changed nothing, and the core keeps the task queued or
  *	hands it to @fail (see "DOC: Errors").
  * @fail: Take @task, which @enqueue refused on @bs with @err, and dispose
- *	of it so that its failure is seen (the soft engine fails its
- *	stream).  Its place in the order is on @bs, after what was enqueued
- *	there before it.  The backend takes what @task owns.
+ *	of it so that its failure is seen, in its place in the order: on
+ *	@bs, after what was enqueued there before it (the soft engine
+ *	encodes it there as a task that does not run and taints what it
+ *	should have written).  The backend takes what @task owns.
  * @flush: Submit everything enqueued on @bs, ordered before anything any
  *	backend stream submits later.  On error the backend may keep the
  *	work and submit it on a later flush.

@@ -34,6 +34,13 @@
  *   %WEAVE_MAX_LIVE_FAILURES failures live; past them its tasks' failures
  *   share one record, the client's overflow failure, which names the
  *   first of them.
+ * - So does a task the engine had no memory to encode where the core
+ *   could not keep it queued (&weave_etask.refused, see
+ *   weave_engine_fail()): it does not run, whatever its in-syncs, and
+ *   its failure has the errno of the refusal, -ENOMEM, and cause
+ *   %DRM_WEAVE_FAILURE_ENCODE.  It is recorded in the task's place in
+ *   its job, so after the earlier writers of those bytes and before the
+ *   later readers, which are skipped, and writers, which make them good.
  * - A task that runs and succeeds makes the ranges it writes good.  So
  *   does a host write.
  * - The tasks of an enqueue whose in-syncs include a fence that signalled
@@ -368,13 +375,13 @@ static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
 	return f;
 }
 
-/* Record the failure @err of a task that ran, on what it writes. */
-static int weave_exec_fail(const struct weave_exec *x, int err)
+/* Record the failure @err of the task, for @cause, on what it writes. */
+static int weave_exec_fail(const struct weave_exec *x, int err, u32 cause)
 {
 	struct weave_failure *f;
 	int ret;
 
-	f = weave_exec_failure(x, err, DRM_WEAVE_FAILURE_KERNEL);
+	f = weave_exec_failure(x, err, cause);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	ret = weave_etask_claim(x->job, x->t, f);
@@ -470,6 +477,9 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 	struct weave_ftask ft;
 	int ret;
 
+	if (t->refused)
+		return weave_exec_fail(&x, -(int)t->arg,
+				       DRM_WEAVE_FAILURE_ENCODE);
 	ret = tally->insync ? weave_insync_error(tally->insync) : 0;
 	if (ret)
 		return weave_exec_in_fence_fail(&x, ret);
@@ -487,6 +497,6 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 	if (weave_job_aborted(job))
 		return -EINTR;
 	if (ret)
-		return weave_exec_fail(&x, ret);
+		return weave_exec_fail(&x, ret, DRM_WEAVE_FAILURE_KERNEL);
 	return weave_etask_release(job, t);
 }
