@@ -65,11 +65,24 @@
  * when its tasks are appended.  enqueue refuses a task it has no memory to
  * append, leaving it and the job untouched; the core then keeps the task
  * queued and the FLUSH (or ENQUEUE) fails with -ENOMEM, or, in the
- * executions an ENQUEUE causes after it committed, hands it to fail: its
- * stream is marked failed with -ENOMEM and the task counts as executed and
- * completed.  Buffers are pinned from their creation, so flush pins
- * nothing.  Flush can still fail for lack of memory (scheduler job,
- * dependency or reservation slots); the job is then held, unchanged.
+ * executions an ENQUEUE causes after it committed, hands it to fail.
+ * There the task still takes its place in the order, without an
+ * allocation that could fail: the client's reserve (&weave_ectx.reserve),
+ * a job made ahead with room for any one task and its slot's gates,
+ * becomes a job of the backend stream the task was refused on, after every
+ * job not yet pushed, and the task is encoded into it as refused.  It does
+ * not run; the worker gives what it should have written a new failure,
+ * -ENOMEM, cause %DRM_WEAVE_FAILURE_ENCODE (see "DOC: failure
+ * propagation"), and its stream stays usable.  Later tasks join that job
+ * as they would any other.  A new reserve is made at once if memory
+ * allows, else by the next ENQUEUE before it commits (which fails with
+ * -ENOMEM if it cannot), so each ENQUEUE has one.  Only a second refusal
+ * in one ENQUEUE, with no memory for a reserve in between, finds none:
+ * that task's stream is then marked failed with -ENOMEM, the last
+ * resort, and the task counts as executed and completed.  Buffers are
+ * pinned from their creation, so flush pins nothing.  Flush can still
+ * fail for lack of memory (scheduler job, dependency or reservation
+ * slots); the job is then held, unchanged, refused tasks and all.
  *
  * Held jobs.  The jobs not yet pushed, &weave_ectx.unpushed, are kept in
  * the order of their tasks: a task joins the newest of them if that one
@@ -204,17 +217,125 @@ static void weave_engine_destroy_stream(void *backend,
 }
 
 /*
- * A task that cannot be appended to a job, where the core cannot keep it
- * queued, fails visibly: its stream is marked failed with @err and the
- * task counts as executed and completed, so the stream's counters still
- * add up.
+ * Append @task to @job, which has room for it and for its slot's gates
+ * (weave_job_reserve()), with @more, the array for its bindings past
+ * %WEAVE_ETASK_BINDINGS, or NULL.  Cannot fail.
+ *
+ * Return: The encoded task.
  */
-static void weave_engine_fail(void *backend, const struct weave_task *task,
-			      int err, struct weave_failures *failures)
+static struct weave_etask *weave_job_encode(struct weave_job *job,
+					    const struct weave_task *task,
+					    struct weave_ebinding *more,
+					    struct weave_failures *failures)
+{
+	struct weave_ectx *ctx = job->ctx;
+	u32 origin = task->slot;
+	struct weave_eslot *es = &ctx->slots[origin];
+	struct weave_insync *insync;
+	struct weave_ebinding *eb;
+	struct weave_tally *tally;
+	struct weave_lstream *ls;
+	struct weave_etask *t;
+	u32 i;
+
+	__set_bit(origin, job->slots);
+	ctx->ngates -= es->ngates;
+	while (es->ngates)
+		job->deps[job->ndeps++] = es->gates[--es->ngates];
+
+	insync = list_empty(&es->insyncs) ? NULL :
+		 weave_eslot_insync(es, task->seqno);
+	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
+	if (tally && tally->ls->handle == task->stream &&
+	    tally->first_seqno + tally->count == task->stream_seqno &&
+	    tally->insync == insync) {
+		if (insync)
+			weave_insync_put(insync);	/* the tally holds one */
+	} else {
+		/* Destroying a stream executes its slot first: it is there. */
+		ls = xa_load(ctx->streams, task->stream);
+		tally = &job->tallies[job->ntallies++];
+		kref_get(&ls->ref);
+		tally->ls = ls;
+		tally->count = 0;
+		tally->first_seqno = task->stream_seqno;
+		tally->insync = insync;
+		job->prio = max(job->prio, ls->priority);
+	}
+	tally->count++;
+	t = &job->tasks[job->ntasks++];
+	t->kind = task->kind;
+	t->kernel = task->kernel_id;
+	t->refused = false;
+	t->arg = 0;
+	if (task->uniform_len >= 4)
+		memcpy(&t->arg, task->uniforms, 4);
+	t->more = more;
+	t->nb = task->num_bindings;
+	t->label = task->label;
+	job->failures = failures;
+	for (i = 0; i < task->num_bindings; i++) {
+		struct drm_gem_object *obj = task->bindings[i].bo;
+
+		eb = weave_etask_binding(t, i);
+		eb->shmem = to_drm_gem_shmem_obj(obj);
+		eb->offset = task->bindings[i].offset;
+		eb->size = task->bindings[i].size;
+		t->access[i] = task->bindings[i].access;
+		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
+			job->bos[job->nbos - 1].access |= task->bindings[i].access;
+			continue;
+		}
+		drm_gem_object_get(obj);
+		job->bos[job->nbos].obj = obj;
+		job->bos[job->nbos++].access = task->bindings[i].access;
+	}
+	if (task->kind == WEAVE_TASK_HOST_WRITE)
+		t->data = task->data;
+	job->pending++;
+	return t;
+}
+
+/*
+ * A task that enqueue refused, where the core cannot keep it queued, still
+ * takes its place on @bs: the client's reserve becomes a job of @bs, after
+ * every job not yet pushed, and the task is encoded into it as a task that
+ * does not run, with @err, whose write set the worker gives a new failure
+ * (see "DOC: failure propagation").  A host write's staging is freed now.
+ * A new reserve is made at once if memory allows; else by the next
+ * ENQUEUE, which fails with -ENOMEM if it cannot.
+ *
+ * Only without a reserve (two refusals in one ENQUEUE, and no memory for
+ * a new one in between) does the task fail its stream, the last resort:
+ * the stream is marked failed with @err and the task counts as executed
+ * and completed, so the stream's counters still add up.
+ */
+static void weave_engine_fail(void *backend, struct weave_bstream *bs,
+			      const struct weave_task *task, int err,
+			      struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
-	struct weave_lstream *ls = xa_load(ctx->streams, task->stream);
+	struct weave_eslot *es = &ctx->slots[task->slot];
+	struct weave_ebinding *more;
+	struct weave_lstream *ls;
+	struct weave_etask *t;
+	struct weave_job *job;
 
+	job = weave_job_take_reserve(bs, task, es->ngates, &more);
+	if (job) {
+		list_add_tail(&job->link, &ctx->unpushed);
+		t = weave_job_encode(job, task, more, failures);
+		t->refused = true;
+		t->arg = -err;
+		if (task->kind == WEAVE_TASK_HOST_WRITE) {
+			weave_staging_free(ctx, t->data, task->len);
+			t->data = NULL;
+		}
+		weave_ectx_reserve(ctx);
+		return;
+	}
+
+	ls = xa_load(ctx->streams, task->stream);
 	weave_staging_free(ctx, task->data, task->len);
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
@@ -233,15 +354,9 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 				struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
-	u32 origin = task->slot;
-	struct weave_eslot *es = &ctx->slots[origin];
-	struct weave_ebinding *more = NULL, *eb;
-	struct weave_insync *insync;
-	struct weave_tally *tally;
-	struct weave_lstream *ls;
-	struct weave_etask *t;
+	struct weave_eslot *es = &ctx->slots[task->slot];
+	struct weave_ebinding *more = NULL;
 	struct weave_job *job;
-	u32 i;
 	int ret;
 
 	if (task->num_bindings > WEAVE_ETASK_BINDINGS) {
@@ -276,62 +391,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 		}
 		return ret;
 	}
-
-	/* Nothing below fails. */
-	__set_bit(origin, job->slots);
-	ctx->ngates -= es->ngates;
-	while (es->ngates)
-		job->deps[job->ndeps++] = es->gates[--es->ngates];
-
-	insync = list_empty(&es->insyncs) ? NULL :
-		 weave_eslot_insync(es, task->seqno);
-	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
-	if (tally && tally->ls->handle == task->stream &&
-	    tally->first_seqno + tally->count == task->stream_seqno &&
-	    tally->insync == insync) {
-		if (insync)
-			weave_insync_put(insync);	/* the tally holds one */
-	} else {
-		/* Destroying a stream executes its slot first: it is there. */
-		ls = xa_load(ctx->streams, task->stream);
-		tally = &job->tallies[job->ntallies++];
-		kref_get(&ls->ref);
-		tally->ls = ls;
-		tally->count = 0;
-		tally->first_seqno = task->stream_seqno;
-		tally->insync = insync;
-		job->prio = max(job->prio, ls->priority);
-	}
-	tally->count++;
-	t = &job->tasks[job->ntasks++];
-	t->kind = task->kind;
-	t->kernel = task->kernel_id;
-	t->arg = 0;
-	if (task->uniform_len >= 4)
-		memcpy(&t->arg, task->uniforms, 4);
-	t->more = more;
-	t->nb = task->num_bindings;
-	t->label = task->label;
-	job->failures = failures;
-	for (i = 0; i < task->num_bindings; i++) {
-		struct drm_gem_object *obj = task->bindings[i].bo;
-
-		eb = weave_etask_binding(t, i);
-		eb->shmem = to_drm_gem_shmem_obj(obj);
-		eb->offset = task->bindings[i].offset;
-		eb->size = task->bindings[i].size;
-		t->access[i] = task->bindings[i].access;
-		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
-			job->bos[job->nbos - 1].access |= task->bindings[i].access;
-			continue;
-		}
-		drm_gem_object_get(obj);
-		job->bos[job->nbos].obj = obj;
-		job->bos[job->nbos++].access = task->bindings[i].access;
-	}
-	if (task->kind == WEAVE_TASK_HOST_WRITE)
-		t->data = task->data;
-	job->pending++;
+	weave_job_encode(job, task, more, failures);
 	return 0;
 }
 
@@ -601,6 +661,7 @@ static void weave_ectx_release(struct kref *ref)
 		kvfree(es->staging.base);
 	}
 	kvfree(ctx->spare_tasks);
+	weave_job_free_reserve(ctx->reserve);
 	kfree(ctx->slots);
 	if (ctx->overflow)
 		weave_failure_put(failures, ctx->overflow);

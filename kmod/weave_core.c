@@ -94,7 +94,10 @@
  * - The executions inside weave_core_register() (align and threshold)
  *   cannot keep it, as the new task must find its buffers' queued tasks on
  *   its own slot and room in the ring: the core hands the task to fail,
- *   which disposes of it visibly, and goes on with the rest.
+ *   with the backend stream it was refused on, and goes on with the rest.
+ *   The backend disposes of it visibly and in its place in the order, as
+ *   if enqueue had taken it (the soft engine makes it a task that does
+ *   not run and taints what it should have written).
  *
  * A failed flush is the backend's to handle (the soft engine keeps the
  * submission for the next flush); the core goes on and does not report
@@ -257,7 +260,7 @@ static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 	if (err) {
 		if (keep)
 			return err;
-		s->ops->fail(s->backend, task, err, s->failures);
+		s->ops->fail(s->backend, bs, task, err, s->failures);
 	}
 	task->data = NULL;	/* The backend's now. */
 	weave_slot_pop(s, slot);

@@ -144,9 +144,11 @@ struct weave_task {
  *	"DOC: Task ownership").  An error refuses the task: the backend took
  *	nothing and changed nothing, and the core keeps the task queued or
  *	hands it to @fail (see "DOC: Errors").
- * @fail: Take @task, which @enqueue refused with @err, and dispose of it
- *	so that its failure is seen (the soft engine fails its stream).  The
- *	backend takes what @task owns.
+ * @fail: Take @task, which @enqueue refused on @bs with @err, and dispose
+ *	of it so that its failure is seen, in its place in the order: on
+ *	@bs, after what was enqueued there before it (the soft engine
+ *	encodes it there as a task that does not run and taints what it
+ *	should have written).  The backend takes what @task owns.
  * @drop: Free what @task owns, a task that weave_core_fini() cancels
  *	without handing it to @enqueue or @fail.
  * @flush: Submit everything enqueued on @bs, ordered before anything any
@@ -175,7 +177,8 @@ struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
 		       const struct weave_task *task,
 		       struct weave_failures *failures);
-	void (*fail)(void *backend, const struct weave_task *task, int err,
+	void (*fail)(void *backend, struct weave_bstream *bs,
+		     const struct weave_task *task, int err,
 		     struct weave_failures *failures);
 	void (*drop)(void *backend, const struct weave_task *task);
 	int (*flush)(void *backend, struct weave_bstream *bs,

@@ -153,6 +153,12 @@ struct weave_ectx {
 	 * for the next job (exchanged atomically), or NULL.
 	 */
 	void *spare_tasks;
+	/**
+	 * @reserve: A job made ahead and not used yet, or NULL: room for one
+	 * task that enqueue has no memory to encode where the core cannot
+	 * keep it (see weave_ectx_reserve()).  Under the client's mutex.
+	 */
+	struct weave_job *reserve;
 	/** @slots: @max_streams slot states, under the client's mutex. */
 	struct weave_eslot *slots;
 	/**
@@ -234,6 +240,7 @@ void weave_engine_fini(struct weave_device *wdev);
 struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 				     struct xarray *streams, u32 max_streams);
 void weave_ectx_abort(struct weave_ectx *ctx, int err);
+int weave_ectx_reserve(struct weave_ectx *ctx);
 void weave_ectx_put(struct weave_ectx *ctx);
 u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);
 int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,

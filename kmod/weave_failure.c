@@ -346,7 +346,10 @@ static void weave_ftask_show(struct weave_ftask *dst,
 		*dst = *src;
 		return;
 	}
-	*dst = (struct weave_ftask) { .kernel = src->kernel };
+	*dst = (struct weave_ftask) {
+		.kernel = src->kernel,
+		.type = src->type,
+	};
 }
 
 /**
@@ -373,9 +376,9 @@ void weave_failure_set_cause(struct weave_failures *graph,
  * @viewer: The id of the client the report is for, 0 for none.
  *
  * The cross-process rule: anyone who can see a buffer may learn which
- * failures it carries, their errno and the kernels of their tasks; a
- * task's client, stream, sequence number and label are shown only to
- * that task's own client.  So each task of @out, the root and every skip
+ * failures it carries, their errno and the kinds and kernels of their
+ * tasks; a task's client, stream, sequence number and label are shown
+ * only to that task's own client.  So each task of @out, the root and every skip
  * record, shows them only if its client is @viewer; otherwise they read
  * as 0 (see &weave_ftask.client).
  */

@@ -50,6 +50,8 @@ struct weave_failures {
  * @stream: The logical stream it was enqueued on.
  * @kernel: The kernel it launches.
  * @label: The label user space gave it at enqueue, 0 for none.
+ * @type: What kind of task it is, a value of the caller's that the graph
+ *	only keeps (the uAPI's task type).
  */
 struct weave_ftask {
 	u64 client;
@@ -57,6 +59,7 @@ struct weave_ftask {
 	u32 stream;
 	u32 kernel;
 	u32 label;
+	u32 type;
 };
 
 /**

@@ -95,9 +95,9 @@ void weave_flush_out_put(struct weave_flush_out *out)
 /*
  * Submit step, under the client's lock.  The state after the executions
  * says whether this call's work was all submitted: a task refused for lack
- * of memory stays queued, a task failed by a threshold execution marks its
- * stream failed (-ECANCELED here), and a job whose push failed is pushed
- * now or still held.
+ * of memory stays queued, a task that an ENQUEUE's execution could not
+ * pack even into the reserve marked its stream failed (-ECANCELED here),
+ * and a job whose push failed is pushed now or still held.
  */
 static int weave_flush_submit(struct weave_client *c,
 			      const struct drm_weave_flush *args)

@@ -5,6 +5,7 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bug.h>
 #include <linux/kref.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -112,19 +113,52 @@ void weave_job_free(struct weave_job *job)
 	call_rcu(&job->rcu, weave_job_free_rcu);
 }
 
-struct weave_job *weave_job_alloc(struct weave_bstream *bs)
+/*
+ * Make @job, allocated whole and not yet anyone's, a job of @bs: the
+ * references it holds until weave_job_free().
+ */
+static void weave_job_attach(struct weave_job *job, struct weave_bstream *bs)
 {
 	struct weave_ectx *ctx = bs->ctx;
+
+	job->proxy->owner = ctx->id;
+	atomic64_inc(&ctx->jobs);
+	__module_get(THIS_MODULE);
+	kref_get(&ctx->ref);
+	kref_get(&bs->ref);
+	job->ctx = ctx;
+	job->bs = bs;
+	job->queue = bs->queue;
+	INIT_WORK(&job->work, weave_job_work);
+}
+
+/*
+ * A zeroed job with its inline tallies, hardware fence and proxy (either
+ * of which may be NULL).
+ */
+static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
+{
 	struct weave_job *job;
 
 	job = kzalloc(struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams)),
 		      GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return NULL;
+	job->tallies = job->tally0;
+	job->ctallies = ARRAY_SIZE(job->tally0);
 	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
 	job->proxy = weave_proxy_create();
-	if (job->proxy)
-		job->proxy->owner = ctx->id;
+	return job;
+}
+
+struct weave_job *weave_job_alloc(struct weave_bstream *bs)
+{
+	struct weave_ectx *ctx = bs->ctx;
+	struct weave_job *job;
+
+	job = weave_job_zalloc(ctx);
+	if (!job)
+		return NULL;
 	/* The spare has task_hint entries and is counted already. */
 	job->tasks = xchg(&ctx->spare_tasks, NULL);
 	if (!job->tasks) {
@@ -144,19 +178,20 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 		return NULL;
 	}
 	job->ctasks = ctx->task_hint;
-	job->tallies = job->tally0;
-	job->ctallies = ARRAY_SIZE(job->tally0);
 	job->deps = job->dep0;
 	job->cdeps = ARRAY_SIZE(job->dep0);
-	atomic64_inc(&ctx->jobs);
-	__module_get(THIS_MODULE);
-	kref_get(&ctx->ref);
-	kref_get(&bs->ref);
-	job->ctx = ctx;
-	job->bs = bs;
-	job->queue = bs->queue;
-	INIT_WORK(&job->work, weave_job_work);
+	weave_job_attach(job, bs);
 	return job;
+}
+
+/* Whether @job has room for @task and @ndeps dependencies as it is. */
+static bool weave_job_has_room(const struct weave_job *job,
+			       const struct weave_task *task, u32 ndeps)
+{
+	return job->ntasks < job->ctasks &&
+	       job->nbos + task->num_bindings <= job->cbos &&
+	       job->ntallies < job->ctallies &&
+	       job->ndeps + ndeps <= job->cdeps;
 }
 
 /* Make room in @job for @task and the @ndeps dependencies it brings. */
@@ -169,8 +204,7 @@ int weave_job_reserve(struct weave_job *job,
 	int ret;
 
 	/* The common case, with room for everything: no call at all. */
-	if (job->ntasks < job->ctasks && need <= job->cbos &&
-	    job->ntallies < job->ctallies && job->ndeps + ndeps <= job->cdeps)
+	if (weave_job_has_room(job, task, ndeps))
 		return 0;
 	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
 			 sizeof(*job->tasks));
@@ -192,4 +226,110 @@ int weave_job_reserve(struct weave_job *job,
 				      job->ndeps + ndeps, sizeof(*job->deps),
 				      job->dep0);
 	return ret;
+}
+
+/**
+ * weave_job_free_reserve() - Free a reserve job that was never used.
+ * @job: &weave_ectx.reserve, or NULL; it holds no reference.
+ */
+void weave_job_free_reserve(struct weave_job *job)
+{
+	if (!job)
+		return;
+	if (job->tasks)
+		kfree(job->tasks[0].more);
+	kfree(job->hw);
+	weave_proxy_put(job->proxy);
+	kvfree(job->tasks);
+	kvfree(job->bos);
+	kvfree(job->objs);
+	kvfree(job->deps);
+	kfree(job);
+}
+
+/**
+ * weave_ectx_reserve() - Make sure a client has its reserve job.
+ * @ctx: The client's engine context.
+ *
+ * The reserve is a job allocated ahead, with room for any one task: one
+ * entry of tasks and tallies, buffers for %WEAVE_MAX_BINDINGS bindings,
+ * an array for the bindings past an encoded task's own, and dependencies
+ * for the %WEAVE_MAX_SLOT_GATES gates its slot may hold.  So encoding a
+ * task into it allocates nothing (weave_job_take_reserve()).  It holds
+ * no reference until it is taken, and is counted in &weave_ectx.jobs and
+ * &weave_ectx.job_bytes only from then on.
+ *
+ * Context: The client's mutex held.
+ * Return: 0 if the client has its reserve, or -ENOMEM.
+ */
+int weave_ectx_reserve(struct weave_ectx *ctx)
+{
+	struct weave_ebinding *more;
+	struct weave_job *job;
+
+	if (ctx->reserve)
+		return 0;
+	job = weave_job_zalloc(ctx);
+	if (!job)
+		return -ENOMEM;
+	job->tasks = kvcalloc(1, sizeof(*job->tasks), GFP_KERNEL_ACCOUNT);
+	job->bos = kvmalloc_array(WEAVE_MAX_BINDINGS, sizeof(*job->bos),
+				  GFP_KERNEL_ACCOUNT);
+	job->objs = kvmalloc_array(WEAVE_MAX_BINDINGS, sizeof(*job->objs),
+				   GFP_KERNEL_ACCOUNT);
+	job->deps = kvmalloc_array(WEAVE_MAX_SLOT_GATES, sizeof(*job->deps),
+				   GFP_KERNEL_ACCOUNT);
+	more = kmalloc_array(WEAVE_MAX_BINDINGS - WEAVE_ETASK_BINDINGS,
+			     sizeof(*more), GFP_KERNEL_ACCOUNT);
+	if (!job->hw || !job->proxy || !job->tasks || !job->bos ||
+	    !job->objs || !job->deps || !more) {
+		kfree(more);
+		weave_job_free_reserve(job);
+		return -ENOMEM;
+	}
+	job->tasks[0].more = more;
+	job->ctasks = 1;
+	job->cbos = WEAVE_MAX_BINDINGS;
+	job->cdeps = WEAVE_MAX_SLOT_GATES;
+	ctx->reserve = job;
+	return 0;
+}
+
+/**
+ * weave_job_take_reserve() - Make the client's reserve a job of a backend
+ * stream, for a task that enqueue refused.
+ * @bs: The backend stream.
+ * @task: The task; the reserve has room for it.
+ * @ndeps: The dependencies it brings, its slot's gates.
+ * @more: Set to the reserve's array for @task's bindings past
+ *	%WEAVE_ETASK_BINDINGS, or to NULL if it has no more.
+ *
+ * The job then has room for @task, and weave_job_reserve() of it would
+ * allocate nothing; it holds what weave_job_alloc() makes a job hold.
+ * The client has no reserve until weave_ectx_reserve() makes another.
+ *
+ * Context: The client's mutex held.
+ * Return: The job, or NULL if the client has no reserve.
+ */
+struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
+					 const struct weave_task *task,
+					 u32 ndeps,
+					 struct weave_ebinding **more)
+{
+	struct weave_ectx *ctx = bs->ctx;
+	struct weave_job *job = ctx->reserve;
+
+	/* Made with room for any one task, see weave_ectx_reserve(). */
+	if (!job || WARN_ON_ONCE(!weave_job_has_room(job, task, ndeps)))
+		return NULL;
+	ctx->reserve = NULL;
+	*more = job->tasks[0].more;
+	job->tasks[0].more = NULL;
+	if (task->num_bindings <= WEAVE_ETASK_BINDINGS) {
+		kfree(*more);
+		*more = NULL;
+	}
+	weave_job_bytes_add(ctx, job->ctasks);
+	weave_job_attach(job, bs);
+	return job;
 }

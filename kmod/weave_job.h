@@ -94,7 +94,10 @@ struct weave_ebinding {
 /*
  * One encoded task, what the worker runs.  Every task of a job pays for
  * its size, so it stays small: its stream, seqno and in-syncs are its
- * tally's, and a host write's length is its binding's size.
+ * tally's, and a host write's length is its binding's size.  A task
+ * enqueue refused for lack of memory, where the core could not keep it,
+ * is @refused: it does not run, @arg is its positive errno, and a host
+ * write has no staging.
  */
 struct weave_etask {
 	u32 arg;
@@ -102,6 +105,7 @@ struct weave_etask {
 	u8 kind;
 	u8 kernel;
 	u8 nb;
+	u8 refused;
 	u8 access[WEAVE_MAX_BINDINGS];
 	struct weave_ebinding b[WEAVE_ETASK_BINDINGS];
 	union {
@@ -203,6 +207,11 @@ void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);
 struct weave_job *weave_job_alloc(struct weave_bstream *bs);
 int weave_job_reserve(struct weave_job *job, const struct weave_task *task,
 		      u32 ndeps);
+struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
+					 const struct weave_task *task,
+					 u32 ndeps,
+					 struct weave_ebinding **more);
+void weave_job_free_reserve(struct weave_job *job);
 void weave_job_free(struct weave_job *job);
 void weave_bstream_release(struct kref *ref);
 

@@ -34,6 +34,13 @@
  *   %WEAVE_MAX_LIVE_FAILURES failures live; past them its tasks' failures
  *   share one record, the client's overflow failure, which names the
  *   first of them.
+ * - So does a task the engine had no memory to encode where the core
+ *   could not keep it queued (&weave_etask.refused, see
+ *   weave_engine_fail()): it does not run, whatever its in-syncs, and
+ *   its failure has the errno of the refusal, -ENOMEM, and cause
+ *   %DRM_WEAVE_FAILURE_ENCODE.  It is recorded in the task's place in
+ *   its job, so after the earlier writers of those bytes and before the
+ *   later readers, which are skipped, and writers, which make them good.
  * - A task that runs and succeeds makes the ranges it writes good.  So
  *   does a host write.
  * - The tasks of an enqueue whose in-syncs include a fence that signalled
@@ -241,6 +248,8 @@ static void weave_exec_ftask(const struct weave_exec *x,
 		.stream = x->tally->ls->handle,
 		.kernel = x->t->kernel,
 		.label = x->t->label,
+		.type = x->t->kind == WEAVE_TASK_HOST_WRITE ?
+			DRM_WEAVE_TASK_HOST_WRITE : DRM_WEAVE_TASK_LAUNCH,
 	};
 }
 
@@ -378,13 +387,13 @@ static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
 	return f;
 }
 
-/* Record the failure @err of a task that ran, on what it writes. */
-static int weave_exec_fail(const struct weave_exec *x, int err)
+/* Record the failure @err of the task, for @cause, on what it writes. */
+static int weave_exec_fail(const struct weave_exec *x, int err, u32 cause)
 {
 	struct weave_failure *f;
 	int ret;
 
-	f = weave_exec_failure(x, err, DRM_WEAVE_FAILURE_KERNEL);
+	f = weave_exec_failure(x, err, cause);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	weave_exec_doom(x, err, f->id);
@@ -483,6 +492,9 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 	struct weave_ftask ft;
 	int ret;
 
+	if (t->refused)
+		return weave_exec_fail(&x, -(int)t->arg,
+				       DRM_WEAVE_FAILURE_ENCODE);
 	ret = tally->insync ? weave_insync_error(tally->insync) : 0;
 	if (ret)
 		return weave_exec_in_fence_fail(&x, ret);
@@ -501,6 +513,6 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 	if (weave_job_aborted(job))
 		return -EINTR;
 	if (ret)
-		return weave_exec_fail(&x, ret);
+		return weave_exec_fail(&x, ret, DRM_WEAVE_FAILURE_KERNEL);
 	return weave_etask_release(job, t);
 }

@@ -80,7 +80,7 @@ static void weave_ftask_to_user(const struct weave_ftask *ft,
 				struct drm_weave_failure_task *u)
 {
 	*u = (struct drm_weave_failure_task) {
-		.type = DRM_WEAVE_TASK_LAUNCH,
+		.type = ft->type,
 		.kernel = ft->kernel,
 	};
 	/* A snapshot shows the client only to the client itself. */

@@ -36,7 +36,9 @@
  * %DRM_IOCTL_WEAVE_ENQUEUE is all or nothing.  Under the client's mutex it
  * first copies and checks every task and in-sync, resolves every handle
  * (a binding's buffer gets the client's tracking record, which holds a
- * reference to it), stages host-write bytes, makes the stream's slot
+ * reference to it), stages host-write bytes, makes the soft engine's
+ * reserve job if the client has none (weave_ectx_reserve(), for a task
+ * that an execution caused by registering cannot keep), the stream's slot
  * (weave_core_reserve()) and the in-fences' gates; only then does it link
  * the gates to the slot and register the tasks with the scheduler core,
  * neither of which can fail.  Every step before that point undoes itself
@@ -499,8 +501,9 @@ static int weave_enqueue_in_fences(struct drm_file *file,
 }
 
 /*
- * Reserve step, the last that can fail: the stream's slot, into *@slot,
- * and the gates of the *@nf in-fences.  Sets *@nf to zero if it put them.
+ * Reserve step, the last that can fail: the engine's reserve job, the
+ * stream's slot, into *@slot, and the gates of the *@nf in-fences.  Sets
+ * *@nf to zero if it put them.
  */
 static int weave_enqueue_reserve(struct weave_client *c,
 				 struct drm_weave_enqueue *args,
@@ -509,6 +512,10 @@ static int weave_enqueue_reserve(struct weave_client *c,
 {
 	int ret;
 
+	/* For a task the executions of registering cannot keep. */
+	ret = weave_ectx_reserve(c->ectx);
+	if (ret)
+		return ret;
 	ret = weave_core_reserve(&c->core, args->stream);
 	if (ret)
 		return ret;

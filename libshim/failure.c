@@ -195,6 +195,11 @@ weave_failure_format_sized(char *buf, size_t len,
 		put_error(&l, f.error);
 		put(&l, ")");
 		break;
+	case DRM_WEAVE_FAILURE_ENCODE:
+		put(&l, " did not run: the kernel could not submit it (");
+		put_error(&l, f.error);
+		put(&l, ")");
+		break;
 	default:
 		put(&l, " returned ");
 		put_error(&l, f.error);

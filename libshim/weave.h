@@ -860,8 +860,11 @@ int weave_failure_format_sized(char *buf, size_t len,
  * (%DRM_WEAVE_FAILURE_TASK_OWN), the label only when it is not zero.
  * The cause says what the root did: "returned -EINVAL" (a kernel's
  * error, or an overflow, which says it stands for later failures too),
- * "timed out (-ETIMEDOUT)", or "did not run: an in-sync signalled
- * -ECANCELED".
+ * "timed out (-ETIMEDOUT)", "did not run: an in-sync signalled
+ * -ECANCELED", "was cancelled (-ECANCELED)" (its client closed its file
+ * or the device was unplugged), or "did not run: the kernel could not
+ * submit it (-ENOMEM)" (it had no memory to pack the task into a job,
+ * uAPI 1.4).
  * Skip records the failure no longer keeps are counted: "and 3 earlier
  * skips".  Errors are named (-EINVAL), or given as numbers if unknown.
  *

@@ -307,7 +307,9 @@ struct drm_weave_memory_usage {
  * What the kernel holds for the calling file's streams and tasks; other
  * files of the same device are not counted.  Buffer objects are not counted
  * here either (see &struct drm_weave_memory_usage), nor is the fixed
- * per-file bookkeeping (slot tables, stream and buffer-tracking records).
+ * per-file bookkeeping (slot tables, stream and buffer-tracking records,
+ * the job kept aside for a task the kernel cannot pack, see
+ * &struct drm_weave_enqueue, until it is used).
  * The fields are one snapshot taken under the client's lock, but jobs
  * complete and are freed concurrently, so two queries may differ even if
  * the caller did nothing in between.
@@ -742,11 +744,20 @@ struct drm_weave_sync {
  * and so does queuing a task on a buffer that tasks queued on another slot
  * use (that slot is executed first).  These executions happen after the
  * call has committed to queuing its tasks, so they never fail it, nor lose
- * a task, nor keep one queued: a task the kernel has no memory to pack into
- * a job fails its stream instead (see &enum drm_weave_stream_state, error
- * -ENOMEM), and a job it cannot submit stays in the kernel until the next
- * %DRM_IOCTL_WEAVE_FLUSH.  (A FLUSH in the same situation keeps the tasks
- * queued and fails instead.)
+ * a task, nor keep one queued.  A task the kernel has no memory to pack
+ * into a job does not run: what it should have written takes a new
+ * failure, error -ENOMEM and cause %DRM_WEAVE_FAILURE_ENCODE, in the
+ * task's place in the order (after the earlier work on those bytes;
+ * later tasks that read them are skipped, later writes make them good),
+ * and its stream stays active (since uAPI 1.4).  The kernel keeps memory
+ * aside for that, per file, which this call makes first if a previous one
+ * used it: -ENOMEM if it cannot.  Only if a second task of the same call
+ * cannot be packed, and memory aside cannot be made again in between,
+ * does that task fail its stream instead (see &enum
+ * drm_weave_stream_state, error -ENOMEM), as every such task did before
+ * uAPI 1.4.  A job the kernel cannot submit stays in the kernel until the
+ * next %DRM_IOCTL_WEAVE_FLUSH.  (A FLUSH in the same situation keeps the
+ * tasks queued and fails instead.)
  *
  * Errors:
  *
@@ -767,9 +778,10 @@ struct drm_weave_sync {
  *   in-fence gates that executing it
  *   could not hand to a job, and this call's in-fences would take it past
  *   max_slot_gates (see &struct drm_weave_device_info).  This happens only
- *   after the kernel ran out of memory packing the slot's tasks (their
- *   stream failed, see &enum drm_weave_stream_state); the next task queued
- *   on the slot without in-syncs takes the gates into its job.
+ *   after the kernel ran out of memory packing the slot's tasks, even the
+ *   memory it keeps aside (their stream failed, see &enum
+ *   drm_weave_stream_state); the next task queued on the slot without
+ *   in-syncs takes the gates into its job.
  * - -E2BIG: A host write is larger than max_staged_bytes.
  * - -EBUSY: The client would exceed max_pending_tasks or max_staged_bytes,
  *   or the slot's staging arena stayed full for job_timeout_ms while the
@@ -938,11 +950,16 @@ enum drm_weave_stream_state {
 	/**
 	 * @DRM_WEAVE_STREAM_FAILED: In an execution that
 	 * %DRM_IOCTL_WEAVE_ENQUEUE caused, the kernel had no memory to pack
-	 * one of the stream's tasks into a job, which then counts as executed
+	 * one of the stream's tasks into a job, not even the memory it keeps
+	 * aside for one such task per call, so the task counts as executed
 	 * and completed without running (-ENOMEM); the stream refuses new
-	 * work with -ECANCELED until it is destroyed.  Before uAPI 1.3 a job
-	 * that hung failed its streams too (-ETIMEDOUT); since, it taints
-	 * what it should have written instead (see "DOC: failures").
+	 * work with -ECANCELED until it is destroyed.  Before uAPI 1.4 every
+	 * task the kernel had no memory to pack failed its stream; since, it
+	 * taints what it should have written instead
+	 * (%DRM_WEAVE_FAILURE_ENCODE), and this is the last resort.  Before
+	 * uAPI 1.3 a job that hung failed its streams too (-ETIMEDOUT);
+	 * since, it taints what it should have written instead (see "DOC:
+	 * failures").
 	 */
 	DRM_WEAVE_STREAM_FAILED = 1,
 };
@@ -1033,14 +1050,17 @@ struct drm_weave_set_param {
 /**
  * DOC: failures
  *
- * Failures live on bytes.  A task that fails taints the byte ranges it
- * should have written with a new *failure*; a task that reads tainted
- * bytes is *skipped*: it does not run, and the ranges it should have
- * written take the same failure, which records the skip.  A task whose
- * bindings touch no tainted byte runs as usual, even in the same job as a
- * failing one, so two chains of work never contaminate each other.  A
- * successful write, a host write included, makes exactly the bytes it
- * wrote good again; reporting a failure does not clear it.
+ * Failures live on bytes.  A task that fails (its kernel returns an
+ * error, its job runs past job_timeout_ms or is cancelled, an in-sync
+ * signals an error, the kernel has no memory to pack it into a job)
+ * taints the byte ranges it should have written with a new *failure*; a
+ * task that reads tainted bytes is *skipped*: it does not run, and the
+ * ranges it should have written take the same failure, which records the
+ * skip.  A task whose bindings touch no tainted byte runs as usual, even
+ * in the same job as a failing one, so two chains of work never
+ * contaminate each other.  A successful write, a host write included,
+ * makes exactly the bytes it wrote good again; reporting a failure does
+ * not clear it.
  *
  * A failure has an id, unique for the life of the device and never zero,
  * the negative errno of its root cause (&enum drm_weave_failure_cause),
@@ -1093,6 +1113,14 @@ enum drm_weave_failure_cause {
 	 * What matters to a process that shares the buffers through PRIME.
 	 */
 	DRM_WEAVE_FAILURE_CANCELED = 4,
+	/**
+	 * @DRM_WEAVE_FAILURE_ENCODE: The kernel had no memory to pack the
+	 * root task into a job (-ENOMEM) in an execution that
+	 * %DRM_IOCTL_WEAVE_ENQUEUE caused after it had committed to queuing
+	 * the task, so the task did not run; its stream stays active (uAPI
+	 * 1.4; before, such a task failed its stream).
+	 */
+	DRM_WEAVE_FAILURE_ENCODE = 5,
 };
 
 /** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */

@@ -1137,31 +1137,25 @@ TEST_F_TIMEOUT(fi, read, 120)
 
 /*
  * One step's work on lane @l: a host write of FI_WRITE bytes at the start
- * of page 0, a fill of page 1, the crc32c of page 0 into the result and,
- * with @four, a copy of page 1 to page 2.  What it must produce follows
- * from @seed alone.
+ * of page 0, a fill of page 1 and the crc32c of page 0 into the result.
+ * What it must produce follows from @seed alone.
  */
 struct fi_work {
 	uint32_t seed;
-	bool four;
 	uint8_t bytes[FI_WRITE];
 	struct weave_test_batch b;
 };
 
 static void fi_work_build(fi_t *self, struct fi_lane *l, struct fi_work *w,
-			  uint32_t seed, bool four)
+			  uint32_t seed)
 {
 	w->seed = seed;
-	w->four = four;
 	weave_test_fill(w->bytes, sizeof(w->bytes), seed);
 	weave_test_batch_init(&w->b);
 	weave_test_write_task(&w->b, l->wbo, 0, sizeof(w->bytes), w->bytes);
 	weave_test_fill_task(&w->b, l->wbo, self->page, self->page,
 			     seed ^ 0x0f0f0f0fu);
 	weave_test_crc_task(&w->b, l->wbo, 0, self->page, l->wres, 0);
-	if (four)
-		weave_test_copy_task(&w->b, l->wbo, self->page, l->wbo,
-				     2 * self->page, self->page);
 }
 
 /* Checks lane @l holds what @w produces (once it has run). */
@@ -1190,13 +1184,6 @@ static void fi_work_check(struct __test_metadata *_metadata, fi_t *self,
 	ASSERT_EQ(crc, l->rmap[0]) {
 		TH_LOG("%s, fail-nth %u: wrong crc32c", what, n);
 	}
-	if (w->four) {
-		ASSERT_EQ(0, memcmp(l->wmap + self->page,
-				    l->wmap + 2 * self->page, self->page)) {
-			TH_LOG("%s, fail-nth %u: the copy is not in the buffer",
-			       what, n);
-		}
-	}
 }
 
 static int fi_enqueue_raw(int fd, uint32_t stream, struct weave_test_batch *b,
@@ -1219,7 +1206,6 @@ enum fi_enqueue_kind {
 	FI_ENQ_COLD,		/* the client's first enqueue */
 	FI_ENQ_WARM,		/* a client that ran work before */
 	FI_ENQ_GATED,		/* in-fences that have not signalled */
-	FI_ENQ_THRESHOLD,	/* the enqueue executes the slot */
 };
 
 /* Syncobjs fi_in_syncs() makes. */
@@ -1277,9 +1263,9 @@ static uint32_t fi_in_syncs(struct __test_metadata *_metadata,
 }
 
 /*
- * ENQUEUE fails with -ENOMEM having queued nothing, or queues every task.
- * Only an execution within the call (the threshold) may fail a stream, with
- * -ENOMEM, as the uAPI documents; otherwise the work then runs.
+ * ENQUEUE fails with -ENOMEM having queued nothing, or queues every task,
+ * which then runs.  These enqueues execute nothing within the call (see
+ * fi_poison_loop() for those that do), and none fails its stream.
  */
 static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 			    enum fi_enqueue_kind kind, const char *what)
@@ -1303,8 +1289,7 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 		if (kind == FI_ENQ_COLD)
 			fi_client_open(_metadata, self, &c, -1, 1);
 		nin = fi_in_syncs(_metadata, &c, &self->main, kind, in, objs);
-		fi_work_build(self, &c.lane[0], &w, 0x10000u * n + kind,
-			      kind == FI_ENQ_THRESHOLD);
+		fi_work_build(self, &c.lane[0], &w, 0x10000u * n + kind);
 		qb = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
 		before = weave_test_client_usage(_metadata, c.fd);
 
@@ -1331,51 +1316,24 @@ static void fi_enqueue_loop(struct __test_metadata *_metadata, fi_t *self,
 			ASSERT_EQ(qb.enqueued + w.b.n, q.enqueued);
 		}
 		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
-		if (q.error) {
-			/* The documented way an execution runs out of memory. */
-			ASSERT_EQ((int)FI_ENQ_THRESHOLD, (int)kind) {
-				TH_LOG("%s, fail-nth %u: an enqueue that executes nothing failed its stream (%d)",
-				       what, n, q.error);
-			}
-			ASSERT_EQ(-ENOMEM, q.error);
-			ASSERT_EQ((uint32_t)DRM_WEAVE_STREAM_FAILED, q.state);
-			ASSERT_EQ(-ECANCELED, weave_flush(c.fd,
-							  c.lane[0].stream,
-							  NULL));
-			ASSERT_EQ(-ECANCELED, weave_wait(c.fd,
-				c.lane[0].stream,
-				weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
-			/* Every task is accounted for, none is pending. */
-			weave_test_client_idle(_metadata, c.fd);
-			q = weave_test_squery(_metadata, c.fd,
-					      c.lane[0].stream);
-			ASSERT_EQ(q.enqueued, q.executed);
-			ASSERT_EQ(q.enqueued, q.completed);
-			ASSERT_EQ(0, weave_stream_destroy(c.fd,
-							  c.lane[0].stream));
-			c.lane[0].stream = weave_test_stream(_metadata, c.fd,
-						DRM_WEAVE_PRIORITY_NORMAL);
-			fi_note("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
-				       what, n);
-		} else {
-			/*
-			 * One more task, on whatever the execution left in
-			 * the slot's ring, before anything flushes it.
-			 */
-			weave_test_batch_init(&extra);
-			weave_test_fill_task(&extra, c.lane[0].wres, 8, 4,
-					     w.seed);
-			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
-					   &extra);
-			fi_finish(_metadata, c.fd, c.lane[0].stream);
-			q = weave_test_squery(_metadata, c.fd,
-					      c.lane[0].stream);
-			ASSERT_EQ(q.enqueued, q.completed);
-			fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
-			ASSERT_EQ(w.seed, c.lane[0].rmap[2]) {
-				TH_LOG("%s, fail-nth %u: the task enqueued after it did not run",
-				       what, n);
-			}
+		ASSERT_EQ(0, q.error) {
+			TH_LOG("%s, fail-nth %u: an enqueue that executes nothing failed its stream",
+			       what, n);
+		}
+		/*
+		 * One more task, on whatever the call left in the slot's
+		 * ring, before anything flushes it.
+		 */
+		weave_test_batch_init(&extra);
+		weave_test_fill_task(&extra, c.lane[0].wres, 8, 4, w.seed);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &extra);
+		fi_finish(_metadata, c.fd, c.lane[0].stream);
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		ASSERT_EQ(q.enqueued, q.completed);
+		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+		ASSERT_EQ(w.seed, c.lane[0].rmap[2]) {
+			TH_LOG("%s, fail-nth %u: the task enqueued after it did not run",
+			       what, n);
 		}
 		for (i = 0; i < FI_SYNCOBJS; i++)
 			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
@@ -1411,10 +1369,476 @@ TEST_F_TIMEOUT(fi, enqueue_gated, 120)
 	fi_enqueue_loop(_metadata, self, FI_ENQ_GATED, "ENQUEUE, gated");
 }
 
-TEST_F_TIMEOUT(fi, enqueue_threshold, 120)
+
+/* --- executions an enqueue causes: a task it cannot pack (uAPI 1.4) ----- */
+
+/* Bindings of the FAIL of a step: past an encoded task's own three. */
+#define FI_FAIL_BINDINGS	5
+
+/* Tasks of a step of fi_poison_loop(). */
+#define FI_PTASKS	4
+
+/* Bytes of lane 0's result page that a step's tasks write, from 0. */
+#define FI_PRES		(64 + 64 * FI_FAIL_BINDINGS)
+
+enum fi_poison_kind {
+	FI_POISON_THRESHOLD,	/* the enqueue's last task executes its slot */
+	FI_POISON_ALIGN,	/* it binds a buffer another slot has queued */
+};
+
+/* What a task of a step does, on lane 0's buffers. */
+enum fi_role {
+	FI_WRITE_0,	/* a host write of FI_WRITE bytes at page 0 */
+	FI_FILL_1,	/* a fill of page 1 */
+	FI_FAIL_RES,	/* a FAIL, -EIO, of FI_FAIL_BINDINGS 64-byte ranges
+			 * of the result page, from byte 64 on */
+	FI_CRC,		/* the crc32c of task 0's (first) range into the
+			 * result's first word */
+};
+
+/*
+ * A step's work.  Task 0 is the first an execution packs: the one whose
+ * job the kernel makes, and so the one it fails to pack at the steps
+ * that fail the making of a job; the crc32c, last, reads what task 0
+ * wrote.  With FI_POISON_THRESHOLD the four tasks are one enqueue, task
+ * 0 the host write, so that a host write is what cannot be packed; with
+ * FI_POISON_ALIGN tasks 0 to 2 are queued on lane 0's slot and the
+ * crc32c, enqueued alone on lane 1's stream, executes them, task 0 the
+ * FAIL, so that a task with bindings past three is.
+ */
+struct fi_poison {
+	uint32_t seed;
+	uint32_t pattern;
+	uint32_t eio;
+	enum fi_role role[FI_PTASKS];
+	uint32_t stream[FI_PTASKS];	/* of each task */
+	uint64_t seqno[FI_PTASKS];	/* on its stream, once enqueued */
+	uint8_t bytes[FI_WRITE];
+	struct drm_weave_binding bind[FI_PTASKS][FI_FAIL_BINDINGS];
+	struct drm_weave_task task[FI_PTASKS];
+};
+
+static void fi_poison_build(fi_t *self, struct fi_client *c,
+			    struct fi_poison *p, uint32_t seed,
+			    enum fi_poison_kind kind)
 {
-	fi_enqueue_loop(_metadata, self, FI_ENQ_THRESHOLD,
-			"ENQUEUE, executing");
+	static const enum fi_role order[2][FI_PTASKS] = {
+		[FI_POISON_THRESHOLD] = {
+			FI_WRITE_0, FI_FILL_1, FI_FAIL_RES, FI_CRC,
+		},
+		[FI_POISON_ALIGN] = {
+			FI_FAIL_RES, FI_WRITE_0, FI_FILL_1, FI_CRC,
+		},
+	};
+	struct fi_lane *l = &c->lane[0];
+	struct drm_weave_binding *b;
+	uint32_t k, j;
+
+	memset(p, 0, sizeof(*p));
+	p->seed = seed;
+	p->pattern = seed ^ 0x5a5a5a5au;
+	p->eio = EIO;
+	weave_test_fill(p->bytes, sizeof(p->bytes), seed);
+	for (k = 0; k < FI_PTASKS; k++) {
+		b = p->bind[k];
+		p->role[k] = order[kind][k];
+		switch (p->role[k]) {
+		case FI_WRITE_0:
+			b[0] = weave_binding(l->wbo, DRM_WEAVE_ACCESS_WRITE, 0,
+					     FI_WRITE);
+			weave_task_host_write(&p->task[k], b, p->bytes);
+			break;
+		case FI_FILL_1:
+			b[0] = weave_binding(l->wbo, DRM_WEAVE_ACCESS_WRITE,
+					     self->page, self->page);
+			weave_task_launch(&p->task[k], DRM_WEAVE_KERNEL_FILL,
+					  b, 1, &p->pattern,
+					  sizeof(p->pattern));
+			break;
+		case FI_FAIL_RES:
+			for (j = 0; j < FI_FAIL_BINDINGS; j++)
+				b[j] = weave_binding(l->wres,
+						     DRM_WEAVE_ACCESS_WRITE,
+						     64 + 64 * j, 64);
+			weave_task_launch(&p->task[k], DRM_WEAVE_KERNEL_FAIL,
+					  b, FI_FAIL_BINDINGS, &p->eio,
+					  sizeof(p->eio));
+			break;
+		case FI_CRC:
+			b[0] = p->bind[0][0];
+			b[0].access = DRM_WEAVE_ACCESS_READ;
+			b[1] = weave_binding(l->wres, DRM_WEAVE_ACCESS_WRITE,
+					     0, 4);
+			weave_task_launch(&p->task[k], DRM_WEAVE_KERNEL_CRC32C,
+					  b, 2, NULL, 0);
+			break;
+		}
+		p->task[k].label = seed + k;
+		p->stream[k] = l->stream;
+	}
+	if (kind == FI_POISON_ALIGN)
+		p->stream[3] = c->lane[1].stream;
+}
+
+/* Enqueues tasks @first to @first + @n - 1 of @p, raw; notes their seqnos. */
+static int fi_poison_enqueue(int fd, struct fi_poison *p, uint32_t first,
+			     uint32_t n, const struct drm_weave_sync *in,
+			     uint32_t nin)
+{
+	struct drm_weave_enqueue args;
+	uint32_t k;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = p->stream[first];
+	args.tasks.ptr = (uintptr_t)&p->task[first];
+	args.tasks.stride = sizeof(p->task[0]);
+	args.tasks.count = n;
+	args.in_syncs.ptr = (uintptr_t)in;
+	args.in_syncs.stride = sizeof(*in);
+	args.in_syncs.count = nin;
+	ret = fi_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
+	for (k = 0; !ret && k < n; k++)
+		p->seqno[first + k] = args.seqno - n + 1 + k;
+	return ret;
+}
+
+/* Ranges task @k of @p writes; the @j-th is fi_poison_range(). */
+static uint32_t fi_poison_nranges(const struct fi_poison *p, uint32_t k)
+{
+	return p->role[k] == FI_FAIL_RES ? FI_FAIL_BINDINGS : 1;
+}
+
+static struct drm_weave_binding fi_poison_range(const struct fi_poison *p,
+						uint32_t k, uint32_t j)
+{
+	return p->bind[k][p->role[k] == FI_CRC ? 1 : j];
+}
+
+/* Checks that report task @t is task @k of @p. */
+static void fi_poison_expect_task(struct __test_metadata *_metadata,
+				  const struct fi_poison *p, uint32_t k,
+				  const struct drm_weave_failure_task *t)
+{
+	EXPECT_EQ(DRM_WEAVE_FAILURE_TASK_OWN, t->flags);
+	EXPECT_EQ(p->stream[k], t->stream);
+	EXPECT_EQ(p->seqno[k], t->seqno);
+	EXPECT_EQ(p->task[k].label, t->label);
+	EXPECT_EQ(p->task[k].type, t->type);
+	EXPECT_EQ(p->task[k].kernel, t->kernel);
+}
+
+/*
+ * Checks the report @r of a range of task @k of @p: one failure, whose
+ * root is task @root with error @err and cause @cause, and whose skip
+ * records are the crc32c's if it read task @root's bytes.  Returns its id.
+ */
+static uint64_t fi_poison_expect(struct __test_metadata *_metadata,
+				 const struct fi_poison *p,
+				 const struct weave_test_report *r,
+				 uint32_t root, int err, uint32_t cause)
+{
+	const struct drm_weave_failure *f = &r->failure[0];
+
+	EXPECT_EQ(err, f->error);
+	EXPECT_EQ(cause, f->cause);
+	fi_poison_expect_task(_metadata, p, root, &f->root);
+	EXPECT_EQ(0u, f->skips_dropped);
+	if (root) {
+		EXPECT_EQ(0u, f->nskips);
+	} else {
+		/* The crc32c read it, and was skipped. */
+		EXPECT_EQ(1u, f->nskips);
+		if (f->nskips == 1)
+			fi_poison_expect_task(_metadata, p, FI_PTASKS - 1,
+					      &r->skip[f->first_skip]);
+	}
+	return f->id;
+}
+
+/*
+ * After a step's work ran: which task of @p the kernel could not pack, or
+ * -1 for none.  Every range shows what the uAPI says it must: that task's
+ * own new failure (-ENOMEM, cause ENCODE) on what it should have written,
+ * the FAIL's included; the FAIL's -EIO otherwise; the crc32c skipped,
+ * carrying the failure of task 0 if there is one; everything else good,
+ * with the bytes its task wrote.
+ */
+static int fi_poison_check(struct __test_metadata *_metadata, fi_t *self,
+			   struct fi_client *c, const struct fi_poison *p,
+			   struct weave_test_report *r, const char *what,
+			   unsigned int n)
+{
+	struct fi_lane *l = &c->lane[0];
+	uint32_t *words = (uint32_t *)l->wmap;
+	uint64_t id[FI_PTASKS] = { 0 };
+	bool ran[FI_PTASKS] = { false };
+	struct drm_weave_binding b;
+	int poisoned = -1;
+	uint32_t k, j, i, nf;
+
+	for (k = 0; k < FI_PTASKS; k++) {
+		for (j = 0; j < fi_poison_nranges(p, k); j++) {
+			b = fi_poison_range(p, k, j);
+			nf = weave_test_report(_metadata, c->fd, b.handle,
+					       b.offset, b.size, r);
+			for (i = 0; nf > 1 && i < nf; i++)
+				weave_test_log_failure(_metadata, r, i);
+			ASSERT_GE(1u, nf) {
+				TH_LOG("%s, fail-nth %u: task %u's range %u carries %u failures",
+				       what, n, k, j, nf);
+			}
+			if (p->role[k] == FI_CRC) {
+				/* Skipped if task 0 left a failure. */
+				ASSERT_EQ(id[0] ? 1u : 0u, nf) {
+					TH_LOG("%s, fail-nth %u: the crc32c's range carries %u failures, task 0's %s",
+					       what, n, nf,
+					       id[0] ? "one" : "none");
+				}
+				if (nf)
+					EXPECT_EQ(id[0], r->failure[0].id);
+				ran[k] = !nf;
+				continue;
+			}
+			if (!nf) {
+				ASSERT_NE((int)FI_FAIL_RES, (int)p->role[k]) {
+					TH_LOG("%s, fail-nth %u: the FAIL left its range %u good",
+					       what, n, j);
+				}
+				ASSERT_EQ(0u, id[k]) {
+					TH_LOG("%s, fail-nth %u: task %u's range %u is good, its range 0 not",
+					       what, n, k, j);
+				}
+				ran[k] = true;
+				continue;
+			}
+			if (j) {
+				/* One failure over all of the task's ranges. */
+				ASSERT_EQ(id[k], r->failure[0].id);
+				continue;
+			}
+			if (r->failure[0].cause != DRM_WEAVE_FAILURE_ENCODE) {
+				ASSERT_EQ((int)FI_FAIL_RES, (int)p->role[k]) {
+					weave_test_log_failure(_metadata, r, 0);
+					TH_LOG("%s, fail-nth %u: task %u's range carries a failure",
+					       what, n, k);
+				}
+				id[k] = fi_poison_expect(_metadata, p, r, k,
+							 -EIO,
+							 DRM_WEAVE_FAILURE_KERNEL);
+				continue;
+			}
+			/* The one task the kernel could not pack. */
+			ASSERT_GT(0, poisoned) {
+				weave_test_log_failure(_metadata, r, 0);
+				TH_LOG("%s, fail-nth %u: tasks %d and %u both could not be packed",
+				       what, n, poisoned, k);
+			}
+			id[k] = fi_poison_expect(_metadata, p, r, k, -ENOMEM,
+						 DRM_WEAVE_FAILURE_ENCODE);
+			poisoned = k;
+		}
+	}
+
+	/* What the tasks that ran wrote. */
+	for (k = 0; k < FI_PTASKS; k++) {
+		if (!ran[k])
+			continue;
+		switch (p->role[k]) {
+		case FI_WRITE_0:
+			ASSERT_EQ(0, memcmp(l->wmap, p->bytes, FI_WRITE)) {
+				TH_LOG("%s, fail-nth %u: the host write is not in the buffer",
+				       what, n);
+			}
+			break;
+		case FI_FILL_1:
+			for (i = 0; i < self->page / 4; i++) {
+				ASSERT_EQ(p->pattern,
+					  words[self->page / 4 + i]) {
+					TH_LOG("%s, fail-nth %u: the fill is not in the buffer (word %u)",
+					       what, n, i);
+				}
+			}
+			break;
+		case FI_FAIL_RES:
+			break;
+		case FI_CRC:
+			ASSERT_EQ(weave_test_crc32c(p->bytes, FI_WRITE),
+				  l->rmap[0]) {
+				TH_LOG("%s, fail-nth %u: wrong crc32c", what, n);
+			}
+			break;
+		}
+	}
+	return poisoned;
+}
+
+/*
+ * After the check: a host write over the host write's range and fills
+ * over the others', on lane 0's stream, which takes work: every range is
+ * good again, with the new bytes.
+ */
+static void fi_poison_rewrite(struct __test_metadata *_metadata, fi_t *self,
+			      struct fi_client *c, struct fi_poison *p)
+{
+	struct fi_lane *l = &c->lane[0];
+	uint32_t *words = (uint32_t *)l->wmap;
+	struct drm_weave_binding b;
+	struct weave_test_batch wb;
+	uint32_t k, j, i;
+
+	weave_test_fill(p->bytes, sizeof(p->bytes), ~p->seed);
+	weave_test_batch_init(&wb);
+	weave_test_write_task(&wb, l->wbo, 0, FI_WRITE, p->bytes);
+	weave_test_fill_task(&wb, l->wbo, self->page, self->page,
+			     ~p->pattern);
+	weave_test_fill_task(&wb, l->wres, 0, FI_PRES, p->seed);
+	weave_test_enqueue(_metadata, c->fd, l->stream, &wb);
+	fi_finish(_metadata, c->fd, l->stream);
+	for (k = 0; k < FI_PTASKS; k++) {
+		for (j = 0; j < fi_poison_nranges(p, k); j++) {
+			b = fi_poison_range(p, k, j);
+			weave_test_expect_good(_metadata, c->fd, b.handle,
+					       b.offset, b.size);
+		}
+	}
+	ASSERT_EQ(0, memcmp(l->wmap, p->bytes, FI_WRITE));
+	for (i = 0; i < self->page / 4; i++)
+		ASSERT_EQ(~p->pattern, words[self->page / 4 + i]);
+	for (i = 0; i < FI_PRES / 4; i++)
+		ASSERT_EQ(p->seed, l->rmap[i]);
+}
+
+/*
+ * An execution that ENQUEUE causes after it committed to queuing its
+ * tasks, its slot's threshold or the align of a buffer queued on another
+ * slot, cannot keep a task the kernel has no memory to pack into a job.
+ * Since uAPI 1.4 the task does not run and what it should have written
+ * takes a new failure, -ENOMEM with cause ENCODE, in its place: the call
+ * succeeds, the stream stays active and takes more work, a later reader
+ * of those bytes is skipped, every other task's bytes are good, and
+ * rewriting them makes them good.  Each allocation of the call fails in
+ * turn; the kernel's reserve for such a task means that recording it
+ * needs none, so no step may fail a stream.  The first task the execution
+ * packs, which makes the job, must be seen not to be packed.
+ */
+static void fi_poison_loop(struct __test_metadata *_metadata, fi_t *self,
+			   enum fi_poison_kind kind, const char *what)
+{
+	bool align = kind == FI_POISON_ALIGN;
+	struct drm_weave_client_usage before, after;
+	unsigned int n, at[FI_PTASKS] = { 0 };
+	struct drm_weave_stream_query q, qb;
+	struct weave_test_report *r;
+	struct drm_weave_sync in[3];
+	uint32_t objs[FI_SYNCOBJS], nin = 0, i;
+	struct fi_poison p;
+	struct fi_client c;
+	int ret, poisoned;
+	bool inj;
+
+	r = malloc(sizeof(*r));
+	ASSERT_NE(NULL, r);
+	fi_client_open(_metadata, self, &c, -1, 2);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		fi_poison_build(self, &c, &p, 0x60000u * n + 0x100u * kind,
+				kind);
+		if (align) {
+			/* Queued on lane 0's slot, below its threshold. */
+			ASSERT_EQ(0, fi_poison_enqueue(c.fd, &p, 0, 3, NULL,
+						       0));
+			ASSERT_EQ(3u, weave_test_client_usage(_metadata,
+							      c.fd).queued_tasks);
+		} else {
+			nin = fi_in_syncs(_metadata, &c, &self->main,
+					  FI_ENQ_GATED, in, objs);
+		}
+		qb = weave_test_squery(_metadata, c.fd, p.stream[3]);
+		before = weave_test_client_usage(_metadata, c.fd);
+
+		fi_arm(_metadata, self, n);
+		ret = align ? fi_poison_enqueue(c.fd, &p, 3, 1, NULL, 0) :
+			      fi_poison_enqueue(c.fd, &p, 0, FI_PTASKS, in,
+						nin);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+
+		if (ret) {
+			/* Nothing was queued, executed, staged or gated. */
+			after = weave_test_client_usage(_metadata, c.fd);
+			q = weave_test_squery(_metadata, c.fd, p.stream[3]);
+			ASSERT_EQ(qb.enqueued, q.enqueued);
+			ASSERT_EQ(before.pending_tasks, after.pending_tasks);
+			ASSERT_EQ(before.queued_tasks, after.queued_tasks);
+			ASSERT_EQ(before.staged_bytes, after.staged_bytes);
+			ASSERT_EQ(before.gate_bytes, after.gate_bytes);
+			/* And the same call now goes through. */
+			ASSERT_EQ(0, align ?
+				  fi_poison_enqueue(c.fd, &p, 3, 1, NULL, 0) :
+				  fi_poison_enqueue(c.fd, &p, 0, FI_PTASKS, in,
+						    nin));
+		}
+		/*
+		 * The execution took every task of lane 0's slot, packed or
+		 * not; with align, the new task waits on lane 1's.
+		 */
+		after = weave_test_client_usage(_metadata, c.fd);
+		ASSERT_EQ(align ? 1u : 0u, after.queued_tasks) {
+			TH_LOG("%s, fail-nth %u: the execution left tasks queued",
+			       what, n);
+		}
+		fi_finish(_metadata, c.fd, c.lane[0].stream);
+		fi_finish(_metadata, c.fd, c.lane[1].stream);
+		for (i = 0; i < 2; i++) {
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[i].stream);
+			ASSERT_EQ(0, q.error) {
+				TH_LOG("%s, fail-nth %u: stream %u failed with %d",
+				       what, n, q.handle, q.error);
+			}
+			ASSERT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE, q.state);
+			ASSERT_EQ(q.enqueued, q.completed);
+		}
+
+		poisoned = fi_poison_check(_metadata, self, &c, &p, r, what,
+					   n);
+		if (poisoned >= 0) {
+			ASSERT_TRUE(inj);
+			ASSERT_EQ(0, ret);
+			at[poisoned]++;
+		}
+		fi_poison_rewrite(_metadata, self, &c, &p);
+		for (i = 0; !align && i < FI_SYNCOBJS; i++)
+			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_note("%s: steps where task 0, 1, 2, 3 could not be packed: %u, %u, %u, %u\n",
+		what, at[0], at[1], at[2], at[3]);
+	ASSERT_LT(0u, at[0]) {
+		TH_LOG("%s: no step failed to pack the task that makes a job: the path was not reached",
+		       what);
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+	free(r);
+}
+
+/* A host write, with the slot's in-fence gates, that cannot be packed. */
+TEST_F_TIMEOUT(fi, enqueue_threshold, 300)
+{
+	fi_poison_loop(_metadata, self, FI_POISON_THRESHOLD,
+		       "ENQUEUE, executing its slot");
+}
+
+/* A task with bindings past three that cannot be packed. */
+TEST_F_TIMEOUT(fi, enqueue_align, 300)
+{
+	fi_poison_loop(_metadata, self, FI_POISON_ALIGN,
+		       "ENQUEUE, executing another slot");
 }
 
 /* --- flush ------------------------------------------------------------------ */
@@ -1488,7 +1912,7 @@ static void fi_flush_loop(struct __test_metadata *_metadata, fi_t *self,
 	for (n = 1;; n++) {
 		for (i = 0; i < lanes; i++) {
 			fi_work_build(self, &c.lane[i], &w[i],
-				      0x20000u * n + 0x100 * kind + i, false);
+				      0x20000u * n + 0x100 * kind + i);
 			if (kind == FI_FLUSH_DEPS) {
 				fi_deps_setup(_metadata, self, &c, dep_obj,
 					      &in);
@@ -1663,7 +2087,7 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 	obj = weave_test_syncobj(_metadata, c.fd);
 	fi_client_round(_metadata, self, &c);
 	for (n = 1;; n++) {
-		fi_work_build(self, &c.lane[0], &w, 0x30000u * n, false);
+		fi_work_build(self, &c.lane[0], &w, 0x30000u * n);
 		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
 		ASSERT_EQ(0, drmSyncobjDestroy(c.fd, obj));
 		obj = weave_test_syncobj(_metadata, c.fd);
@@ -1777,11 +2201,11 @@ TEST_F_TIMEOUT(fi, close_held, 120)
 		fi_client_open(_metadata, self, &c, -1, 1);
 		fi_client_round(_metadata, self, &c);
 		/* The lane's first work, unarmed, as fi.flush_held's. */
-		fi_work_build(self, &c.lane[0], &w, 0x50000u * n, false);
+		fi_work_build(self, &c.lane[0], &w, 0x50000u * n);
 		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
 		fi_finish(_metadata, c.fd, c.lane[0].stream);
 		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
-		fi_work_build(self, &c.lane[0], &w, 0x40000u * n, false);
+		fi_work_build(self, &c.lane[0], &w, 0x40000u * n);
 		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
 		memset(&args, 0, sizeof(args));
 		args.stream = c.lane[0].stream;

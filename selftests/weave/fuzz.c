@@ -2749,7 +2749,7 @@ static void check_check(struct fz_ctx *c, int ret)
 	f = (const struct drm_weave_failure *)c->out;
 	for (i = 0; i < a->nfailures && i < fit_f; i++, f++) {
 		if (!f->id || f->error >= 0 || f->error < -4095 ||
-		    f->cause > DRM_WEAVE_FAILURE_CANCELED || f->pad ||
+		    f->cause > DRM_WEAVE_FAILURE_ENCODE || f->pad ||
 		    !f->buffers || f->nskips > DRM_WEAVE_FAILURE_SKIPS ||
 		    f->first_skip + (uint64_t)f->nskips > a->nskips ||
 		    !fz_task_sane(&f->root)) {
@@ -3654,9 +3654,9 @@ static void gen_forbidden(struct fz_ctx *c)
 
 static void gen_unknown(struct fz_ctx *c)
 {
-	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_READ + 1 +
+	unsigned int nr = DRM_COMMAND_BASE + DRM_WEAVE_GRAPH_DESTROY + 1 +
 		(unsigned int)fz_below(c, DRM_COMMAND_END - DRM_COMMAND_BASE -
-					  DRM_WEAVE_READ - 1);
+					  DRM_WEAVE_GRAPH_DESTROY - 1);
 	unsigned int size = (unsigned int)fz_below(c, 257);
 
 	c->call.req = _IOC(_IOC_READ | _IOC_WRITE, DRM_IOCTL_BASE, nr, size);

@@ -463,6 +463,7 @@ TEST_F(fg, snapshot_hides_other_clients_fields)
 	struct weave_failure *f;
 	struct weave_fsnap snap;
 
+	theirs.type = 1;
 	f = weave_failure_create(&self->g, &self->owner, -EINVAL, &root,
 				 &self->stash);
 	ASSERT_FALSE(IS_ERR(f));
@@ -484,6 +485,7 @@ TEST_F(fg, snapshot_hides_other_clients_fields)
 	ASSERT_EQ(0u, snap.skips[1].seqno);
 	ASSERT_EQ(0u, snap.skips[1].label);
 	ASSERT_EQ(9u, snap.skips[1].kernel);
+	ASSERT_EQ(1u, snap.skips[1].type);
 
 	/* Another client sees its own skip only. */
 	weave_failure_snapshot(&self->g, f, &snap, OTHER);

@@ -274,8 +274,8 @@ TEST(cause_kernel_and_overflow)
 	f.cause = DRM_WEAVE_FAILURE_OVERFLOW;
 	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL, and the tasks that failed after it too (over max_live_failures); failure #14",
 		     fmt(_metadata, &f, NULL));
-	f.cause = DRM_WEAVE_FAILURE_CANCELED + 1;
-	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 5); failure #14",
+	f.cause = DRM_WEAVE_FAILURE_ENCODE + 1;
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 6); failure #14",
 		     fmt(_metadata, &f, NULL));
 }
 
@@ -293,6 +293,28 @@ TEST(cause_canceled)
 	f.root.seqno = 0;
 	f.error = -ENODEV;
 	EXPECT_STREQ("failed: kernel \"delay\" was cancelled (-ENODEV); failure #15",
+		     fmt(_metadata, &f, NULL));
+}
+
+/*
+ * A task the kernel had no memory to pack into a job (uAPI 1.4): "did
+ * not run: the kernel could not submit it", with a skip after it.
+ */
+TEST(cause_encode)
+{
+	struct drm_weave_failure_task skips[1] = {
+		task(DRM_WEAVE_KERNEL_COPY, 3, 42, 0, 1),
+	};
+	struct drm_weave_failure f = failure(16, -ENOMEM,
+		task(DRM_WEAVE_KERNEL_FILL, 3, 41, 9, 1), 0, 1, 0);
+
+	f.cause = DRM_WEAVE_FAILURE_ENCODE;
+	EXPECT_STREQ("failed: kernel \"fill\" (stream 3, seq 41, label 9) did not run: the kernel could not submit it (-ENOMEM); then skipped \"copy\" (stream 3, seq 42); failure #16",
+		     fmt(_metadata, &f, skips));
+	f.root = task(0, 0, 0, 0, 0);
+	f.root.type = DRM_WEAVE_TASK_HOST_WRITE;
+	f.nskips = 0;
+	EXPECT_STREQ("failed: host write did not run: the kernel could not submit it (-ENOMEM); failure #16",
 		     fmt(_metadata, &f, NULL));
 }
 

@@ -54,7 +54,8 @@ static int mock_enqueue(void *backend, struct weave_bstream *bs,
 	return 0;
 }
 
-static void mock_fail(void *backend, const struct weave_task *task, int err,
+static void mock_fail(void *backend, struct weave_bstream *bs,
+		      const struct weave_task *task, int err,
 		      struct weave_failures *failures)
 {
 	struct mock_backend *m = backend;
@@ -63,11 +64,12 @@ static void mock_fail(void *backend, const struct weave_task *task, int err,
 	m->failed_err = err;
 	m->taken[task->slot]++;
 	if (task->kind == WEAVE_TASK_HOST_WRITE) {
-		mock_record(m, "XW:%llu", (unsigned long long)task->seqno);
+		mock_record(m, "XW%u:%llu", bs->slot,
+			    (unsigned long long)task->seqno);
 		kvfree(task->data);	/* the backend owns the staging now */
 		return;
 	}
-	mock_record(m, "X:%u", task->kernel_id);
+	mock_record(m, "X%u:%u", bs->slot, task->kernel_id);
 }
 
 static int mock_flush(void *backend, struct weave_bstream *bs,

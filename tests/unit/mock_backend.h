@@ -8,8 +8,9 @@
  *   E<bs>:<kernel>   enqueue of a launch on backend stream bs
  *   W<bs>:<seqno>    enqueue of a host write (its staging is freed here)
  *   ...!             either, refused: the task stays the core's
- *   X:<kernel>       fail of a launch the core could not keep
- *   XW:<seqno>       fail of a host write (its staging is freed here)
+ *   X<bs>:<kernel>   fail of a launch the core could not keep, refused
+ *                    on backend stream bs
+ *   XW<bs>:<seqno>   fail of a host write (its staging is freed here)
  *   F<bs>            flush
  *   T<track>         the core's track_idle callback, index in mock->tracks
  *

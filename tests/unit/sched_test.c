@@ -628,7 +628,7 @@ TEST_F(sched, threshold_fails_a_refused_task_and_goes_on)
 	LAUNCH(1, 5);
 	LAUNCH(0, 2);
 	LAUNCH(0, 3);
-	CALLS("C0 C1 E0:1 E0:2! X:2 E0:3 F0");
+	CALLS("C0 C1 E0:1 E0:2! X0:2 E0:3 F0");
 	ASSERT_EQ(-ENOMEM, self->m.failed_err);
 	ASSERT_EQ(3u, TAKEN(0));
 	ASSERT_EQ(0u, QUEUED(0));
@@ -654,7 +654,7 @@ TEST_F(sched, align_fails_a_refused_task_and_goes_on)
 	t = launch(4);
 	REG(1, *bind(&t, X, WEAVE_ACCESS_READ));
 	/* The host write's staging went to fail, which freed it. */
-	CALLS("C1 E0:1! X:1 T0 W0:2! XW:2 T1 F0");
+	CALLS("C1 E0:1! X0:1 T0 W0:2! XW0:2 T1 F0");
 	ASSERT_EQ(1u, X->slot);
 	ASSERT_EQ(1u, X->queued);
 	ASSERT_EQ(0u, QUEUED(0));
@@ -662,6 +662,30 @@ TEST_F(sched, align_fails_a_refused_task_and_goes_on)
 	/* fail got the error; a flush has nothing left to report. */
 	ASSERT_EQ(-ENOMEM, self->m.failed_err);
 	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
+}
+
+/*
+ * fail gets the backend stream the task was refused on: in an interleaved
+ * align, the first slot's, whichever slot the task came from, so that the
+ * backend can put it in its place among the tasks enqueued there.
+ */
+TEST_F(sched, fail_gets_the_stream_the_task_was_refused_on)
+{
+	struct weave_task t = launch(1);
+
+	REG(0, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	t = launch(2);
+	REG(1, *bind(&t, Y, WEAVE_ACCESS_WRITE));
+	CALLS("C0 C1");
+	self->m.fail_enqueue_kernel = 2;
+	self->m.fail_enqueue_err = -ENOMEM;
+	t = launch(3);
+	bind(&t, X, WEAVE_ACCESS_READ);
+	REG(2, *bind(&t, Y, WEAVE_ACCESS_READ));
+	CALLS("C2 F1 E0:1 T0 E0:2! X0:2 T1 F0");
+	ASSERT_EQ(1u, TAKEN(0));
+	ASSERT_EQ(1u, TAKEN(1));
+	ASSERT_EQ(1u, QUEUED(2));
 }
 
 /*
