@@ -1143,6 +1143,9 @@ TEST_F(cap, host_write_dooms_end)
 		TH_LOG("what the doomed window recorded is not tainted");
 	}
 	EXPECT_EQ(c.error, self->r->failure[0].error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_CAPTURE,
+		  self->r->failure[0].cause);
+	weave_test_log_failure(_metadata, self->r, 0);
 	weave_test_expect_good(_metadata, self->fd, a, 512,
 			       self->page - 512);
 
