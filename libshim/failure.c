@@ -200,6 +200,11 @@ weave_failure_format_sized(char *buf, size_t len,
 		put_error(&l, f.error);
 		put(&l, ")");
 		break;
+	case DRM_WEAVE_FAILURE_CAPTURE:
+		put(&l, " did not run: a capture window refused it (");
+		put_error(&l, f.error);
+		put(&l, ")");
+		break;
 	default:
 		put(&l, " returned ");
 		put_error(&l, f.error);

@@ -1121,6 +1121,14 @@ enum drm_weave_failure_cause {
 	 * 1.4; before, such a task failed its stream).
 	 */
 	DRM_WEAVE_FAILURE_ENCODE = 5,
+	/**
+	 * @DRM_WEAVE_FAILURE_CAPTURE: A capture window refused the root
+	 * task, which did not run (uAPI 1.5; see "DOC: graph capture"): a
+	 * host write that the window's owner enqueued while recording, or
+	 * one into a buffer that a window records (-EBUSY); or a task that
+	 * a window recorded before it was doomed (the doom's errno).
+	 */
+	DRM_WEAVE_FAILURE_CAPTURE = 6,
 };
 
 /** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */

@@ -274,8 +274,8 @@ TEST(cause_kernel_and_overflow)
 	f.cause = DRM_WEAVE_FAILURE_OVERFLOW;
 	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL, and the tasks that failed after it too (over max_live_failures); failure #14",
 		     fmt(_metadata, &f, NULL));
-	f.cause = DRM_WEAVE_FAILURE_ENCODE + 1;
-	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 6); failure #14",
+	f.cause = DRM_WEAVE_FAILURE_CAPTURE + 1;
+	EXPECT_STREQ("failed: kernel \"fail\" (stream 3, seq 41) returned -EINVAL (cause 7); failure #14",
 		     fmt(_metadata, &f, NULL));
 }
 
@@ -315,6 +315,21 @@ TEST(cause_encode)
 	f.root.type = DRM_WEAVE_TASK_HOST_WRITE;
 	f.nskips = 0;
 	EXPECT_STREQ("failed: host write did not run: the kernel could not submit it (-ENOMEM); failure #16",
+		     fmt(_metadata, &f, NULL));
+}
+
+/*
+ * A task a capture window refused (uAPI 1.5): "did not run: a capture
+ * window refused it".
+ */
+TEST(cause_capture)
+{
+	struct drm_weave_failure f = failure(17, -EBUSY,
+		task(0, 3, 41, 0, 1), 0, 0, 0);
+
+	f.root.type = DRM_WEAVE_TASK_HOST_WRITE;
+	f.cause = DRM_WEAVE_FAILURE_CAPTURE;
+	EXPECT_STREQ("failed: host write (stream 3, seq 41) did not run: a capture window refused it (-EBUSY); failure #17",
 		     fmt(_metadata, &f, NULL));
 }
 
