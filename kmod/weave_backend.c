@@ -266,10 +266,15 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 	t = &job->tasks[job->ntasks++];
 	t->kind = task->kind;
 	t->kernel = task->kernel_id;
-	t->refused = false;
 	t->arg = 0;
 	if (task->uniform_len >= 4)
 		memcpy(&t->arg, task->uniforms, 4);
+	/* A task a capture window refused runs as one we had to refuse. */
+	t->refused = task->refuse != 0;
+	if (t->refused) {
+		t->arg = -task->refuse;
+		t->cause = DRM_WEAVE_FAILURE_CAPTURE;
+	}
 	t->more = more;
 	t->nb = task->num_bindings;
 	t->label = task->label;
@@ -327,6 +332,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 		t = weave_job_encode(job, task, more, failures);
 		t->refused = true;
 		t->arg = -err;
+		t->cause = DRM_WEAVE_FAILURE_ENCODE;
 		if (task->kind == WEAVE_TASK_HOST_WRITE) {
 			weave_staging_free(ctx, t->data, task->len);
 			t->data = NULL;

@@ -49,8 +49,13 @@ struct weave_btrack {
 	struct weave_track track;
 	/** @obj: The buffer; a reference. */
 	struct drm_gem_object *obj;
-	/** @busy: Bindings of tasks of the current enqueue not yet queued. */
+	/**
+	 * @busy: Bindings of tasks not yet queued that hold the buffer: of
+	 * the current enqueue, and of recordings and graphs.
+	 */
 	u32 busy;
+	/** @recorded: Bindings of it in open windows' recordings. */
+	u32 recorded;
 };
 
 /**
@@ -145,7 +150,8 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args, const struct weave_graph *g);
+		 struct drm_weave_enqueue *args, const struct weave_graph *g,
+		 int refuse);
 void weave_task_hold(struct weave_client *c, const struct weave_task *t);
 void weave_task_release(struct weave_client *c, struct weave_task *t);
 int weave_flush_ioctl(struct drm_device *drm, void *data,

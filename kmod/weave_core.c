@@ -204,6 +204,7 @@ static void weave_task_copy(struct weave_task *dst,
 	dst->seqno = src->seqno;
 	dst->stream_seqno = src->stream_seqno;
 	dst->label = src->label;
+	dst->refuse = src->refuse;
 	dst->num_bindings = src->num_bindings;
 	if (src->num_bindings)
 		memcpy(dst->bindings, src->bindings,

@@ -119,6 +119,9 @@ struct weave_grid {
  * @stream_seqno: Set by the caller, for failure reports: the task's
  *	sequence number on its logical stream, as the uAPI counts it.
  * @label: Set by the caller, for failure reports: the user's label.
+ * @refuse: Set by the caller: zero, or the negative errno of a task that
+ *	must not run, because a capture window refused it; the backend
+ *	records a failure on what it should have written instead.
  */
 struct weave_task {
 	enum weave_task_kind kind;
@@ -135,6 +138,7 @@ struct weave_task {
 	u64 len;
 	u64 stream_seqno;
 	u32 label;
+	int refuse;
 };
 
 /**

@@ -39,6 +39,23 @@
  * All of it is under the client's mutex.
  */
 
+/* Count @g's bindings in their buffers' recorded bindings, or stop. */
+static void weave_graph_mark(struct weave_graph *g, u32 from, bool on)
+{
+	struct weave_btrack *bt;
+	u32 i, j;
+
+	for (i = from; i < g->ntasks; i++)
+		for (j = 0; j < g->tasks[i].num_bindings; j++) {
+			bt = container_of(g->tasks[i].bindings[j].track,
+					  struct weave_btrack, track);
+			if (on)
+				bt->recorded++;
+			else
+				bt->recorded--;
+		}
+}
+
 static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 {
 	u32 i;
@@ -118,6 +135,8 @@ static void weave_window_close(struct weave_client *c, u32 stream)
 	if (ls)
 		WRITE_ONCE(ls->window, false);
 	weave_capture_close(&c->capture, stream);
+	if (c->recording[slot])
+		weave_graph_mark(c->recording[slot], 0, false);
 	weave_graph_free(c, c->recording[slot]);
 	c->recording[slot] = NULL;
 }
@@ -191,12 +210,14 @@ int weave_graph_record(struct weave_client *c, u32 stream,
 		g->tasks = grown;
 		g->cap = cap;
 	}
+	launches = g->ntasks;
 	for (i = 0; i < n; i++) {
 		if (tasks[i].kind == WEAVE_TASK_LAUNCH)
 			g->tasks[g->ntasks++] = tasks[i];
 		else
 			tasks[left++] = tasks[i];
 	}
+	weave_graph_mark(g, launches, true);
 	return left;
 }
 
@@ -236,14 +257,30 @@ static int weave_capture_drain(struct weave_client *c, u32 stream)
 }
 
 /*
- * The window of @stream is doomed: close it, queue its recording as tasks
- * that taint what they should have written, and fail with -EIO.
+ * The window of @stream is doomed: close it, queue its recording on the
+ * owner as tasks that do not run and taint what they should have written,
+ * with the doom's errno, and fail with -EIO.  If the owner cannot take
+ * them (it failed, or the client is at max_pending_tasks), they go without
+ * a trace, as an aborted window's do.
  */
-static int weave_capture_fail(struct weave_client *c, u32 stream,
-			      struct drm_weave_capture *args)
+static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
+			      u32 stream, struct drm_weave_capture *args)
 {
+	u32 slot = weave_core_slot(&c->core, stream);
+	struct weave_graph *g = c->recording[slot];
+	u32 owner = weave_capture_window(&c->capture, stream)->owner;
+	struct drm_weave_enqueue e = { .stream = owner };
+
 	weave_capture_report(c, stream, args);
+	c->recording[slot] = NULL;
 	weave_window_close(c, stream);
+	if (g && g->ntasks) {
+		weave_graph_mark(g, 0, false);
+		e.tasks.count = g->ntasks;
+		if (!weave_submit(c, file, &e, g, args->error ?: -EIO))
+			weave_core_flush(&c->core, owner);
+	}
+	weave_graph_free(c, g);
 	return -EIO;
 }
 
@@ -261,7 +298,8 @@ static int weave_capture_prepare_op(struct weave_client *c, u32 stream,
 	return 0;
 }
 
-static int weave_capture_begin_op(struct weave_client *c, u32 stream,
+static int weave_capture_begin_op(struct weave_client *c,
+				  struct drm_file *file, u32 stream,
 				  struct weave_lstream *ls,
 				  struct drm_weave_capture *args)
 {
@@ -273,7 +311,7 @@ static int weave_capture_begin_op(struct weave_client *c, u32 stream,
 
 	if (w->state == WEAVE_WINDOW_PREPARED && w->owner == stream &&
 	    atomic_read(&ls->doom))
-		return weave_capture_fail(c, stream, args);
+		return weave_capture_fail(c, file, stream, args);
 	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)
 		return -ENOMEM;
@@ -286,7 +324,8 @@ static int weave_capture_begin_op(struct weave_client *c, u32 stream,
 	return 0;
 }
 
-static int weave_capture_end_op(struct weave_client *c, u32 stream,
+static int weave_capture_end_op(struct weave_client *c,
+				struct drm_file *file, u32 stream,
 				struct drm_weave_capture *args)
 {
 	const struct weave_window *w = weave_capture_window(&c->capture,
@@ -304,7 +343,7 @@ static int weave_capture_end_op(struct weave_client *c, u32 stream,
 		return -ECANCELED;
 	}
 	if (ls && atomic_read(&ls->doom))
-		return weave_capture_fail(c, stream, args);
+		return weave_capture_fail(c, file, stream, args);
 	if (c->ngraphs >= WEAVE_MAX_GRAPHS)
 		return -ENOSPC;
 	ret = xa_alloc_cyclic(&c->graphs, &id, c->recording[slot],
@@ -314,6 +353,7 @@ static int weave_capture_end_op(struct weave_client *c, u32 stream,
 		return ret;
 	c->ngraphs++;
 	args->ntasks = c->recording[slot]->ntasks;
+	weave_graph_mark(c->recording[slot], 0, false);
 	c->recording[slot] = NULL;
 	if (ls)
 		WRITE_ONCE(ls->window, false);
@@ -370,10 +410,11 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 		ret = weave_capture_prepare_op(c, args->stream, ls);
 		break;
 	case DRM_WEAVE_CAPTURE_BEGIN:
-		ret = weave_capture_begin_op(c, args->stream, ls, args);
+		ret = weave_capture_begin_op(c, file, args->stream, ls,
+					     args);
 		break;
 	case DRM_WEAVE_CAPTURE_END:
-		ret = weave_capture_end_op(c, args->stream, args);
+		ret = weave_capture_end_op(c, file, args->stream, args);
 		break;
 	case DRM_WEAVE_CAPTURE_ABORT:
 		weave_window_close(c, args->stream);
@@ -443,7 +484,7 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 		goto out_unlock;
 	}
 	e.tasks.count = g->ntasks;
-	ret = g->ntasks ? weave_submit(c, file, &e, g) : 0;
+	ret = g->ntasks ? weave_submit(c, file, &e, g, 0) : 0;
 	if (!ret)
 		ret = weave_flush_locked(c, &f, &out, &fence);
 	if (!ret) {

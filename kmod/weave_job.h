@@ -96,8 +96,9 @@ struct weave_ebinding {
  * its size, so it stays small: its stream, seqno and in-syncs are its
  * tally's, and a host write's length is its binding's size.  A task
  * enqueue refused for lack of memory, where the core could not keep it,
- * is @refused: it does not run, @arg is its positive errno, and a host
- * write has no staging.
+ * is @refused: it does not run, @arg is its positive errno, @cause the
+ * failure's cause, and a host write has no staging.  So is a task that a
+ * capture window refused (&weave_task.refuse).
  */
 struct weave_etask {
 	u32 arg;
@@ -107,6 +108,7 @@ struct weave_etask {
 	u8 nb;
 	u8 refused;
 	u8 access[WEAVE_MAX_BINDINGS];
+	u8 cause;
 	struct weave_ebinding b[WEAVE_ETASK_BINDINGS];
 	union {
 		void *data;			/* a host write's staging */

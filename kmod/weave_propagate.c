@@ -41,6 +41,8 @@
  *   %DRM_WEAVE_FAILURE_ENCODE.  It is recorded in the task's place in
  *   its job, so after the earlier writers of those bytes and before the
  *   later readers, which are skipped, and writers, which make them good.
+ *   A task a capture window refused (&weave_task.refuse) is recorded the
+ *   same way, with its own errno and cause %DRM_WEAVE_FAILURE_CAPTURE.
  * - A task that runs and succeeds makes the ranges it writes good.  So
  *   does a host write.
  * - The tasks of an enqueue whose in-syncs include a fence that signalled
@@ -493,8 +495,7 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 	int ret;
 
 	if (t->refused)
-		return weave_exec_fail(&x, -(int)t->arg,
-				       DRM_WEAVE_FAILURE_ENCODE);
+		return weave_exec_fail(&x, -(int)t->arg, t->cause);
 	ret = tally->insync ? weave_insync_error(tally->insync) : 0;
 	if (ret)
 		return weave_exec_in_fence_fail(&x, ret);

@@ -235,6 +235,7 @@ static int weave_task_copy(const struct drm_weave_task *ut,
 	t->data = NULL;
 	t->len = 0;
 	t->label = ut->label;
+	t->refuse = 0;
 	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
 	    !weave_uarray_valid(&ut->bindings,
 				sizeof(struct drm_weave_binding)) ||
@@ -578,15 +579,37 @@ static int weave_enqueue_commit(struct weave_client *c,
 	return 0;
 }
 
-/* Copy step of a replay: the tasks of @g, each holding its buffers. */
+/*
+ * Copy step of a replay: the tasks of @g, each holding its buffers, and
+ * refused with @refuse if it is not zero.
+ */
 static void weave_replay_copy_tasks(struct weave_client *c,
-				    const struct weave_graph *g,
+				    const struct weave_graph *g, int refuse,
 				    struct weave_task *tasks, u32 *n)
 {
 	for (*n = 0; *n < g->ntasks; (*n)++) {
 		tasks[*n] = g->tasks[*n];
+		tasks[*n].refuse = refuse;
 		weave_task_hold(c, &tasks[*n]);
 	}
+}
+
+/*
+ * Host writes into a buffer that a capture window records are refused,
+ * lazily: they are queued, and taint their destination when they would
+ * have run (see "DOC: graph capture").
+ */
+static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
+					bool all)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (tasks[i].kind == WEAVE_TASK_HOST_WRITE &&
+		    (all || container_of(tasks[i].bindings[0].track,
+					 struct weave_btrack,
+					 track)->recorded))
+			tasks[i].refuse = -EBUSY;
 }
 
 /*
@@ -609,6 +632,8 @@ static void weave_replay_after(const struct weave_graph *g, u32 slot,
  * @args: The checked ENQUEUE arguments; for a replay, the stream, the
  *	in-syncs and @g's task count.
  * @g: The graph to replay, or NULL to copy the tasks from @args.
+ * @refuse: Zero, or the negative errno with which @g's tasks are queued
+ *	refused: they do not run, and taint what they should have written.
  *
  * See "DOC: enqueue".  An ENQUEUE of a stream that records its window
  * records its launches instead (see "DOC: graph capture").
@@ -617,7 +642,8 @@ static void weave_replay_after(const struct weave_graph *g, u32 slot,
  * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue.
  */
 int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args, const struct weave_graph *g)
+		 struct drm_weave_enqueue *args, const struct weave_graph *g,
+		 int refuse)
 {
 	struct dma_fence **fences = c->in_fences;
 	struct weave_stage st = { .stream = args->stream };
@@ -640,7 +666,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 			ret = -EINVAL;
 	}
 	if (!ret && g)
-		weave_replay_copy_tasks(c, g, tasks, &n);
+		weave_replay_copy_tasks(c, g, refuse, tasks, &n);
 	else if (!ret)
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
 	if (!ret && record) {
@@ -654,6 +680,8 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		if (!ret && !count)
 			args->seqno = ls->enqueued;
 	}
+	if (!ret && !g)
+		weave_enqueue_refuse_writes(tasks, count, record);
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && count)
@@ -708,7 +736,7 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	mutex_lock(&c->lock);
-	ret = weave_submit(c, file, args, NULL);
+	ret = weave_submit(c, file, args, NULL, 0);
 	mutex_unlock(&c->lock);
 	return ret;
 }

@@ -864,9 +864,8 @@ int weave_failure_format_sized(char *buf, size_t len,
  * -ECANCELED", "was cancelled (-ECANCELED)" (its client closed its file
  * or the device was unplugged), or "did not run: the kernel could not
  * submit it (-ENOMEM)" (it had no memory to pack the task into a job,
- * uAPI 1.4), or "did not run: a capture window refused it (-EBUSY)" (a
- * host write while a window records, or a task a doomed window recorded,
- * uAPI 1.5).
+ * uAPI 1.4), or "did not run: a capture window refused it (-EBUSY)"
+ * (uAPI 1.5).
  * Skip records the failure no longer keeps are counted: "and 3 earlier
  * skips".  Errors are named (-EINVAL), or given as numbers if unknown.
  *
