@@ -1082,9 +1082,13 @@ TEST_F(cap, skipped_warm_up_dooms_begin)
 }
 
 /*
- * A host write of the owner while recording runs, is not recorded, and
- * dooms the window: END fails with -EIO and closes it, and what the
- * recorded tasks write is tainted with the doom's errno, until rewritten.
+ * A host write of the owner while recording is not recorded, and dooms
+ * the window: END fails with -EIO and closes it, and what the recorded
+ * tasks write is tainted with the doom's errno and cause
+ * DRM_WEAVE_FAILURE_CAPTURE, until rewritten.  The host write itself is
+ * refused: it does not run, and its destination takes a failure of cause
+ * DRM_WEAVE_FAILURE_CAPTURE, -EBUSY (as &enum drm_weave_failure_cause
+ * says; "DOC: graph capture" still says that it runs).
  */
 TEST_F(cap, host_write_dooms_end)
 {
@@ -1125,16 +1129,20 @@ TEST_F(cap, host_write_dooms_end)
 	expect_no_window(_metadata, self->fd, self->s);
 	EXPECT_EQ(0u, isolated(_metadata, self->fd, self->s));
 
-	/* The host write ran, its bytes good. */
+	/* The host write was refused: not written, its range tainted. */
 	weave_test_finish(_metadata, self->fd, self->s);
-	{
-		uint32_t *map = weave_test_map(_metadata, self->fd, w,
-					       self->page);
-
-		EXPECT_EQ(0, memcmp(map, data, sizeof(data)));
-		weave_test_unmap(_metadata, map, self->page);
-	}
-	weave_test_expect_good(_metadata, self->fd, w, 0, self->page);
+	expect_words(_metadata, self->fd, w, self->page, 0, self->page, 0);
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, w, 0,
+					sizeof(data), self->r));
+	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_CAPTURE,
+		  self->r->failure[0].cause);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_TASK_HOST_WRITE,
+		  self->r->failure[0].root.type);
+	EXPECT_EQ(self->s, self->r->failure[0].root.stream);
+	weave_test_log_failure(_metadata, self->r, 0);
+	weave_test_expect_good(_metadata, self->fd, w, sizeof(data),
+			       self->page - sizeof(data));
 
 	/* The recorded fill did not run, and its range is tainted. */
 	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
@@ -1152,6 +1160,52 @@ TEST_F(cap, host_write_dooms_end)
 	/* Rewriting makes it good. */
 	fill_now(_metadata, self->fd, self->s, a, 512, 0xbbbb);
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
+}
+
+/*
+ * A host write of another stream into a buffer the window records is
+ * refused too (DRM_WEAVE_FAILURE_CAPTURE, -EBUSY), but dooms nothing:
+ * END seals the graph, and its replay makes the bytes good.
+ */
+TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
+{
+	uint32_t t = other_slot(_metadata, self, self->s), a, data[16], i;
+	struct weave_test_batch b;
+	uint32_t graph;
+
+	a = weave_test_bo(_metadata, self->fd, self->page, 0);
+	for (i = 0; i < 16; i++)
+		data[i] = 0x5eed0000u + i;
+	start(_metadata, self->fd, self->s);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, a, 0, self->page, 0xfeed);
+	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_write_task(&b, a, 0, sizeof(data), data);
+	weave_test_enqueue(_metadata, self->fd, t, &b);
+	weave_test_finish(_metadata, self->fd, t);
+	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, a, 0,
+					sizeof(data), self->r));
+	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_CAPTURE,
+		  self->r->failure[0].cause);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_TASK_HOST_WRITE,
+		  self->r->failure[0].root.type);
+	EXPECT_EQ(t, self->r->failure[0].root.stream);
+	expect_window(_metadata, self->fd, self->s,
+		      DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
+	graph = end(_metadata, self->fd, self->s, 1);
+
+	replay_wait(_metadata, self->fd, graph, self->s);
+	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
+	expect_words(_metadata, self->fd, a, self->page, 0, self->page,
+		     0xfeed);
+	/* With the window closed, host writes into it run. */
+	weave_test_write_task(&b, a, 0, sizeof(data), data);
+	weave_test_enqueue(_metadata, self->fd, t, &b);
+	weave_test_finish(_metadata, self->fd, t);
+	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
+	expect_words(_metadata, self->fd, a, self->page, 0, 4, data[0]);
 }
 
 /* --- replay -------------------------------------------------------------------- */
