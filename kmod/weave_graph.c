@@ -156,6 +156,22 @@ void weave_capture_stream_gone(struct weave_client *c, u32 stream)
 }
 
 /**
+ * weave_graph_records() - Whether an open window of the client records a
+ * task that binds @obj: what the buffer will hold is not known yet.
+ * @c: The client.
+ * @obj: The buffer.
+ *
+ * Context: The client's mutex held.
+ * Return: True if so.
+ */
+bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj)
+{
+	struct weave_btrack *bt = xa_load(&c->tracks, (unsigned long)obj);
+
+	return bt && bt->recorded;
+}
+
+/**
  * weave_graph_doom() - Doom the window @stream records, with @err.
  * @c: The client.
  * @stream: The owner, recording.
