@@ -156,6 +156,22 @@ void weave_capture_stream_gone(struct weave_client *c, u32 stream)
 }
 
 /**
+ * weave_graph_records() - Whether an open window of the client records a
+ * task that binds @obj: what the buffer will hold is not known yet.
+ * @c: The client.
+ * @obj: The buffer.
+ *
+ * Context: The client's mutex held.
+ * Return: True if so.
+ */
+bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj)
+{
+	struct weave_btrack *bt = xa_load(&c->tracks, (unsigned long)obj);
+
+	return bt && bt->recorded;
+}
+
+/**
  * weave_graph_doom() - Doom the window @stream records, with @err.
  * @c: The client.
  * @stream: The owner, recording.
@@ -238,17 +254,32 @@ static void weave_capture_report(struct weave_client *c, u32 stream,
 }
 
 /*
- * Drain step of PREPARE and BEGIN: wait, without the client's mutex, for
- * the work the slot of @stream has submitted so far.
+ * Drain step of PREPARE and BEGIN: submit the slot of @stream, as FLUSH
+ * does, then wait, without the client's mutex, for everything it has
+ * submitted.  A call that would be refused (PREPARE of a slot that has a
+ * window, BEGIN by a stream that does not own a prepared one) drains
+ * nothing; the transition checks again once the wait is over.
  */
-static int weave_capture_drain(struct weave_client *c, u32 stream)
+static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 {
-	struct dma_fence *fence;
-	long ret = 0;
+	const struct weave_window *w;
+	struct dma_fence *fence = NULL;
+	struct weave_lstream *ls;
+	long ret;
 
 	mutex_lock(&c->lock);
-	fence = weave_ectx_slot_fence(c->ectx,
-				      weave_core_slot(&c->core, stream));
+	ls = weave_client_stream(c, stream);
+	ret = PTR_ERR_OR_ZERO(ls);
+	if (!ret) {
+		w = weave_capture_window(&c->capture, stream);
+		if (op == DRM_WEAVE_CAPTURE_PREPARE ?
+		    w->state == WEAVE_WINDOW_NONE :
+		    w->state == WEAVE_WINDOW_PREPARED && w->owner == stream)
+			ret = weave_core_flush(&c->core, stream);
+	}
+	if (!ret)
+		fence = weave_ectx_slot_fence(c->ectx,
+					      weave_core_slot(&c->core, stream));
 	mutex_unlock(&c->lock);
 	if (fence)
 		ret = dma_fence_wait(fence, true);
@@ -393,7 +424,7 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN) {
-		ret = weave_capture_drain(c, args->stream);
+		ret = weave_capture_drain(c, args->stream, op);
 		if (ret)
 			return ret;
 	}

@@ -10,6 +10,7 @@
 struct dma_fence;
 struct drm_device;
 struct drm_file;
+struct drm_gem_object;
 struct weave_client;
 struct weave_task;
 
@@ -48,6 +49,7 @@ void weave_capture_stream_gone(struct weave_client *c, u32 stream);
 int weave_graph_record(struct weave_client *c, u32 stream,
 		       struct weave_task *tasks, u32 n);
 void weave_graph_doom(struct weave_client *c, u32 stream, int err);
+bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj);
 
 int weave_capture_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);

@@ -8,6 +8,7 @@
 #include <linux/err.h>
 #include <linux/highmem.h>
 #include <linux/minmax.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/sched/signal.h>
@@ -26,6 +27,7 @@
 #include "weave_engine.h"
 #include "weave_failure.h"
 #include "weave_gem.h"
+#include "weave_graph.h"
 #include "weave_uarray.h"
 
 /* A report being written: where its next entries go. */
@@ -238,6 +240,14 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 		ret = -ENOMEM;
 	if (!ret)
 		ret = weave_check_ranges(file, args, ranges, objs);
+	if (!ret) {
+		/* A buffer that a window records has no answer yet. */
+		mutex_lock(&c->lock);
+		for (i = 0; !ret && i < n; i++)
+			if (weave_graph_records(c, objs[i]))
+				ret = -EBUSY;
+		mutex_unlock(&c->lock);
+	}
 	for (i = 0; !ret && i < n; i++) {
 		ret = weave_report_range(&rep, objs[i], &ranges[i]);
 		if (!ret)
@@ -306,15 +316,19 @@ static int weave_read_report(struct weave_client *c,
 	return full ?: -EIO;
 }
 
-/* Submit the client's queued work, inside a device section. */
-static int weave_read_flush(struct weave_client *c, struct drm_device *drm)
+/*
+ * Submit the client's queued work, inside a device section; unless a
+ * window records a task that binds @obj.
+ */
+static int weave_read_flush(struct weave_client *c, struct drm_device *drm,
+			    struct drm_gem_object *obj)
 {
 	int idx, ret;
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
 	mutex_lock(&c->lock);
-	ret = weave_client_flush_all(c);
+	ret = weave_graph_records(c, obj) ? -EBUSY : weave_client_flush_all(c);
 	mutex_unlock(&c->lock);
 	drm_dev_exit(idx);
 	return ret;
@@ -373,7 +387,7 @@ int weave_read_ioctl(struct drm_device *drm, void *data,
 		return -ENOENT;
 	ret = end > obj->size || !to_weave_bo(obj)->pinned ? -EINVAL : 0;
 	if (!ret)
-		ret = weave_read_flush(c, drm);
+		ret = weave_read_flush(c, drm, obj);
 	if (!ret)
 		ret = weave_wait_resv(obj->resv, args->timeout_ns);
 	if (!ret)

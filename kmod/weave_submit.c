@@ -147,8 +147,10 @@ void weave_task_release(struct weave_client *c, struct weave_task *t)
 		weave_btrack_release(c, bt);
 	}
 	t->num_bindings = 0;
-	weave_staging_drop(c->ectx, t->data, t->len);
-	t->data = NULL;
+	if (t->data) {
+		weave_staging_drop(c->ectx, t->data, t->len);
+		t->data = NULL;
+	}
 }
 
 /*

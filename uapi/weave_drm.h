@@ -1229,6 +1229,8 @@ struct drm_weave_check_range {
  *   %DRM_WEAVE_MAX_STRIDE, or its extra bytes not zero; a range of size
  *   zero or outside its buffer.
  * - -ENOENT: A range's buffer does not exist in this file.
+ * - -EBUSY: A capture window of this client records a task that binds a
+ *   range's buffer: what it will hold is not known yet (uAPI 1.5).
  * - -ENOSPC: The arrays were too short; see above.
  * - -EFAULT: A user pointer cannot be read or written.
  * - -ENOMEM: The kernel is out of memory; the counts are not set.
@@ -1276,6 +1278,8 @@ struct drm_weave_check {
  *   buffer; a buffer imported from another device; a report array's
  *   stride too small or over %DRM_WEAVE_MAX_STRIDE.
  * - -ENOENT: @handle names no buffer of this file.
+ * - -EBUSY: As for %DRM_IOCTL_WEAVE_CHECK (uAPI 1.5); nothing was
+ *   submitted.
  * - -EIO: The range carries failures, reported in @failures and @skips.
  * - -ENOSPC: As -EIO, but @failures or @skips was too short (see
  *   &struct drm_weave_check).
@@ -1347,7 +1351,9 @@ struct drm_weave_read {
  * closing the file, closes the window the same way.
  *
  * While the owner records, %DRM_IOCTL_WEAVE_WAIT and %DRM_IOCTL_WEAVE_FLUSH
- * of it fail with -EBUSY, as does a replay onto it.  A graph holds
+ * of it fail with -EBUSY, as does a replay onto it, and so do
+ * %DRM_IOCTL_WEAVE_CHECK and %DRM_IOCTL_WEAVE_READ of a buffer that a
+ * recorded task binds: what it will hold is not known yet.  A graph holds
  * references to the buffers it uses; %DRM_IOCTL_WEAVE_GRAPH_DESTROY drops
  * them, even while replays of it are in flight, which keep their own.
  */
