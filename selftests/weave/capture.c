@@ -1184,6 +1184,11 @@ TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
 	weave_test_enqueue(_metadata, self->fd, t, &b);
 	weave_test_finish(_metadata, self->fd, t);
 	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	expect_window(_metadata, self->fd, self->s,
+		      DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
+	graph = end(_metadata, self->fd, self->s, 1);
+
+	/* CHECK of a recorded buffer waits for END. */
 	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, a, 0,
 					sizeof(data), self->r));
 	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
@@ -1192,9 +1197,6 @@ TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
 	EXPECT_EQ((uint32_t)DRM_WEAVE_TASK_HOST_WRITE,
 		  self->r->failure[0].root.type);
 	EXPECT_EQ(t, self->r->failure[0].root.stream);
-	expect_window(_metadata, self->fd, self->s,
-		      DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
-	graph = end(_metadata, self->fd, self->s, 1);
 
 	replay_wait(_metadata, self->fd, graph, self->s);
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
@@ -1206,6 +1208,64 @@ TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
 	weave_test_finish(_metadata, self->fd, t);
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
 	expect_words(_metadata, self->fd, a, self->page, 0, 4, data[0]);
+}
+
+/*
+ * While a window records a task that binds a buffer, CHECK and READ of
+ * any range of that buffer fail with -EBUSY, and READ submits nothing;
+ * other buffers answer as usual, and END lifts it.
+ */
+TEST_F(cap, check_and_read_of_a_recorded_buffer_are_busy)
+{
+	uint32_t t = other_slot(_metadata, self, self->s), a, x, word = 0;
+	struct drm_weave_check_range ranges[2];
+	struct weave_test_batch b;
+	uint32_t nf = 0, ns = 0;
+
+	a = weave_test_bo(_metadata, self->fd, self->page, 0);
+	x = weave_test_bo(_metadata, self->fd, self->page, 0);
+	start(_metadata, self->fd, self->s);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, a, 0, 256, 0xb05e);
+	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+
+	/* Any range of the buffer, the one recorded or not. */
+	ranges[0] = weave_check_range(a, 0, 256);
+	EXPECT_EQ(-EBUSY, weave_check(self->fd, ranges, 1, NULL, &nf, NULL,
+				      &ns));
+	ranges[0] = weave_check_range(a, self->page / 2, 64);
+	EXPECT_EQ(-EBUSY, weave_check(self->fd, ranges, 1, NULL, &nf, NULL,
+				      &ns));
+	ranges[0] = weave_check_range(x, 0, 64);
+	ranges[1] = weave_check_range(a, self->page - 4, 4);
+	EXPECT_EQ(-EBUSY, weave_check(self->fd, ranges, 2, NULL, &nf, NULL,
+				      &ns));
+	EXPECT_EQ(0, weave_check(self->fd, ranges, 1, NULL, &nf, NULL, &ns));
+	EXPECT_EQ(0u, nf);
+
+	/* READ: -EBUSY, and the task queued on another slot stays queued. */
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, t, &b);
+	EXPECT_EQ(-EBUSY, weave_read(self->fd, a, self->page / 2, 4, &word,
+				     weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+				     NULL, NULL, NULL, NULL));
+	EXPECT_EQ(1u, weave_test_client_usage(_metadata,
+					      self->fd).queued_tasks);
+	EXPECT_EQ(0, weave_read(self->fd, x, 0, 4, &word,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS), NULL,
+				NULL, NULL, NULL));
+	EXPECT_EQ(0u, word);
+	expect_window(_metadata, self->fd, self->s,
+		      DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
+
+	/* Closed, the buffer answers again. */
+	end(_metadata, self->fd, self->s, 1);
+	ranges[0] = weave_check_range(a, 0, self->page);
+	EXPECT_EQ(0, weave_check(self->fd, ranges, 1, NULL, &nf, NULL, &ns));
+	EXPECT_EQ(0, weave_read(self->fd, a, 0, 4, &word,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS), NULL,
+				NULL, NULL, NULL));
+	EXPECT_EQ(0u, word);
 }
 
 /* --- replay -------------------------------------------------------------------- */
