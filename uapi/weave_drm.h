@@ -1341,7 +1341,10 @@ struct drm_weave_read {
  *
  * A window is *doomed* by any failure or skip of the owner's tasks while
  * it is open (see "DOC: failures"), and by a host write the owner enqueues
- * while recording, which runs but is not recorded.  A doomed window does
+ * while recording, which is refused: it is queued but does not run, and
+ * its destination takes a failure of cause %DRM_WEAVE_FAILURE_CAPTURE
+ * (-EBUSY), as does any host write of the client into a buffer that a
+ * window records.  A doomed window does
  * not seal: BEGIN or END fails with -EIO and says why, closes the window,
  * and taints what the recorded tasks write, with the doom's errno and
  * cause %DRM_WEAVE_FAILURE_CAPTURE.  END called with another stream of the
