@@ -458,6 +458,12 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 		args->graph = graph;
 		if (graph)
 			args->ntasks = ntasks;
+	} else {
+		/*
+		 * Reported before it closed, so that the fields say whose
+		 * window it was and why; but the state is the one after.
+		 */
+		args->state = DRM_WEAVE_CAPTURE_NONE;
 	}
 out:
 	mutex_unlock(&c->lock);
@@ -492,7 +498,7 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 	struct weave_flush_out out = {};
 	struct dma_fence *fence = NULL;
 	struct weave_graph *g;
-	u32 slot;
+	u32 slot, nf;
 	int ret;
 
 	if (args->flags || args->pad || args->out_sync.flags ||
@@ -515,7 +521,14 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 		goto out_unlock;
 	}
 	e.tasks.count = g->ntasks;
-	ret = g->ntasks ? weave_submit(c, file, &e, g, 0) : 0;
+	if (g->ntasks) {
+		ret = weave_submit(c, file, &e, g, 0);
+	} else {
+		/* Nothing to queue; the in-syncs are checked all the same. */
+		ret = weave_enqueue_in_fences(file, &e, c->in_fences, &nf);
+		while (nf--)
+			dma_fence_put(c->in_fences[nf]);
+	}
 	if (!ret)
 		ret = weave_flush_locked(c, &f, &out, &fence);
 	if (!ret) {

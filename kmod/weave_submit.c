@@ -477,13 +477,20 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 	return 0;
 }
 
-/*
- * Resolve step: the fences of the in-syncs of @args into @fences.  *@nf
- * counts the fences taken.
+/**
+ * weave_enqueue_in_fences() - Resolve step: the fences of the in-syncs of
+ * an ENQUEUE, or of a replay.
+ * @file: The client's file.
+ * @args: The checked ENQUEUE arguments.
+ * @fences: Room for @args' in-syncs.
+ * @nf: Set to the number of fences taken into @fences, for the caller to
+ *	put, whether it fails or not.
+ *
+ * Return: 0, or a negative errno as documented on &struct drm_weave_enqueue.
  */
-static int weave_enqueue_in_fences(struct drm_file *file,
-				   const struct drm_weave_enqueue *args,
-				   struct dma_fence **fences, u32 *nf)
+int weave_enqueue_in_fences(struct drm_file *file,
+			    const struct drm_weave_enqueue *args,
+			    struct dma_fence **fences, u32 *nf)
 {
 	struct drm_weave_sync us;
 	int ret;
