@@ -684,7 +684,9 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		if (ret > 0)
 			weave_graph_doom(c, args->stream, -EBUSY);
 		count = ret > 0 ? ret : 0;
-		n = count;
+		/* Refused, nothing moved: the tasks are released below. */
+		if (ret >= 0)
+			n = count;
 		ret = min(ret, 0);
 		if (!ret && !count)
 			args->seqno = ls->enqueued;
