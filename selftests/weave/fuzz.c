@@ -26,6 +26,16 @@
  * its counts add up, and every entry written has an id, a negative errno
  * and private fields only where the OWN flag says so.
  *
+ * Graph capture (uAPI 1.5): threads open capture windows on their streams,
+ * begin them, record the launches they enqueue, end them into graphs and
+ * replay those, with and without in-syncs and out-sync, and destroy them.
+ * Every CAPTURE's out fields must describe the slot's window as its op and
+ * errno say.  On a file of its own a thread asks the kernel whether a
+ * stream records: an ENQUEUE's seqno then counts only the host writes it
+ * queued, the recording grows by its launches, and FLUSH and WAIT fail with
+ * -EBUSY exactly when the stream records.  A replay's seqno counts the
+ * graph's tasks.
+ *
  * The seed is printed first.  WEAVE_FUZZ_SEED=S replays a run (a
  * single-threaded one call for call), WEAVE_FUZZ_SECONDS=N sets its length
  * (at most 600 s per run) and WEAVE_FUZZ_ITERS=N stops each thread after N
@@ -79,6 +89,10 @@
 #define FZ_SYNCOBJS	12
 #define FZ_FDS		8
 #define FZ_DMABUFS	16
+#define FZ_GRAPHS	8
+
+/* Capture windows a thread opens at once, at most, when it means to. */
+#define FZ_WINDOWS	3
 
 /* Buffers: at most this big, and this much per thread. */
 #define FZ_MAX_BO	(1u << 20)
@@ -124,20 +138,37 @@ static const int errs_bo_create[] = { EINVAL, E2BIG, ENOMEM, EINTR, 0 };
 static const int errs_mmap_offset[] = { EINVAL, ENOENT, EPERM, 0 };
 static const int errs_stream_create[] = { EINVAL, EPERM, ENOSPC, 0 };
 static const int errs_stream_destroy[] = { EINVAL, ENOENT, 0 };
+/* ENOSPC and EBUSY also while the stream records (uAPI 1.5). */
 static const int errs_enqueue[] = {
-	EINVAL, ENOENT, E2BIG, EBUSY, EINTR, ECANCELED, EFAULT, ENOMEM, 0
+	EINVAL, ENOENT, ENOSPC, E2BIG, EBUSY, EINTR, ECANCELED, EFAULT, ENOMEM, 0
 };
 
-static const int errs_flush[] = { EINVAL, ENOENT, ECANCELED, ENOMEM, 0 };
+static const int errs_flush[] = {
+	EINVAL, ENOENT, EBUSY, ECANCELED, ENOMEM, 0
+};
 static const int errs_isolate[] = { EINVAL, ENOENT, EALREADY, ENOMEM, 0 };
 /* -ERRESTARTSYS reaches a handler without SA_RESTART as EINTR. */
-static const int errs_wait[] = { EINVAL, ENOENT, ETIME, EINTR, ECANCELED, 0 };
+static const int errs_wait[] = {
+	EINVAL, ENOENT, EBUSY, ETIME, EINTR, ECANCELED, 0
+};
 static const int errs_stream_query[] = { EINVAL, ENOENT, 0 };
 static const int errs_set_param[] = { EINVAL, EBUSY, 0 };
 static const int errs_check[] = { EINVAL, ENOENT, ENOSPC, EFAULT, ENOMEM, 0 };
 static const int errs_read[] = {
 	EINVAL, ENOENT, EIO, ENOSPC, ETIME, EINTR, EFAULT, ENOMEM, 0
 };
+/*
+ * Graph capture (uAPI 1.5).  -ENODEV is left out, as for READ and WAIT:
+ * the fuzzer never unplugs the device.  CAPTURE's -ERESTARTSYS (a drain)
+ * is EINTR here.
+ */
+static const int errs_capture[] = {
+	EINVAL, ENOENT, EBUSY, EBADFD, EIO, ECANCELED, ENOSPC, EINTR, ENOMEM, 0
+};
+static const int errs_replay[] = {
+	EINVAL, ENOENT, EBUSY, ECANCELED, ENOMEM, EFAULT, 0
+};
+static const int errs_graph_destroy[] = { EINVAL, ENOENT, 0 };
 
 /* From the DRM core of 6.1 and 6.12 (drm_ioctl.c, drm_prime.c, ...). */
 static const int errs_gem_close[] = { EINVAL, 0 };
@@ -186,6 +217,7 @@ enum fz_op {
 	OP_QUERY, OP_BO_CREATE, OP_MMAP_OFFSET, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_ENQUEUE, OP_FLUSH, OP_ISOLATE, OP_WAIT,
 	OP_STREAM_QUERY, OP_SET_PARAM, OP_CHECK, OP_READ,
+	OP_CAPTURE, OP_REPLAY, OP_GRAPH_DESTROY,
 	OP_GEM_CLOSE, OP_PRIME_EXPORT, OP_PRIME_IMPORT,
 	OP_SO_CREATE, OP_SO_DESTROY, OP_SO_EXPORT, OP_SO_IMPORT, OP_SO_WAIT,
 	OP_SO_TL_WAIT, OP_SO_RESET, OP_SO_SIGNAL, OP_SO_TL_SIGNAL,
@@ -217,10 +249,24 @@ struct fz_bo {
 	bool exact;		/* size and flags known for certain */
 };
 
+/*
+ * The capture window a stream owns, as the thread last saw it: the
+ * values of &enum drm_weave_capture_state, or not known.
+ */
+#define FZ_WIN_UNKNOWN	3
+
 struct fz_stream {
 	uint32_t handle;
 	uint64_t enqueued;	/* tasks this thread saw enqueued */
 	bool exact;		/* ... and no other could have */
+	uint8_t win;		/* its window: DRM_WEAVE_CAPTURE_*, or unknown */
+	int64_t rec;		/* tasks its window recorded; -1: not known */
+};
+
+/* A graph the thread sealed (uAPI 1.5). */
+struct fz_graph {
+	uint32_t handle;
+	uint32_t ntasks;	/* tasks it recorded */
 };
 
 struct fz_syncobj {
@@ -274,6 +320,9 @@ union fz_arg {
 	struct drm_weave_set_param set_param;
 	struct drm_weave_check check;
 	struct drm_weave_read read;
+	struct drm_weave_capture capture;
+	struct drm_weave_replay replay;
+	struct drm_weave_graph_destroy graph_destroy;
 	struct drm_gem_close gem_close;
 	struct drm_prime_handle prime;
 	struct drm_syncobj_create so_create;
@@ -327,6 +376,9 @@ struct fz_ctx {
 	unsigned int nst;
 	struct fz_syncobj so[FZ_SYNCOBJS];
 	unsigned int nso;
+	struct fz_graph gr[FZ_GRAPHS];
+	unsigned int ngr;
+	bool captured;		/* made a CAPTURE call on its file */
 	struct fz_fd fds[FZ_FDS];
 	unsigned int nfds;
 	int evfd;
@@ -344,6 +396,8 @@ struct fz_ctx {
 	/* Statistics. */
 	uint64_t calls, fails_expected, eintr, reopens, side_files, hangs;
 	uint64_t per_op[OP_NR];
+	uint64_t prepared, begun, sealed, sealed_tasks, doomed, abandoned;
+	uint64_t recorded, replays, replayed_tasks;
 	struct {
 		uint64_t iter;
 		enum fz_op op;
@@ -362,6 +416,7 @@ static struct {
 	int64_t deadline;
 	atomic_int stop;
 	atomic_ulong signals;
+	atomic_int shared_captured;	/* a CAPTURE call on the shared file */
 	pthread_mutex_t lock;
 	char failure[4096];	/* the first failure; under lock */
 	int dmabuf[FZ_DMABUFS];	/* shared by all threads; under lock */
@@ -594,6 +649,11 @@ static int fz_pick_so(struct fz_ctx *c)
 	return c->nso ? (int)fz_below(c, c->nso) : -1;
 }
 
+static int fz_pick_graph(struct fz_ctx *c)
+{
+	return c->ngr ? (int)fz_below(c, c->ngr) : -1;
+}
+
 static int fz_find_bo(struct fz_ctx *c, uint32_t handle)
 {
 	unsigned int i;
@@ -624,6 +684,16 @@ static int fz_find_so(struct fz_ctx *c, uint32_t handle)
 	return -1;
 }
 
+static int fz_find_graph(struct fz_ctx *c, uint32_t handle)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ngr; i++)
+		if (c->gr[i].handle == handle)
+			return (int)i;
+	return -1;
+}
+
 static void fz_forget_bo(struct fz_ctx *c, uint32_t handle)
 {
 	int i = fz_find_bo(c, handle);
@@ -650,12 +720,22 @@ static void fz_forget_so(struct fz_ctx *c, uint32_t handle)
 		c->so[i] = c->so[--c->nso];
 }
 
+static void fz_forget_graph(struct fz_ctx *c, uint32_t handle)
+{
+	int i = fz_find_graph(c, handle);
+
+	if (i >= 0)
+		c->gr[i] = c->gr[--c->ngr];
+}
+
 /* Drops everything known about the thread's file (it was closed). */
 static void fz_forget_file(struct fz_ctx *c)
 {
 	c->nbo = 0;
 	c->nst = 0;
 	c->nso = 0;
+	c->ngr = 0;
+	c->captured = false;
 	c->live_bytes = 0;
 }
 
@@ -994,6 +1074,14 @@ static void fz_destroy_so(struct fz_ctx *c, uint32_t handle)
 	struct drm_syncobj_destroy a = { .handle = handle };
 
 	fz_tidy(c, OP_SO_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, &a, sizeof(a));
+}
+
+static void fz_destroy_graph(struct fz_ctx *c, uint32_t handle)
+{
+	struct drm_weave_graph_destroy a = { .graph = handle };
+
+	fz_tidy(c, OP_GRAPH_DESTROY, DRM_IOCTL_WEAVE_GRAPH_DESTROY, &a,
+		sizeof(a));
 }
 
 /* --- weave ioctls -------------------------------------------------------- */
@@ -1345,6 +1433,7 @@ static void check_stream_create(struct fz_ctx *c, int ret)
 	}
 	c->st[c->nst++] = (struct fz_stream){
 		.handle = a->handle, .exact = !c->shared,
+		.win = DRM_WEAVE_CAPTURE_NONE, .rec = -1,
 	};
 }
 
@@ -1391,6 +1480,126 @@ static void check_stream_destroy(struct fz_ctx *c, int ret)
 {
 	if (!ret)
 		fz_forget_stream(c, c->call.arg.stream_destroy.handle);
+}
+
+/* --- capture windows (uAPI 1.5) ------------------------------------------ */
+
+/*
+ * What the thread knows of its streams' windows comes from the out fields
+ * of CAPTURE, which report the window of the stream's slot: one window
+ * per slot, owned by one of its streams.  That steers the generators;
+ * the checks ask the kernel (CAPTURE QUERY) where they need the truth.
+ */
+
+static uint32_t fz_slot(uint32_t stream)
+{
+	return stream % fz.info.max_streams;
+}
+
+/*
+ * The window of @stream's slot is as @q reports it, or was just @closed:
+ * the thread's streams on that slot learn what they own.
+ */
+static void fz_window_seen(struct fz_ctx *c, uint32_t stream,
+			   const struct drm_weave_capture *q, bool closed)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nst; i++) {
+		struct fz_stream *t = &c->st[i];
+
+		if (fz_slot(t->handle) != fz_slot(stream))
+			continue;
+		if (!closed && q->state != DRM_WEAVE_CAPTURE_NONE &&
+		    q->owner == t->handle && q->state < FZ_WIN_UNKNOWN) {
+			t->win = (uint8_t)q->state;
+			t->rec = q->state == DRM_WEAVE_CAPTURE_RECORDING ?
+				 (int64_t)q->ntasks : -1;
+		} else {
+			t->win = DRM_WEAVE_CAPTURE_NONE;
+			t->rec = -1;
+		}
+	}
+}
+
+/* The window of @stream's slot changed unseen. */
+static void fz_window_lost(struct fz_ctx *c, uint32_t stream)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nst; i++) {
+		if (fz_slot(c->st[i].handle) == fz_slot(stream)) {
+			c->st[i].win = FZ_WIN_UNKNOWN;
+			c->st[i].rec = -1;
+		}
+	}
+}
+
+/* A stream the thread holds whose window is in @state, or -1. */
+static int fz_pick_window(struct fz_ctx *c, uint8_t state)
+{
+	unsigned int i, start = (unsigned int)fz_below(c, FZ_STREAMS);
+
+	for (i = 0; i < c->nst; i++) {
+		unsigned int k = (start + i) % c->nst;
+
+		if (c->st[k].win == state)
+			return (int)k;
+	}
+	return -1;
+}
+
+/*
+ * A stream the thread holds that shares its slot with another it holds,
+ * or -1: a window there can be abandoned.
+ */
+static int fz_pick_slotmate(struct fz_ctx *c)
+{
+	unsigned int i, j, start = (unsigned int)fz_below(c, FZ_STREAMS);
+
+	for (i = 0; i < c->nst; i++) {
+		unsigned int k = (start + i) % c->nst;
+
+		for (j = 0; j < c->nst; j++)
+			if (j != k && fz_slot(c->st[j].handle) ==
+				      fz_slot(c->st[k].handle))
+				return (int)k;
+	}
+	return -1;
+}
+
+/* The windows the thread believes open. */
+static unsigned int fz_windows_open(struct fz_ctx *c)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->nst; i++)
+		n += c->st[i].win != DRM_WEAVE_CAPTURE_NONE;
+	return n;
+}
+
+/*
+ * Whether @stream records its window, asked of the kernel with CAPTURE
+ * QUERY, for the check of a call on the thread's own file (so nothing
+ * changed since the call).  @stream is one the thread holds: the query
+ * must work.
+ */
+static bool fz_records(struct fz_ctx *c, uint32_t stream,
+		       struct drm_weave_capture *q)
+{
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	q->stream = stream;
+	q->op = DRM_WEAVE_CAPTURE_QUERY;
+	ret = ioctl(c->fd, DRM_IOCTL_WEAVE_CAPTURE, q) ? -errno : 0;
+	if (ret) {
+		fz_fail(c, "CAPTURE QUERY of stream %u, which the thread holds, after the call: %s",
+			stream, fz_errname(-ret));
+		return false;
+	}
+	fz_window_seen(c, stream, q, false);
+	return q->state == DRM_WEAVE_CAPTURE_RECORDING && q->owner == stream;
 }
 
 /* --- ENQUEUE ------------------------------------------------------------- */
@@ -2037,8 +2246,8 @@ static void gen_enqueue(struct fz_ctx *c)
 	struct fz_enq *e = c->enq;
 	uint32_t i, n;
 	uint64_t r = fz_below(c, 100);
-	bool noop_only = false;
-	int s;
+	bool noop_only = false, rec, win;
+	int s, w, tries;
 
 	n = r < 70 ? (uint32_t)fz_range(c, 1, 4) :
 	    r < 90 ? (uint32_t)fz_range(c, 5, 16) :
@@ -2058,14 +2267,31 @@ static void gen_enqueue(struct fz_ctx *c)
 	e->sstride = fz_good_stride(c, sizeof(struct drm_weave_sync));
 	e->splace = fz_good_place(c);
 	e->sextra = 0;
-	for (i = 0; i < n; i++)
+	/*
+	 * A stream that records, now and then: its launches are recorded.
+	 * Mostly without host writes or in-syncs, which doom the window or
+	 * are refused.  No hang in a window: it would be replayed, or make
+	 * BEGIN's drain wait for the job timeout.
+	 */
+	s = fz_pick_stream(c);
+	if (c->captured && fz_one_in(c, 3)) {
+		w = fz_pick_window(c, DRM_WEAVE_CAPTURE_RECORDING);
+		s = w >= 0 ? w : s;
+	}
+	rec = s >= 0 && c->st[s].win == DRM_WEAVE_CAPTURE_RECORDING;
+	win = s >= 0 && c->st[s].win != DRM_WEAVE_CAPTURE_NONE;
+	for (i = 0; i < n; i++) {
 		fz_build_task(c, &e->task[i], noop_only);
-	if (c->hangs_left > 0 && fz_one_in(c, 4000)) {
+		for (tries = 0; rec && tries < 8 && !fz_one_in(c, 8) &&
+		     e->task[i].t.type == DRM_WEAVE_TASK_HOST_WRITE; tries++)
+			fz_build_task(c, &e->task[i], noop_only);
+	}
+	if (!win && c->hangs_left > 0 && fz_one_in(c, 4000)) {
 		c->hangs_left--;
 		c->hangs++;
 		fz_build_hang(c, &e->task[fz_below(c, n)]);
 	}
-	if (c->nso && fz_one_in(c, 5)) {
+	if (c->nso && fz_one_in(c, rec ? 40 : 5)) {
 		e->ns = (uint32_t)fz_range(c, 1, 3);
 		for (i = 0; i < e->ns; i++) {
 			struct fz_syncobj *so = &c->so[fz_below(c, c->nso)];
@@ -2077,7 +2303,6 @@ static void gen_enqueue(struct fz_ctx *c)
 			};
 		}
 	}
-	s = fz_pick_stream(c);
 	c->call.idx = s;
 	e->a.stream = s < 0 ? fz_any_handle(c) : c->st[s].handle;
 	e->a.tasks.count = n;
@@ -2125,12 +2350,21 @@ static void gen_enqueue(struct fz_ctx *c)
 	}
 }
 
+/*
+ * On a file of the thread's own, where windows change only by its calls,
+ * an ENQUEUE of a stream that records its window (uAPI 1.5) records its
+ * launches, which do not count as the stream's tasks, and queues its host
+ * writes: the seqno counts these only, and the recording its launches.
+ */
 static void check_enqueue(struct fz_ctx *c, int ret)
 {
 	struct drm_weave_enqueue *a = &c->call.arg.enqueue;
-	uint32_t n = (uint32_t)c->call.v[0];
+	uint32_t n = (uint32_t)c->call.v[0], k = n, j;
 	int i = fz_find_stream(c, a->stream);
 	struct fz_stream *st = i < 0 ? NULL : &c->st[i];
+	bool own = c->captured && !c->shared;
+	struct drm_weave_capture q;
+	int64_t held;
 
 	if (c->call.tmp_so) {
 		struct drm_syncobj_destroy d = { .handle = c->call.tmp_so };
@@ -2142,18 +2376,47 @@ static void check_enqueue(struct fz_ctx *c, int ret)
 	if (ret == -EFAULT && c->call.argplace == FZ_PLACE_RO) {
 		/* Queued, but the seqno could not be written back. */
 		st->exact = false;
+		st->rec = -1;
 		return;
 	}
+	if (ret == -ENOMEM)
+		st->rec = -1;
+	/*
+	 * -ENOSPC: the recording is full; or gates the kernel had no memory
+	 * to hand to a job, which does not happen here.
+	 */
+	if (ret == -ENOSPC && own && !fz_records(c, a->stream, &q))
+		fz_fail(c, "ENQUEUE returned ENOSPC, but stream %u does not record (window state %u, owner %u)",
+			a->stream, q.state, q.owner);
 	if (ret || c->call.argplace != FZ_PLACE_RW)
 		return;
-	if (st->exact && a->seqno != st->enqueued + n)
-		fz_fail(c, "ENQUEUE of %u tasks on stream %u returned seqno %llu after %llu",
-			n, a->stream, (unsigned long long)a->seqno,
+	held = st->rec;
+	if (own && fz_records(c, a->stream, &q)) {
+		if (c->call.mode == FZ_RANDOM) {
+			/* The tasks are not known: the seqno says. */
+			if (a->seqno >= st->enqueued &&
+			    a->seqno - st->enqueued <= n)
+				k = (uint32_t)(a->seqno - st->enqueued);
+		} else {
+			for (k = 0, j = 0; j < n; j++)
+				k += c->enq->task[j].t.type ==
+				     DRM_WEAVE_TASK_HOST_WRITE;
+		}
+		if (held >= 0 && q.ntasks != held + (n - k))
+			fz_fail(c, "ENQUEUE of %u launches on stream %u, which records: the recording went from %lld to %u tasks",
+				n - k, a->stream, (long long)held, q.ntasks);
+		c->recorded += n - k;
+	}
+	if (st->exact && a->seqno != st->enqueued + k)
+		fz_fail(c, "ENQUEUE of %u tasks (%u of them queued) on stream %u returned seqno %llu after %llu",
+			n, k, a->stream, (unsigned long long)a->seqno,
 			(unsigned long long)st->enqueued);
-	if (!st->exact && a->seqno < n)
+	/* On the shared file, another thread's window may record them. */
+	if (!st->exact && a->seqno < k &&
+	    !(c->shared && atomic_load(&fz.shared_captured)))
 		fz_fail(c, "ENQUEUE of %u tasks returned seqno %llu", n,
 			(unsigned long long)a->seqno);
-	st->enqueued += n;
+	st->enqueued += k;
 }
 
 /* --- FLUSH, WAIT and the other stream ioctls ------------------------------ */
@@ -2226,11 +2489,38 @@ static void gen_flush(struct fz_ctx *c)
 		  (unsigned long long)a->out_sync.timeline_value);
 }
 
+/*
+ * -EBUSY (uAPI 1.5) exactly when the stream records its window, which
+ * the thread knows for sure on a file of its own.  A failed stream
+ * refuses a flush of its own; that is allowed.
+ */
+static void fz_check_busy(struct fz_ctx *c, const char *what,
+			  uint32_t stream, int ret)
+{
+	struct drm_weave_capture q;
+	bool rec;
+
+	if (!c->captured || c->shared || fz_find_stream(c, stream) < 0 ||
+	    (ret && ret != -EBUSY))
+		return;
+	rec = fz_records(c, stream, &q);
+	if (rec != (ret == -EBUSY))
+		fz_fail(c, "%s of stream %u returned %s, but the stream %s (window state %u, owner %u)",
+			what, stream, fz_errname(-ret),
+			rec ? "records" : "does not record", q.state,
+			q.owner);
+}
+
 static void check_flush(struct fz_ctx *c, int ret)
 {
-	/* A failed stream refuses a flush of its own; that is allowed. */
-	(void)c;
-	(void)ret;
+	struct drm_weave_flush *a = &c->call.arg.flush;
+
+	if (ret == -EBUSY && a->flags & DRM_WEAVE_FLUSH_ALL) {
+		fz_fail(c, "FLUSH_ALL returned EBUSY");
+		return;
+	}
+	if (!(a->flags & DRM_WEAVE_FLUSH_ALL))
+		fz_check_busy(c, "FLUSH", a->stream, ret);
 }
 
 /* A deadline for a wait: past, now, soon; never far. */
@@ -2274,6 +2564,13 @@ static void gen_wait(struct fz_ctx *c)
 	}
 	fz_detail(c, "handle %u deadline %lld", a->handle,
 		  (long long)a->timeout_ns);
+}
+
+static void check_wait(struct fz_ctx *c, int ret)
+{
+	struct drm_weave_wait *a = &c->call.arg.wait;
+
+	fz_check_busy(c, "WAIT", a->handle, ret);
 }
 
 static void gen_isolate(struct fz_ctx *c)
@@ -2772,6 +3069,518 @@ static void check_check(struct fz_ctx *c, int ret)
 			return;
 		}
 	}
+}
+
+/* --- graph capture (uAPI 1.5) -------------------------------------------- */
+
+static const char *const fz_capture_op_names[] = {
+	"PREPARE", "BEGIN", "END", "ABORT", "QUERY",
+};
+
+static const char *fz_capture_op_name(uint32_t op)
+{
+	return op < ARRAY_SIZE(fz_capture_op_names) ?
+	       fz_capture_op_names[op] : "unknown op";
+}
+
+/*
+ * A CAPTURE.  Valid calls are steered so that windows go through their
+ * states: a prepared window begins, a recording one ends (now and then by
+ * another stream of its slot, which abandons it), a window not known is
+ * queried; otherwise any op on any stream, a new window only while few
+ * are open.
+ */
+static void gen_capture(struct fz_ctx *c)
+{
+	struct drm_weave_capture *a = &c->call.arg.capture;
+	uint64_t r = fz_below(c, 100);
+	uint32_t op, j;
+	int i;
+
+	if (r < 40 &&
+	    (i = fz_pick_window(c, DRM_WEAVE_CAPTURE_PREPARED)) >= 0) {
+		op = DRM_WEAVE_CAPTURE_BEGIN;
+	} else if (r < 65 &&
+		   (i = fz_pick_window(c, DRM_WEAVE_CAPTURE_RECORDING)) >= 0) {
+		op = DRM_WEAVE_CAPTURE_END;
+		/* Another stream of the slot abandons it. */
+		for (j = fz_one_in(c, 4) ? 0 : c->nst; j < c->nst; j++) {
+			if ((int)j != i &&
+			    fz_slot(c->st[j].handle) == fz_slot(c->st[i].handle)) {
+				i = (int)j;
+				break;
+			}
+		}
+	} else if (r < 75 && (i = fz_pick_window(c, FZ_WIN_UNKNOWN)) >= 0) {
+		op = DRM_WEAVE_CAPTURE_QUERY;
+	} else {
+		i = -1;
+		switch (fz_below(c, 10)) {
+		case 0:
+		case 1:
+		case 2:
+		case 3:
+			op = DRM_WEAVE_CAPTURE_PREPARE;
+			/* Where another stream of the slot can abandon it. */
+			if (fz_one_in(c, 2))
+				i = fz_pick_slotmate(c);
+			if (fz_windows_open(c) < FZ_WINDOWS)
+				break;
+			/* Enough windows: close one. */
+			i = fz_pick_window(c, DRM_WEAVE_CAPTURE_PREPARED);
+			if (i < 0)
+				i = fz_pick_window(c,
+						   DRM_WEAVE_CAPTURE_RECORDING);
+			op = DRM_WEAVE_CAPTURE_ABORT;
+			break;
+		case 4:
+			op = DRM_WEAVE_CAPTURE_BEGIN;
+			break;
+		case 5:
+		case 6:
+			op = DRM_WEAVE_CAPTURE_END;
+			break;
+		case 7:
+			op = DRM_WEAVE_CAPTURE_ABORT;
+			break;
+		default:
+			op = DRM_WEAVE_CAPTURE_QUERY;
+			break;
+		}
+	}
+	if (i >= 0) {
+		c->call.idx = i;
+		a->stream = c->st[i].handle;
+	} else {
+		a->stream = fz_stream_handle(c);
+	}
+	a->op = op;
+	/* Out fields hold garbage on the way in. */
+	a->state = (uint32_t)fz_r(c);
+	a->owner = (uint32_t)fz_r(c);
+	a->graph = (uint32_t)fz_r(c);
+	a->ntasks = (uint32_t)fz_r(c);
+	a->error = (int32_t)fz_r(c);
+	a->failure = fz_r(c);
+	c->call.strict = c->call.mode == FZ_VALID &&
+			 fz_known_stream(c, a->stream);
+	while (fz_mutate(c)) {
+		switch (fz_below(c, 5)) {
+		case 0:
+			a->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "flags", true);
+			break;
+		case 1:
+			a->pad = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "pad", true);
+			break;
+		case 2:
+			a->op = (uint32_t)fz_range(c, DRM_WEAVE_CAPTURE_QUERY + 1,
+						   0xffffffff);
+			fz_mut(c, "unknown op", true);
+			break;
+		case 3:
+			a->stream = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "bad stream", true);
+			break;
+		default:
+			/* Read-only: done, but nothing said (END: a graph). */
+			fz_mut_arg(c, true);
+			break;
+		}
+	}
+	fz_detail(c, "stream %u op %u (%s)", a->stream, a->op,
+		  fz_capture_op_name(a->op));
+}
+
+/*
+ * The out fields, written whether the call succeeds or not, and what each
+ * result says of the window of the stream's slot (uAPI 1.5); then what
+ * the thread knows of its windows and graphs.  A window that BEGIN or END
+ * closed with -EIO or -ECANCELED is in state NONE after the call.
+ */
+static void check_capture(struct fz_ctx *c, int ret)
+{
+	const struct drm_weave_capture *a = &c->call.arg.capture;
+	bool closed = ret == -EIO || ret == -ECANCELED;
+	int i = fz_find_stream(c, a->stream), k;
+	int64_t held = i >= 0 ? c->st[i].rec : -1;
+	const char *bad = NULL;
+	uint32_t op = a->op, graph = a->graph, ntasks = a->ntasks, h;
+
+	if (c->call.argplace == FZ_PLACE_RO) {
+		/* Done, unseen; an END made a graph the thread cannot name. */
+		fz_window_lost(c, a->stream);
+		return;
+	}
+	if (c->call.argplace != FZ_PLACE_RW)
+		return;
+
+	if (a->pad2)
+		bad = "pad2 not zero";
+	else if (a->state > DRM_WEAVE_CAPTURE_RECORDING)
+		bad = "an unknown state";
+	else if (a->error > 0 || a->error < -4095)
+		bad = "an error that is no negative errno";
+	else if (a->failure && !a->error)
+		bad = "a failure without an error";
+	else if (a->graph && (ret || op != DRM_WEAVE_CAPTURE_END))
+		bad = "a graph, where no END succeeded";
+	else if (a->ntasks > fz.info.max_graph_tasks)
+		bad = "more tasks than max_graph_tasks";
+	else if (closed && a->state != DRM_WEAVE_CAPTURE_NONE)
+		bad = "the window closed, but the state after is not NONE";
+	else if (!closed && (a->state == DRM_WEAVE_CAPTURE_NONE) !=
+		 !a->owner)
+		bad = "an owner without a window, or a window without one";
+	else if (a->owner && (a->owner > fz.info.max_client_streams ||
+			      fz_slot(a->owner) != fz_slot(a->stream)))
+		bad = "an owner that is no stream of the slot";
+	else if (!closed && a->state == DRM_WEAVE_CAPTURE_NONE &&
+		 (a->error || a->failure))
+		bad = "a doom without a window";
+	else if (!closed && !a->graph &&
+		 a->state != DRM_WEAVE_CAPTURE_RECORDING && a->ntasks)
+		bad = "tasks recorded, without a recording";
+
+	switch (bad ? 1 : ret) {
+	case 0:
+		if (op == DRM_WEAVE_CAPTURE_PREPARE &&
+		    (a->state != DRM_WEAVE_CAPTURE_PREPARED ||
+		     a->owner != a->stream))
+			bad = "PREPARE succeeded, but the stream owns no prepared window";
+		else if (op == DRM_WEAVE_CAPTURE_BEGIN &&
+			 (a->state != DRM_WEAVE_CAPTURE_RECORDING ||
+			  a->owner != a->stream || a->ntasks))
+			bad = "BEGIN succeeded, but the stream owns no empty recording window";
+		else if (op == DRM_WEAVE_CAPTURE_END &&
+			 (!a->graph || a->state != DRM_WEAVE_CAPTURE_NONE))
+			bad = "END succeeded, but made no graph or left a window";
+		else if (op == DRM_WEAVE_CAPTURE_END && !c->shared &&
+			 held >= 0 && a->ntasks != held)
+			bad = "END sealed another number of tasks than the recording held";
+		else if (op == DRM_WEAVE_CAPTURE_END && !c->shared &&
+			 fz_find_graph(c, a->graph) >= 0)
+			bad = "END returned a graph handle the thread holds";
+		else if (op == DRM_WEAVE_CAPTURE_ABORT &&
+			 a->state != DRM_WEAVE_CAPTURE_NONE)
+			bad = "ABORT left a window";
+		break;
+	case -EBUSY:
+		if (op != DRM_WEAVE_CAPTURE_PREPARE ||
+		    a->state == DRM_WEAVE_CAPTURE_NONE)
+			bad = "EBUSY, but not from PREPARE on a slot with a window";
+		break;
+	case -EBADFD:
+		if (op == DRM_WEAVE_CAPTURE_BEGIN &&
+		    a->state == DRM_WEAVE_CAPTURE_PREPARED &&
+		    a->owner == a->stream)
+			bad = "BEGIN: EBADFD, but the stream owns a prepared window";
+		else if (op == DRM_WEAVE_CAPTURE_END &&
+			 a->state == DRM_WEAVE_CAPTURE_RECORDING)
+			bad = "END: EBADFD, but the window records";
+		else if (op != DRM_WEAVE_CAPTURE_BEGIN &&
+			 op != DRM_WEAVE_CAPTURE_END)
+			bad = "EBADFD from neither BEGIN nor END";
+		break;
+	case -EIO:
+		if ((op != DRM_WEAVE_CAPTURE_BEGIN &&
+		     op != DRM_WEAVE_CAPTURE_END) || !a->error)
+			bad = "EIO, but not BEGIN or END of a doomed window";
+		break;
+	case -ECANCELED:
+		if (op != DRM_WEAVE_CAPTURE_END || !a->owner ||
+		    a->owner == a->stream)
+			bad = "ECANCELED, but not END by a stream that does not own the window";
+		break;
+	case -ENOSPC:
+		if (op != DRM_WEAVE_CAPTURE_END ||
+		    a->state != DRM_WEAVE_CAPTURE_RECORDING ||
+		    a->owner != a->stream)
+			bad = "ENOSPC, but not END of a window that goes on recording";
+		break;
+	case -EINTR:
+		if (op != DRM_WEAVE_CAPTURE_PREPARE &&
+		    op != DRM_WEAVE_CAPTURE_BEGIN)
+			bad = "EINTR from an op that does not drain";
+		break;
+	default:
+		break;
+	}
+	if (bad) {
+		fz_fail(c, "CAPTURE %s of stream %u returned %s, with %s: state %u owner %u graph %u ntasks %u error %d failure %llu pad2 %u (the recording held %lld)",
+			fz_capture_op_name(op), a->stream, fz_errname(-ret),
+			bad, a->state, a->owner, a->graph, a->ntasks,
+			a->error, (unsigned long long)a->failure, a->pad2,
+			(long long)held);
+		return;
+	}
+
+	/* Refused before the window was looked at: the fields say nothing. */
+	if (ret != -EINVAL && ret != -ENOENT && ret != -EINTR)
+		fz_window_seen(c, a->stream, a, closed);
+	if (!ret && op == DRM_WEAVE_CAPTURE_PREPARE)
+		c->prepared++;
+	if (!ret && op == DRM_WEAVE_CAPTURE_BEGIN)
+		c->begun++;
+	c->doomed += ret == -EIO;
+	c->abandoned += ret == -ECANCELED;
+	if (ret || op != DRM_WEAVE_CAPTURE_END)
+		return;
+	c->sealed++;
+	c->sealed_tasks += ntasks;
+	fz_forget_graph(c, graph);
+	if (c->ngr < FZ_GRAPHS) {
+		c->gr[c->ngr++] = (struct fz_graph){ graph, ntasks };
+		return;
+	}
+	/* Full: the new graph takes the place of one, destroyed (last). */
+	k = (int)fz_below(c, FZ_GRAPHS);
+	h = c->gr[k].handle;
+	c->gr[k] = (struct fz_graph){ graph, ntasks };
+	fz_destroy_graph(c, h);
+}
+
+/*
+ * A REPLAY of a graph the thread sealed on one of its streams, with or
+ * without in-syncs and an out-sync.
+ */
+static void gen_replay(struct fz_ctx *c)
+{
+	struct drm_weave_replay *a = &c->call.arg.replay;
+	struct drm_weave_sync sync[FZ_MAX_SYNCS];
+	uint32_t i, ns = 0, sstride, sextra = 0;
+	enum fz_place splace = fz_good_place(c);
+	bool keep = false;
+	int g = fz_pick_graph(c);
+
+	a->graph = g < 0 || fz_one_in(c, 50) ? fz_any_handle(c) :
+		   c->gr[g].handle;
+	a->stream = fz_stream_handle(c);
+	/* A stream that records refuses it: mostly another. */
+	if (c->call.idx >= 0 &&
+	    c->st[c->call.idx].win == DRM_WEAVE_CAPTURE_RECORDING &&
+	    !fz_one_in(c, 4))
+		a->stream = fz_stream_handle(c);
+	if (c->nso && fz_one_in(c, 4)) {
+		ns = (uint32_t)fz_range(c, 1, 3);
+		for (i = 0; i < ns; i++) {
+			struct fz_syncobj *so = &c->so[fz_below(c, c->nso)];
+
+			sync[i] = (struct drm_weave_sync){
+				.handle = so->handle,
+				.timeline_value = fz_one_in(c, 3) ?
+					fz_below(c, so->point + 1) : 0,
+			};
+		}
+	}
+	sstride = fz_good_stride(c, sizeof(struct drm_weave_sync));
+	a->out_sync = fz_out_sync(c);
+	a->seqno = fz_r(c);
+	c->call.strict = c->call.mode == FZ_VALID && !ns &&
+			 fz_known_stream(c, a->stream) && g >= 0 &&
+			 a->graph == c->gr[g].handle;
+	while (fz_mutate(c)) {
+		uint64_t m = fz_below(c, 15);
+
+		if (m >= 5 && m <= 11 && !ns) {
+			/* An in-sync to break. */
+			int k = fz_pick_so(c);
+
+			sync[0] = (struct drm_weave_sync){
+				.handle = k < 0 ? fz_bad_handle(c) :
+					  c->so[k].handle,
+			};
+			ns = 1;
+		}
+		switch (m) {
+		case 0:
+			a->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "flags", true);
+			break;
+		case 1:
+			a->pad = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "pad", true);
+			break;
+		case 2:
+			a->graph = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "bad graph", true);
+			break;
+		case 3:
+			a->stream = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "bad stream", true);
+			break;
+		case 4:
+			a->in_syncs.count = fz.info.max_in_syncs +
+					    (uint32_t)fz_range(c, 1, 0xffff);
+			a->in_syncs.ptr = (uintptr_t)fz.zeros;
+			sstride = sizeof(struct drm_weave_sync);
+			keep = true;
+			fz_mut(c, "in_syncs.count over max", true);
+			break;
+		case 5:
+			sstride = (uint32_t)fz_below(c,
+					sizeof(struct drm_weave_sync));
+			fz_mut(c, "in_syncs.stride short", true);
+			break;
+		case 6:
+			sstride = (uint32_t)fz_range(c, DRM_WEAVE_MAX_STRIDE + 1,
+						     0xffffffff);
+			fz_mut(c, "in_syncs.stride over max", true);
+			break;
+		case 7:
+			sstride = sizeof(struct drm_weave_sync) +
+				  8 * (uint32_t)fz_range(c, 1, 30);
+			sextra = 1 + (uint32_t)fz_below(c, ns);
+			fz_mut(c, "in_syncs extra bytes", true);
+			break;
+		case 8:
+			sync[fz_below(c, ns)].flags =
+				(uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "in_sync flags", true);
+			break;
+		case 9:
+			sync[fz_below(c, ns)].handle = fz_below(c, 2) ? 0 :
+						       fz_bad_handle(c);
+			fz_mut(c, "in_sync bad handle", true);
+			break;
+		case 10:
+			splace = fz_below(c, 2) ? FZ_PLACE_BAD :
+						  FZ_PLACE_STRADDLE;
+			fz_mut(c, "in_syncs unreadable", true);
+			break;
+		case 11: {
+			/* A syncobj of its own that has no fence. */
+			struct drm_syncobj_create sc = { 0 };
+
+			if (c->call.tmp_so ||
+			    ioctl(c->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc))
+				break;
+			c->call.tmp_so = sc.handle;
+			sync[fz_below(c, ns)] = (struct drm_weave_sync){
+				.handle = sc.handle,
+				.timeline_value = fz_below(c, 2) ? 0 :
+						  fz_range(c, 1, 9),
+			};
+			fz_mut(c, "in_sync without a fence", !c->shared);
+			break;
+		}
+		case 12:
+			a->out_sync.flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "out_sync flags", true);
+			break;
+		case 13:
+			a->out_sync.handle = fz_bad_handle(c);
+			fz_mut(c, "bad out_sync", true);
+			break;
+		default:
+			fz_mut_arg(c, true);
+			break;
+		}
+	}
+	if (!keep) {
+		a->in_syncs.count = ns;
+		a->in_syncs.ptr = ns ? fz_put_array(c, sync, sizeof(sync[0]),
+						    ns, sstride, sextra,
+						    splace) : 0;
+	}
+	a->in_syncs.stride = sstride;
+	fz_detail(c, "graph %u stream %u in_syncs %u stride %u out %u@%llu",
+		  a->graph, a->stream, a->in_syncs.count, a->in_syncs.stride,
+		  a->out_sync.handle,
+		  (unsigned long long)a->out_sync.timeline_value);
+	if (g >= 0 && a->graph == c->gr[g].handle)
+		fz_detail(c, " (%u tasks)", c->gr[g].ntasks);
+}
+
+/*
+ * A replay counts the graph's tasks as the stream's (uAPI 1.5): its
+ * seqno is the last one's.  An empty graph has no last task: its replay's
+ * seqno is not checked.
+ */
+static void check_replay(struct fz_ctx *c, int ret)
+{
+	const struct drm_weave_replay *a = &c->call.arg.replay;
+	int i = fz_find_stream(c, a->stream), g = fz_find_graph(c, a->graph);
+	struct fz_stream *st = i < 0 ? NULL : &c->st[i];
+
+	if (c->call.tmp_so) {
+		struct drm_syncobj_destroy d = { .handle = c->call.tmp_so };
+
+		ioctl(c->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d);
+	}
+	if (!ret && c->call.argplace == FZ_PLACE_RW) {
+		c->replays++;
+		c->replayed_tasks += g >= 0 ? c->gr[g].ntasks : 0;
+	}
+	if (!st)
+		return;
+	/* Queued, perhaps: the seqno could not be written back; or, out of
+	 * memory, queued but not all submitted (as FLUSH). */
+	if ((ret == -EFAULT && c->call.argplace == FZ_PLACE_RO) ||
+	    ret == -ENOMEM || ret == -ECANCELED) {
+		st->exact = false;
+		return;
+	}
+	if (ret || c->call.argplace != FZ_PLACE_RW)
+		return;
+	if (g < 0) {
+		/* A graph the thread does not know: the seqno says. */
+		if (!a->seqno)
+			return;
+		if (st->exact && a->seqno <= st->enqueued)
+			fz_fail(c, "REPLAY of graph %u on stream %u returned seqno %llu after %llu",
+				a->graph, a->stream,
+				(unsigned long long)a->seqno,
+				(unsigned long long)st->enqueued);
+		st->enqueued = a->seqno;
+		return;
+	}
+	if (!c->gr[g].ntasks)
+		return;
+	if (st->exact && a->seqno != st->enqueued + c->gr[g].ntasks)
+		fz_fail(c, "REPLAY of graph %u (%u tasks) on stream %u returned seqno %llu after %llu",
+			a->graph, c->gr[g].ntasks, a->stream,
+			(unsigned long long)a->seqno,
+			(unsigned long long)st->enqueued);
+	if (!st->exact && a->seqno < c->gr[g].ntasks)
+		fz_fail(c, "REPLAY of graph %u (%u tasks) returned seqno %llu",
+			a->graph, c->gr[g].ntasks,
+			(unsigned long long)a->seqno);
+	st->enqueued += c->gr[g].ntasks;
+}
+
+static void gen_graph_destroy(struct fz_ctx *c)
+{
+	struct drm_weave_graph_destroy *a = &c->call.arg.graph_destroy;
+	int g = fz_pick_graph(c);
+
+	a->graph = g < 0 || fz_one_in(c, 50) ? fz_any_handle(c) :
+		   c->gr[g].handle;
+	c->call.strict = c->call.mode == FZ_VALID && g >= 0 &&
+			 a->graph == c->gr[g].handle;
+	while (fz_mutate(c)) {
+		switch (fz_below(c, 3)) {
+		case 0:
+			a->pad = (uint32_t)fz_range(c, 1, 0xffffffff);
+			fz_mut(c, "pad", true);
+			break;
+		case 1:
+			a->graph = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+			fz_mut(c, "bad graph", true);
+			break;
+		default:
+			fz_mut_arg(c, true);
+			break;
+		}
+	}
+	fz_detail(c, "graph %u", a->graph);
+}
+
+static void check_graph_destroy(struct fz_ctx *c, int ret)
+{
+	if (!ret)
+		fz_forget_graph(c, c->call.arg.graph_destroy.graph);
 }
 
 /* --- core: buffers and PRIME --------------------------------------------- */
@@ -3696,13 +4505,18 @@ static const struct fz_opdesc fz_ops[OP_NR] = {
 	[OP_FLUSH] = { "FLUSH", errs_flush, 80, gen_flush, check_flush },
 	[OP_ISOLATE] = { "STREAM_ISOLATE", errs_isolate, 20, gen_isolate,
 			 check_isolate },
-	[OP_WAIT] = { "WAIT", errs_wait, 40, gen_wait, NULL },
+	[OP_WAIT] = { "WAIT", errs_wait, 40, gen_wait, check_wait },
 	[OP_STREAM_QUERY] = { "STREAM_QUERY", errs_stream_query, 40,
 			      gen_stream_query, check_stream_query },
 	[OP_SET_PARAM] = { "SET_PARAM", errs_set_param, 15, gen_set_param,
 			   NULL },
 	[OP_CHECK] = { "CHECK", errs_check, 40, gen_check, check_check },
 	[OP_READ] = { "READ", errs_read, 30, gen_read, NULL },
+	[OP_CAPTURE] = { "CAPTURE", errs_capture, 40, gen_capture,
+			 check_capture },
+	[OP_REPLAY] = { "REPLAY", errs_replay, 30, gen_replay, check_replay },
+	[OP_GRAPH_DESTROY] = { "GRAPH_DESTROY", errs_graph_destroy, 10,
+			       gen_graph_destroy, check_graph_destroy },
 	[OP_GEM_CLOSE] = { "GEM_CLOSE", errs_gem_close, 30, gen_gem_close,
 			   check_gem_close },
 	[OP_PRIME_EXPORT] = { "PRIME_HANDLE_TO_FD", errs_prime_export, 20,
@@ -3759,6 +4573,9 @@ static const unsigned long fz_reqs[OP_NR] = {
 	[OP_SET_PARAM] = DRM_IOCTL_WEAVE_SET_PARAM,
 	[OP_CHECK] = DRM_IOCTL_WEAVE_CHECK,
 	[OP_READ] = DRM_IOCTL_WEAVE_READ,
+	[OP_CAPTURE] = DRM_IOCTL_WEAVE_CAPTURE,
+	[OP_REPLAY] = DRM_IOCTL_WEAVE_REPLAY,
+	[OP_GRAPH_DESTROY] = DRM_IOCTL_WEAVE_GRAPH_DESTROY,
 	[OP_GEM_CLOSE] = DRM_IOCTL_GEM_CLOSE,
 	[OP_PRIME_EXPORT] = DRM_IOCTL_PRIME_HANDLE_TO_FD,
 	[OP_PRIME_IMPORT] = DRM_IOCTL_PRIME_FD_TO_HANDLE,
@@ -3884,6 +4701,9 @@ static void fz_raw(struct fz_ctx *c)
 		    a->read.skips.ptr == a->read.failures.ptr)
 			a->read.skips.count = 0;
 		break;
+	case OP_REPLAY:
+		a->replay.in_syncs.ptr = fz_raw_ptr(c);
+		break;
 	case OP_SO_EXPORT:
 	case OP_SO_IMPORT:
 		c->call.v[0] = a->so_handle.flags;
@@ -3941,6 +4761,12 @@ static void fz_step(struct fz_ctx *c)
 	enum fz_op op = fz_pick_op(c);
 
 	fz_begin(c, op, fz_reqs[op]);
+	if (op == OP_CAPTURE) {
+		/* Windows may open: ENQUEUE, FLUSH and WAIT check them. */
+		c->captured = true;
+		if (c->shared)
+			atomic_store(&fz.shared_captured, 1);
+	}
 	if (op < OP_FORBIDDEN && fz_one_in(c, 16))
 		fz_raw(c);
 	else
@@ -4125,6 +4951,44 @@ static void fz_drain(struct __test_metadata *_metadata, int fd,
 	int i, ret;
 	unsigned int j;
 
+	/*
+	 * Windows closed first (a WAIT of a stream that records is -EBUSY),
+	 * the graphs the threads hold destroyed; those they lost track of
+	 * go with the file.
+	 */
+	for (i = 0; i < nctx; i++) {
+		for (j = 0; j < ctxs[i]->nst; j++) {
+			struct drm_weave_capture cap = {
+				.stream = ctxs[i]->st[j].handle,
+				.op = DRM_WEAVE_CAPTURE_ABORT,
+			};
+
+			ret = weave_test_ioctl(fd, DRM_IOCTL_WEAVE_CAPTURE,
+					       &cap);
+			if (ctxs[i]->shared && ret == -ENOENT)
+				continue;
+			ASSERT_EQ(0, ret) {
+				TH_LOG("ABORT of the window of stream %u: %s",
+				       cap.stream, strerror(-ret));
+			}
+			EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, cap.state);
+		}
+		for (j = 0; j < ctxs[i]->ngr; j++) {
+			struct drm_weave_graph_destroy gd = {
+				.graph = ctxs[i]->gr[j].handle,
+			};
+
+			ret = weave_test_ioctl(fd,
+					       DRM_IOCTL_WEAVE_GRAPH_DESTROY,
+					       &gd);
+			if (!ctxs[i]->shared || ret != -ENOENT)
+				EXPECT_EQ(0, ret) {
+					TH_LOG("GRAPH_DESTROY of graph %u: %s",
+					       gd.graph, strerror(-ret));
+				}
+		}
+		ctxs[i]->ngr = 0;
+	}
 	ASSERT_EQ(0, weave_flush_all(fd, NULL));
 	for (i = 0; i < nctx; i++) {
 		for (j = 0; j < ctxs[i]->nst; j++) {
@@ -4261,6 +5125,7 @@ FIXTURE_SETUP(fuzz)
 	fz.core_guards = env ? atoi(env) != 0 : WEAVE_FUZZ_CORE_GUARDS;
 	atomic_store(&fz.stop, 0);
 	atomic_store(&fz.signals, 0);
+	atomic_store(&fz.shared_captured, 0);
 	fz.failure[0] = 0;
 	fz.ndmabuf = 0;
 	pthread_mutex_init(&fz.lock, NULL);
@@ -4291,6 +5156,9 @@ static void fz_run(struct __test_metadata *_metadata,
 	struct fz_ctx *ctx[8], *shared[8];
 	uint64_t calls = 0, fails = 0, eintr = 0, hangs = 0, side = 0;
 	uint64_t reopens = 0, per_op[OP_NR] = { 0 };
+	uint64_t prepared = 0, begun = 0, sealed = 0, sealed_tasks = 0;
+	uint64_t doomed = 0, abandoned = 0, recorded = 0, replays = 0;
+	uint64_t replayed_tasks = 0;
 	pthread_t th[8];
 	struct timespec ts;
 	struct sigaction sa;
@@ -4364,6 +5232,15 @@ static void fz_run(struct __test_metadata *_metadata,
 		reopens += ctx[i]->reopens;
 		for (k = 0; k < OP_NR; k++)
 			per_op[k] += ctx[i]->per_op[k];
+		prepared += ctx[i]->prepared;
+		begun += ctx[i]->begun;
+		sealed += ctx[i]->sealed;
+		sealed_tasks += ctx[i]->sealed_tasks;
+		doomed += ctx[i]->doomed;
+		abandoned += ctx[i]->abandoned;
+		recorded += ctx[i]->recorded;
+		replays += ctx[i]->replays;
+		replayed_tasks += ctx[i]->replayed_tasks;
 	}
 	ksft_print_msg("fuzz: %" PRIu64 " ioctls in %.1f s (%.0f/s), %" PRIu64
 		       " made invalid and refused, %" PRIu64 " EINTR of %lu signals, %" PRIu64
@@ -4373,6 +5250,13 @@ static void fz_run(struct __test_metadata *_metadata,
 	for (k = 0; k < OP_NR; k++)
 		ksft_print_msg("fuzz:   %-24s %" PRIu64 "\n", fz_ops[k].name,
 			       per_op[k]);
+	ksft_print_msg("fuzz: capture: %" PRIu64 " windows prepared, %" PRIu64
+		       " begun, %" PRIu64 " launches recorded, %" PRIu64
+		       " graphs sealed (%" PRIu64 " tasks), %" PRIu64
+		       " doomed, %" PRIu64 " abandoned; %" PRIu64
+		       " replays (%" PRIu64 " tasks)\n",
+		       prepared, begun, recorded, sealed, sealed_tasks, doomed,
+		       abandoned, replays, replayed_tasks);
 	fflush(stdout);
 
 	ASSERT_EQ(0, fz.failure[0]) {
@@ -4380,6 +5264,16 @@ static void fz_run(struct __test_metadata *_metadata,
 		TH_LOG("replay: WEAVE_FUZZ_SEED=%#" PRIx64 " WEAVE_FUZZ_SECONDS=%g, or make fuzz SEED=%#" PRIx64 " SECONDS=%g",
 		       fz.seed, fz_total_seconds(), fz.seed,
 		       fz_total_seconds());
+	}
+	/*
+	 * Windows went all the way, into graphs that were replayed: one
+	 * graph in 4000 to 12000 calls.
+	 */
+	if (calls >= 100000 && fz.max_iters == UINT64_MAX) {
+		EXPECT_LT(0u, begun);
+		EXPECT_LT(0u, recorded);
+		EXPECT_LT(0u, sealed);
+		EXPECT_LT(0u, replays);
 	}
 	/*
 	 * Every op was tried: a table entry that never runs tests nothing.
