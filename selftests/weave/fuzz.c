@@ -3104,7 +3104,7 @@ static void gen_capture(struct fz_ctx *c)
 		   (i = fz_pick_window(c, DRM_WEAVE_CAPTURE_RECORDING)) >= 0) {
 		op = DRM_WEAVE_CAPTURE_END;
 		/* Another stream of the slot abandons it. */
-		for (j = fz_one_in(c, 4) ? 0 : c->nst; j < c->nst; j++) {
+		for (j = fz_below(c, 2) ? 0 : c->nst; j < c->nst; j++) {
 			if ((int)j != i &&
 			    fz_slot(c->st[j].handle) == fz_slot(c->st[i].handle)) {
 				i = (int)j;
