@@ -34,7 +34,9 @@
  * stream records: an ENQUEUE's seqno then counts only the host writes it
  * queued, the recording grows by its launches, and FLUSH and WAIT fail with
  * -EBUSY exactly when the stream records.  A replay's seqno counts the
- * graph's tasks.
+ * graph's tasks, and the owner's count grows by what a doomed window
+ * recorded when BEGIN or END closes it (queued, to taint, not to run).
+ * CHECK and READ may fail with -EBUSY while a window records.
  *
  * The seed is printed first.  WEAVE_FUZZ_SEED=S replays a run (a
  * single-threaded one call for call), WEAVE_FUZZ_SECONDS=N sets its length
@@ -153,9 +155,12 @@ static const int errs_wait[] = {
 };
 static const int errs_stream_query[] = { EINVAL, ENOENT, 0 };
 static const int errs_set_param[] = { EINVAL, EBUSY, 0 };
-static const int errs_check[] = { EINVAL, ENOENT, ENOSPC, EFAULT, ENOMEM, 0 };
+/* EBUSY: a buffer that a capture window records (uAPI 1.5). */
+static const int errs_check[] = {
+	EINVAL, ENOENT, EBUSY, ENOSPC, EFAULT, ENOMEM, 0
+};
 static const int errs_read[] = {
-	EINVAL, ENOENT, EIO, ENOSPC, ETIME, EINTR, EFAULT, ENOMEM, 0
+	EINVAL, ENOENT, EBUSY, EIO, ENOSPC, ETIME, EINTR, EFAULT, ENOMEM, 0
 };
 /*
  * Graph capture (uAPI 1.5).  -ENODEV is left out, as for READ and WAIT:
@@ -3046,7 +3051,7 @@ static void check_check(struct fz_ctx *c, int ret)
 	f = (const struct drm_weave_failure *)c->out;
 	for (i = 0; i < a->nfailures && i < fit_f; i++, f++) {
 		if (!f->id || f->error >= 0 || f->error < -4095 ||
-		    f->cause > DRM_WEAVE_FAILURE_ENCODE || f->pad ||
+		    f->cause > DRM_WEAVE_FAILURE_CAPTURE || f->pad ||
 		    !f->buffers || f->nskips > DRM_WEAVE_FAILURE_SKIPS ||
 		    f->first_skip + (uint64_t)f->nskips > a->nskips ||
 		    !fz_task_sane(&f->root)) {
@@ -3209,8 +3214,21 @@ static void check_capture(struct fz_ctx *c, int ret)
 	uint32_t op = a->op, graph = a->graph, ntasks = a->ntasks, h;
 
 	if (c->call.argplace == FZ_PLACE_RO) {
-		/* Done, unseen; an END made a graph the thread cannot name. */
+		/*
+		 * Done, unseen: an END made a graph the thread cannot name,
+		 * or closed a doomed window, whose recording the stream then
+		 * counts: ask it.
+		 */
 		fz_window_lost(c, a->stream);
+		if (i >= 0 && c->st[i].exact) {
+			struct drm_weave_stream_query q = { 0 };
+
+			if (weave_stream_query(c->fd, a->stream, &q) ||
+			    q.enqueued < c->st[i].enqueued)
+				c->st[i].exact = false;
+			else
+				c->st[i].enqueued = q.enqueued;
+		}
 		return;
 	}
 	if (c->call.argplace != FZ_PLACE_RW)
@@ -3323,6 +3341,26 @@ static void check_capture(struct fz_ctx *c, int ret)
 		c->prepared++;
 	if (!ret && op == DRM_WEAVE_CAPTURE_BEGIN)
 		c->begun++;
+	/*
+	 * A doomed window's recording is queued on its owner, the caller, as
+	 * tasks that do not run and taint what they would have written; or
+	 * dropped, if the owner cannot take them.
+	 */
+	if (ret == -EIO && i >= 0 && c->st[i].exact) {
+		struct drm_weave_stream_query q = { 0 };
+		uint64_t e = c->st[i].enqueued;
+		int err = weave_stream_query(c->fd, c->st[i].handle, &q);
+
+		if (err || (q.enqueued != e && q.enqueued != e + ntasks)) {
+			fz_fail(c, "CAPTURE %s of stream %u closed a doomed window of %u tasks: the stream's enqueued went from %llu to %llu (%s)",
+				fz_capture_op_name(op), c->st[i].handle,
+				ntasks, (unsigned long long)e,
+				(unsigned long long)q.enqueued,
+				fz_errname(-err));
+			return;
+		}
+		c->st[i].enqueued = q.enqueued;
+	}
 	c->doomed += ret == -EIO;
 	c->abandoned += ret == -ECANCELED;
 	if (ret || op != DRM_WEAVE_CAPTURE_END)
