@@ -2232,6 +2232,742 @@ TEST_F_TIMEOUT(fi, close_held, 120)
 	}
 }
 
+/* --- graph capture (uAPI 1.5) -------------------------------------------- */
+
+/* CAPTURE @op of @stream, its out fields into @a. */
+static int fi_capture(int fd, uint32_t stream, uint32_t op,
+		      struct drm_weave_capture *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->stream = stream;
+	a->op = op;
+	return fi_ioctl(fd, DRM_IOCTL_WEAVE_CAPTURE, a);
+}
+
+/*
+ * The window of @stream's slot is in @state, owned by @stream unless there
+ * is none, and holds @ntasks recorded tasks.
+ */
+static void fi_window_is(struct __test_metadata *_metadata, int fd,
+			 uint32_t stream, uint32_t state, uint32_t ntasks,
+			 const char *what, unsigned int n)
+{
+	struct drm_weave_capture q;
+
+	ASSERT_EQ(0, fi_capture(fd, stream, DRM_WEAVE_CAPTURE_QUERY, &q));
+	ASSERT_EQ(state, q.state) {
+		TH_LOG("%s, fail-nth %u: the window is in state %u, not %u",
+		       what, n, q.state, state);
+	}
+	ASSERT_EQ(state ? stream : 0, q.owner);
+	ASSERT_EQ(ntasks, q.ntasks) {
+		TH_LOG("%s, fail-nth %u: the window recorded %u tasks, not %u",
+		       what, n, q.ntasks, ntasks);
+	}
+	ASSERT_EQ(0, q.error) {
+		TH_LOG("%s, fail-nth %u: the window is doomed (%d)", what, n,
+		       q.error);
+	}
+}
+
+static int fi_replay_graph(int fd, uint32_t graph, uint32_t stream,
+			   const struct drm_weave_sync *in, uint32_t nin,
+			   uint32_t out_obj, uint64_t *seqno)
+{
+	struct drm_weave_replay args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.graph = graph;
+	args.stream = stream;
+	args.in_syncs.ptr = (uintptr_t)in;
+	args.in_syncs.stride = sizeof(*in);
+	args.in_syncs.count = nin;
+	args.out_sync = weave_sync(out_obj, 0);
+	ret = fi_ioctl(fd, DRM_IOCTL_WEAVE_REPLAY, &args);
+	if (seqno)
+		*seqno = args.seqno;
+	return ret;
+}
+
+static int fi_destroy_graph(int fd, uint32_t graph)
+{
+	struct drm_weave_graph_destroy args = { .graph = graph };
+
+	return fi_ioctl(fd, DRM_IOCTL_WEAVE_GRAPH_DESTROY, &args);
+}
+
+/*
+ * The launches a graph of lane @l records: fill page 1 with @pattern, copy
+ * it to page 2, the crc32c of page 0 into the result, and two no-ops.  Five
+ * tasks: with FI_MAX_TASKS, a replay executes the slot within the call (at
+ * its fourth task) and once more as it flushes.
+ */
+#define FI_GRAPH_TASKS	5u
+
+static void fi_graph_batch(fi_t *self, struct fi_lane *l,
+			   struct weave_test_batch *b, uint32_t pattern)
+{
+	weave_test_batch_init(b);
+	weave_test_fill_task(b, l->wbo, self->page, self->page, pattern);
+	weave_test_copy_task(b, l->wbo, self->page, l->wbo, 2 * self->page,
+			     self->page);
+	weave_test_crc_task(b, l->wbo, 0, self->page, l->wres, 0);
+	weave_test_noop(b);
+	weave_test_noop(b);
+}
+
+/* Records lane @l's batch while its window records, with no knob armed. */
+static void fi_graph_record_batch(struct __test_metadata *_metadata,
+				  fi_t *self, struct fi_client *c,
+				  struct fi_lane *l, uint32_t pattern)
+{
+	struct drm_weave_stream_query q0, q1;
+	struct weave_test_batch b;
+
+	q0 = weave_test_squery(_metadata, c->fd, l->stream);
+	fi_graph_batch(self, l, &b, pattern);
+	weave_test_enqueue(_metadata, c->fd, l->stream, &b);
+	/* Recorded, not queued: no task of the stream's. */
+	q1 = weave_test_squery(_metadata, c->fd, l->stream);
+	ASSERT_EQ(q0.enqueued, q1.enqueued);
+}
+
+/* A graph of lane @l's batch, made with no knob armed. */
+static uint32_t fi_graph_make(struct __test_metadata *_metadata, fi_t *self,
+			      struct fi_client *c, struct fi_lane *l,
+			      uint32_t pattern)
+{
+	struct drm_weave_capture a;
+
+	ASSERT_EQ(0, fi_capture(c->fd, l->stream, DRM_WEAVE_CAPTURE_PREPARE,
+				&a));
+	ASSERT_EQ(0, fi_capture(c->fd, l->stream, DRM_WEAVE_CAPTURE_BEGIN,
+				&a));
+	fi_graph_record_batch(_metadata, self, c, l, pattern);
+	ASSERT_EQ(0, fi_capture(c->fd, l->stream, DRM_WEAVE_CAPTURE_END, &a));
+	ASSERT_EQ(FI_GRAPH_TASKS, a.ntasks);
+	ASSERT_NE(0u, a.graph);
+	return a.graph;
+}
+
+/*
+ * The inputs of lane @l's graph, written by the CPU while the lane is
+ * idle: the first FI_WRITE bytes of page 0 from @seed, as a step's host
+ * write (fi_work_build()) would be, the rest of pages 0 to 2 and the
+ * result zero.
+ */
+static void fi_graph_inputs(fi_t *self, struct fi_lane *l, uint32_t seed)
+{
+	weave_test_fill(l->wmap, FI_WRITE, seed);
+	memset(l->wmap + FI_WRITE, 0, 3 * self->page - FI_WRITE);
+	l->rmap[0] = 0;
+}
+
+/* Lane @l holds what its graph makes of the inputs (once it has run). */
+static void fi_graph_check(struct __test_metadata *_metadata, fi_t *self,
+			   struct fi_lane *l, uint32_t pattern,
+			   const char *what, unsigned int n)
+{
+	uint32_t *words = (uint32_t *)l->wmap;
+	size_t i, w = self->page / 4;
+
+	for (i = 0; i < w; i++) {
+		ASSERT_EQ(pattern, words[w + i]) {
+			TH_LOG("%s, fail-nth %u: the graph's fill is not in the buffer (word %zu)",
+			       what, n, i);
+		}
+		ASSERT_EQ(pattern, words[2 * w + i]) {
+			TH_LOG("%s, fail-nth %u: the graph's copy is not in the buffer (word %zu)",
+			       what, n, i);
+		}
+	}
+	ASSERT_EQ(weave_test_crc32c(l->wmap, self->page), l->rmap[0]) {
+		TH_LOG("%s, fail-nth %u: the graph's crc32c is wrong", what, n);
+	}
+}
+
+/* Replays @graph on lane @l with no knob armed, and checks what it made. */
+static void fi_graph_run(struct __test_metadata *_metadata, fi_t *self,
+			 struct fi_client *c, struct fi_lane *l,
+			 uint32_t graph, uint32_t pattern, uint32_t seed,
+			 const char *what, unsigned int n)
+{
+	uint32_t obj = weave_test_syncobj(_metadata, c->fd);
+
+	weave_test_client_idle(_metadata, c->fd);
+	fi_graph_inputs(self, l, seed);
+	ASSERT_EQ(0, fi_replay_graph(c->fd, graph, l->stream, NULL, 0, obj,
+				     NULL));
+	ASSERT_EQ(0, drmSyncobjWait(c->fd, &obj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL));
+	fi_graph_check(_metadata, self, l, pattern, what, n);
+	ASSERT_EQ(0, drmSyncobjDestroy(c->fd, obj));
+}
+
+/*
+ * PREPARE executes the slot's queued work before it isolates the slot.
+ * Out of memory it fails with -ENOMEM and "nothing changed": no window,
+ * no stream failed, the work still runs right.
+ */
+TEST_F_TIMEOUT(fi, capture_prepare, 120)
+{
+	const char *what = "CAPTURE PREPARE";
+	struct drm_weave_stream_query q;
+	struct drm_weave_capture a;
+	struct fi_client c;
+	struct fi_work w;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	fi_client_open(_metadata, self, &c, -1, 1);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		fi_work_build(self, &c.lane[0], &w, 0x60000u * n);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
+
+		fi_arm(_metadata, self, n);
+		ret = fi_capture(c.fd, c.lane[0].stream,
+				 DRM_WEAVE_CAPTURE_PREPARE, &a);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+
+		fi_window_is(_metadata, c.fd, c.lane[0].stream,
+			     ret ? DRM_WEAVE_CAPTURE_NONE :
+				   DRM_WEAVE_CAPTURE_PREPARED, 0, what, n);
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		ASSERT_EQ(0, q.error);
+		ASSERT_EQ(ret ? 0u : 1u, q.isolated);
+		/* A warm-up runs as usual. */
+		fi_finish(_metadata, c.fd, c.lane[0].stream);
+		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+		ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+					DRM_WEAVE_CAPTURE_ABORT, &a));
+		ASSERT_EQ(0u, weave_test_squery(_metadata, c.fd,
+						c.lane[0].stream).isolated);
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * BEGIN submits the warm-up queued on the slot, then records.  Out of
+ * memory, the window stays prepared and nothing is lost: BEGIN again
+ * records, the warm-up ran right, and the graph sealed then runs right.
+ */
+TEST_F_TIMEOUT(fi, capture_begin, 120)
+{
+	const char *what = "CAPTURE BEGIN";
+	struct drm_weave_capture a;
+	uint32_t pattern, graph;
+	struct fi_client c;
+	struct fi_work w;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	fi_client_open(_metadata, self, &c, -1, 1);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		pattern = 0xb0000000u | n;
+		ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+					DRM_WEAVE_CAPTURE_PREPARE, &a));
+		fi_work_build(self, &c.lane[0], &w, 0x70000u * n);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
+
+		fi_arm(_metadata, self, n);
+		ret = fi_capture(c.fd, c.lane[0].stream,
+				 DRM_WEAVE_CAPTURE_BEGIN, &a);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+
+		fi_window_is(_metadata, c.fd, c.lane[0].stream,
+			     ret ? DRM_WEAVE_CAPTURE_PREPARED :
+				   DRM_WEAVE_CAPTURE_RECORDING, 0, what, n);
+		ASSERT_EQ(0, weave_test_squery(_metadata, c.fd,
+					       c.lane[0].stream).error);
+		if (ret) {
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_BEGIN, &a));
+		}
+		fi_graph_record_batch(_metadata, self, &c, &c.lane[0],
+				      pattern);
+		ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+					DRM_WEAVE_CAPTURE_END, &a));
+		ASSERT_EQ(FI_GRAPH_TASKS, a.ntasks);
+		graph = a.graph;
+		fi_window_is(_metadata, c.fd, c.lane[0].stream,
+			     DRM_WEAVE_CAPTURE_NONE, 0, what, n);
+
+		fi_finish(_metadata, c.fd, c.lane[0].stream);
+		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+		fi_graph_run(_metadata, self, &c, &c.lane[0], graph, pattern,
+			     n, what, n);
+		ASSERT_EQ(0, fi_destroy_graph(c.fd, graph));
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * END seals the recording into a graph: a new client each step, so that
+ * its first graph handle is allocated within the call.  Out of memory,
+ * the window goes on recording what it holds, and END again seals it.
+ */
+TEST_F_TIMEOUT(fi, capture_end, 120)
+{
+	const char *what = "CAPTURE END";
+	struct drm_weave_capture a;
+	uint32_t pattern;
+	struct fi_client c;
+	unsigned int n;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	for (n = 1;; n++) {
+		pattern = 0xe0000000u | n;
+		fi_client_open(_metadata, self, &c, -1, 1);
+		ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+					DRM_WEAVE_CAPTURE_PREPARE, &a));
+		ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+					DRM_WEAVE_CAPTURE_BEGIN, &a));
+		fi_graph_record_batch(_metadata, self, &c, &c.lane[0],
+				      pattern);
+
+		fi_arm(_metadata, self, n);
+		ret = fi_capture(c.fd, c.lane[0].stream, DRM_WEAVE_CAPTURE_END,
+				 &a);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+		if (ret) {
+			ASSERT_EQ(0u, a.graph);
+			fi_window_is(_metadata, c.fd, c.lane[0].stream,
+				     DRM_WEAVE_CAPTURE_RECORDING,
+				     FI_GRAPH_TASKS, what, n);
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_END, &a));
+		}
+		ASSERT_NE(0u, a.graph);
+		ASSERT_EQ(FI_GRAPH_TASKS, a.ntasks);
+		fi_window_is(_metadata, c.fd, c.lane[0].stream,
+			     DRM_WEAVE_CAPTURE_NONE, 0, what, n);
+		ASSERT_EQ(0u, weave_test_squery(_metadata, c.fd,
+						c.lane[0].stream).isolated);
+		fi_graph_run(_metadata, self, &c, &c.lane[0], a.graph, pattern,
+			     n, what, n);
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		/* Its graph goes with the file. */
+		fi_client_close(_metadata, self, &c);
+		fi_settled(_metadata, self);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+}
+
+/*
+ * ABORT closes the window whatever its state, and gives back its hold of
+ * the slot's isolation, which executes the slot: of a prepared window
+ * with a warm-up queued, and of a recording one.  Nothing is lost: the
+ * warm-up runs right, the recording is freed (kmemleak).
+ */
+TEST_F_TIMEOUT(fi, capture_abort, 120)
+{
+	const char *what = "CAPTURE ABORT";
+	struct drm_weave_capture a;
+	bool inj, isolated = false;
+	unsigned int n, pass;
+	struct fi_client c;
+	struct fi_work w;
+	uint32_t state;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	fi_client_open(_metadata, self, &c, -1, 1);
+	fi_client_round(_metadata, self, &c);
+	for (pass = 0; pass < 2; pass++) {
+		/* The window's state before ABORT. */
+		state = pass ? DRM_WEAVE_CAPTURE_RECORDING :
+			       DRM_WEAVE_CAPTURE_PREPARED;
+		for (n = 1;; n++) {
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_PREPARE, &a));
+			fi_work_build(self, &c.lane[0], &w,
+				      0x90000u * n + pass);
+			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
+					   &w.b);
+			if (pass) {
+				ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_BEGIN, &a));
+				fi_graph_record_batch(_metadata, self, &c,
+						      &c.lane[0], n);
+			}
+
+			fi_arm(_metadata, self, n);
+			ret = fi_capture(c.fd, c.lane[0].stream,
+					 DRM_WEAVE_CAPTURE_ABORT, &a);
+			inj = fi_disarm(_metadata, self);
+			fi_ok_or_enomem(_metadata, what, n, ret);
+			if (ret) {
+				/* Nothing changed. */
+				fi_window_is(_metadata, c.fd, c.lane[0].stream,
+					     state, pass ? FI_GRAPH_TASKS : 0,
+					     what, n);
+				ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_ABORT, &a));
+			}
+			fi_window_is(_metadata, c.fd, c.lane[0].stream,
+				     DRM_WEAVE_CAPTURE_NONE, 0, what, n);
+			ASSERT_EQ(0, weave_test_squery(_metadata, c.fd,
+						c.lane[0].stream).error);
+			fi_finish(_metadata, c.fd, c.lane[0].stream);
+			fi_work_check(_metadata, self, &c.lane[0], &w, what,
+				      n);
+			/*
+			 * If executing the slot fails as the window gives
+			 * back its hold of the slot's isolation, the slot
+			 * keeps it until the file is closed (see
+			 * weave_capture_close()).
+			 */
+			if (!isolated &&
+			    weave_test_squery(_metadata, c.fd,
+					      c.lane[0].stream).isolated) {
+				isolated = true;
+				fi_note("%s, fail-nth %u: the window closed, but the slot stays isolated\n",
+					what, n);
+			}
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			if (fi_done(_metadata, self, what, n, inj, ret))
+				break;
+		}
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * After a REPLAY of @graph on lane 0 of @c that failed with -ECANCELED,
+ * the last resort of an execution within the call that cannot pack a
+ * task (see &enum drm_weave_stream_state): the tasks were queued, the
+ * threshold's execution failed the stream (-ENOMEM) and the FLUSH part
+ * refused it, leaving the out-sync @obj alone.  FLUSH_ALL submits what is
+ * left, every task is accounted for, and the graph runs right on a new
+ * stream.
+ */
+static void fi_replay_canceled(struct __test_metadata *_metadata, fi_t *self,
+			       struct fi_client *c, uint32_t graph,
+			       uint32_t pattern, uint32_t obj,
+			       uint64_t enqueued, const char *what,
+			       unsigned int n)
+{
+	struct fi_lane *l = &c->lane[0];
+	struct drm_weave_stream_query q;
+
+	q = weave_test_squery(_metadata, c->fd, l->stream);
+	ASSERT_EQ(-ENOMEM, q.error) {
+		TH_LOG("%s, fail-nth %u: ECANCELED, but the stream %s", what,
+		       n, q.error ? "failed otherwise" : "did not fail");
+	}
+	ASSERT_EQ(enqueued + FI_GRAPH_TASKS, q.enqueued);
+	ASSERT_FALSE(fi_has_fence(c->fd, obj, 0));
+	ASSERT_EQ(0, weave_flush_all(c->fd, NULL));
+	weave_test_client_idle(_metadata, c->fd);
+	q = weave_test_squery(_metadata, c->fd, l->stream);
+	ASSERT_EQ(q.enqueued, q.executed);
+	ASSERT_EQ(q.enqueued, q.completed);
+	ASSERT_EQ(0, weave_stream_destroy(c->fd, l->stream));
+	l->stream = weave_test_stream(_metadata, c->fd,
+				      DRM_WEAVE_PRIORITY_NORMAL);
+	fi_note("%s, fail-nth %u: stream failed with -ENOMEM (documented)\n",
+		what, n);
+	fi_graph_run(_metadata, self, c, l, graph, pattern, n, what, n);
+}
+
+/*
+ * Whether a range that lane @l's graph writes carries a failure: then
+ * each that does carries one, -ENOMEM of cause ENCODE, a task of the
+ * replay that an execution within the call had no memory to pack (uAPI
+ * 1.4), or a later task's skip of what it should have written.
+ */
+static bool fi_graph_encoded(struct __test_metadata *_metadata, fi_t *self,
+			     struct fi_client *c, struct fi_lane *l,
+			     struct weave_test_report *r, const char *what,
+			     unsigned int n)
+{
+	const struct drm_weave_binding range[] = {
+		weave_binding(l->wbo, DRM_WEAVE_ACCESS_WRITE, self->page,
+			      self->page),
+		weave_binding(l->wbo, DRM_WEAVE_ACCESS_WRITE, 2 * self->page,
+			      self->page),
+		weave_binding(l->wres, DRM_WEAVE_ACCESS_WRITE, 0, 4),
+	};
+	bool encoded = false;
+	uint32_t i, nf;
+
+	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++) {
+		nf = weave_test_report(_metadata, c->fd, range[i].handle,
+				       range[i].offset, range[i].size, r);
+		ASSERT_GE(1u, nf) {
+			TH_LOG("%s, fail-nth %u: the graph's range %u carries %u failures",
+			       what, n, i, nf);
+		}
+		if (!nf)
+			continue;
+		ASSERT_EQ(-ENOMEM, r->failure[0].error) {
+			weave_test_log_failure(_metadata, r, 0);
+		}
+		ASSERT_EQ((uint32_t)DRM_WEAVE_FAILURE_ENCODE,
+			  r->failure[0].cause);
+		encoded = true;
+	}
+	return encoded;
+}
+
+/*
+ * After a REPLAY of @graph on lane 0 of @c that returned @ret, 0 or
+ * -ENOMEM, with the in-syncs @in and the out-sync @obj: done, or nothing
+ * queued (REPLAY again), or queued and not all submitted, the out-sync
+ * left alone (FLUSH submits the rest).  Then the graph's work is right;
+ * or, a failure injected, a task of the replay the kernel had no memory
+ * to pack tainted what it writes, and the next good replay makes it all
+ * good again.
+ */
+static void fi_replay_done(struct __test_metadata *_metadata, fi_t *self,
+			   struct fi_client *c, uint32_t graph,
+			   uint32_t pattern, const struct drm_weave_sync *in,
+			   uint32_t nin, uint32_t obj, uint64_t enqueued,
+			   uint64_t seqno, int ret, bool inj,
+			   struct weave_test_report *r, const char *what,
+			   unsigned int n)
+{
+	struct fi_lane *l = &c->lane[0];
+	struct drm_weave_stream_query q;
+	struct drm_weave_flush f;
+
+	fi_ok_or_enomem(_metadata, what, n, ret);
+	q = weave_test_squery(_metadata, c->fd, l->stream);
+	ASSERT_EQ(0, q.error) {
+		TH_LOG("%s, fail-nth %u: returned %d, but the stream failed with %d",
+		       what, n, ret, q.error);
+	}
+	if (!ret) {
+		ASSERT_EQ(enqueued + FI_GRAPH_TASKS, q.enqueued);
+		ASSERT_EQ(q.enqueued, seqno);
+	} else if (q.enqueued == enqueued) {
+		ASSERT_FALSE(fi_has_fence(c->fd, obj, 0));
+		ASSERT_EQ(0, fi_replay_graph(c->fd, graph, l->stream, in, nin,
+					     obj, NULL));
+	} else {
+		ASSERT_EQ(enqueued + FI_GRAPH_TASKS, q.enqueued);
+		ASSERT_FALSE(fi_has_fence(c->fd, obj, 0)) {
+			TH_LOG("%s, fail-nth %u: REPLAY failed but set its out-sync",
+			       what, n);
+		}
+		memset(&f, 0, sizeof(f));
+		f.stream = l->stream;
+		f.out_sync = weave_sync(obj, 0);
+		ASSERT_EQ(0, fi_ioctl(c->fd, DRM_IOCTL_WEAVE_FLUSH, &f));
+		fi_note("%s, fail-nth %u: queued, not all submitted; FLUSH submitted the rest\n",
+			what, n);
+	}
+	ASSERT_EQ(0, drmSyncobjWait(c->fd, &obj, 1,
+				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
+				    NULL)) {
+		TH_LOG("%s, fail-nth %u: the out-sync did not signal", what,
+		       n);
+	}
+	q = weave_test_squery(_metadata, c->fd, l->stream);
+	ASSERT_EQ(q.enqueued, q.completed);
+	if (fi_graph_encoded(_metadata, self, c, l, r, what, n)) {
+		ASSERT_TRUE(inj);
+		fi_note("%s, fail-nth %u: a task the kernel could not pack tainted what it writes (documented)\n",
+			what, n);
+		fi_graph_run(_metadata, self, c, l, graph, pattern, n, what,
+			     n);
+		ASSERT_FALSE(fi_graph_encoded(_metadata, self, c, l, r, what,
+					      n));
+		return;
+	}
+	fi_graph_check(_metadata, self, l, pattern, what, n);
+}
+
+/*
+ * REPLAY is an ENQUEUE of the graph's tasks and a FLUSH: out of memory it
+ * queued nothing, or queued everything and did not submit all of it (the
+ * out-sync is then not set, and FLUSH submits the rest).  A task that an
+ * execution within the call cannot pack does not run and taints what it
+ * should have written (-ENOMEM, cause ENCODE), which the next good replay
+ * makes good; only as the last resort does it fail the stream (-ENOMEM),
+ * and the call with -ECANCELED.  Without in-syncs, with signalled ones,
+ * and with ones that have not signalled yet.
+ */
+TEST_F_TIMEOUT(fi, replay, 120)
+{
+	static const char * const whats[] = {
+		"REPLAY", "REPLAY, in-syncs", "REPLAY, gated",
+	};
+	static const enum fi_enqueue_kind kinds[] = {
+		FI_ENQ_WARM, FI_ENQ_WARM, FI_ENQ_GATED,
+	};
+	uint32_t objs[FI_SYNCOBJS], nin, obj, graph, i;
+	const uint32_t pattern = 0x5e5e0001u;
+	struct weave_test_report *r;
+	struct drm_weave_sync in[3];
+	unsigned int n, pass;
+	struct fi_client c;
+	uint64_t enqueued, seqno;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	r = malloc(sizeof(*r));
+	ASSERT_NE(NULL, r);
+	fi_client_open(_metadata, self, &c, -1, 1);
+	fi_client_round(_metadata, self, &c);
+	graph = fi_graph_make(_metadata, self, &c, &c.lane[0], pattern);
+	for (pass = 0; pass < 3; pass++) {
+		for (n = 1;; n++) {
+			nin = 0;
+			if (pass)
+				nin = fi_in_syncs(_metadata, &c, &self->main,
+						  kinds[pass], in, objs);
+			obj = weave_test_syncobj(_metadata, c.fd);
+			weave_test_client_idle(_metadata, c.fd);
+			fi_graph_inputs(self, &c.lane[0], 0x80000u * n + pass);
+			enqueued = weave_test_squery(_metadata, c.fd,
+						     c.lane[0].stream).enqueued;
+
+			fi_arm(_metadata, self, n);
+			ret = fi_replay_graph(c.fd, graph, c.lane[0].stream,
+					      in, nin, obj, &seqno);
+			inj = fi_disarm(_metadata, self);
+			if (ret == -ECANCELED)
+				fi_replay_canceled(_metadata, self, &c, graph,
+						   pattern, obj, enqueued,
+						   whats[pass], n);
+			else
+				fi_replay_done(_metadata, self, &c, graph,
+					       pattern, in, nin, obj, enqueued,
+					       seqno, ret, inj, r, whats[pass],
+					       n);
+
+			ASSERT_EQ(0, drmSyncobjDestroy(c.fd, obj));
+			for (i = 0; pass && i < FI_SYNCOBJS; i++)
+				ASSERT_EQ(0, drmSyncobjDestroy(c.fd, objs[i]));
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			if (fi_done(_metadata, self, whats[pass], n, inj, ret))
+				break;
+		}
+	}
+	ASSERT_EQ(0, fi_destroy_graph(c.fd, graph));
+	free(r);
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
+ * GRAPH_DESTROY documents no -ENOMEM: it succeeds at every step, and drops
+ * the graph's hold of its buffers: a buffer only the graph held is freed,
+ * once the replay in flight (second pass), which keeps its own, is done.
+ */
+TEST_F_TIMEOUT(fi, graph_destroy, 120)
+{
+	const char *what = "GRAPH_DESTROY";
+	struct drm_weave_memory_usage u0, u1;
+	struct drm_weave_capture a;
+	struct weave_test_batch b;
+	uint32_t bo, graph, obj;
+	struct fi_client c;
+	unsigned int n, pass;
+	int64_t deadline;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	fi_client_open(_metadata, self, &c, -1, 1);
+	fi_client_round(_metadata, self, &c);
+	obj = weave_test_syncobj(_metadata, c.fd);
+	for (pass = 0; pass < 2; pass++) {
+		for (n = 1;; n++) {
+			u0 = weave_test_usage(_metadata, c.fd);
+			bo = weave_test_bo(_metadata, c.fd, self->page, 0);
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_PREPARE, &a));
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_BEGIN, &a));
+			weave_test_batch_init(&b);
+			if (pass)
+				weave_test_delay(&b, 20000);
+			weave_test_fill_task(&b, bo, 0, self->page, n);
+			weave_test_enqueue(_metadata, c.fd, c.lane[0].stream,
+					   &b);
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_END, &a));
+			graph = a.graph;
+			if (pass)
+				ASSERT_EQ(0, fi_replay_graph(c.fd, graph,
+							     c.lane[0].stream,
+							     NULL, 0, obj,
+							     NULL));
+			weave_test_close_bo(_metadata, c.fd, bo);
+			/* The graph holds the buffer. */
+			u1 = weave_test_usage(_metadata, c.fd);
+			ASSERT_EQ(u0.live_bos + 1, u1.live_bos);
+
+			fi_arm(_metadata, self, n);
+			ret = fi_destroy_graph(c.fd, graph);
+			inj = fi_disarm(_metadata, self);
+			ASSERT_EQ(0, ret) {
+				TH_LOG("%s at fail-nth %u: %s", what, n,
+				       strerror(-ret));
+			}
+			ASSERT_EQ(-ENOENT, fi_destroy_graph(c.fd, graph));
+			ASSERT_EQ(-ENOENT, fi_replay_graph(c.fd, graph,
+							   c.lane[0].stream,
+							   NULL, 0, 0, NULL));
+			if (pass)
+				ASSERT_EQ(0, drmSyncobjWait(c.fd, &obj, 1,
+					weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+					0, NULL));
+			/* Nothing holds the buffer now. */
+			deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
+			for (;;) {
+				u1 = weave_test_usage(_metadata, c.fd);
+				if (u1.live_bos == u0.live_bos ||
+				    weave_test_now() > deadline)
+					break;
+				usleep(2000);
+			}
+			ASSERT_EQ(u0.live_bos, u1.live_bos) {
+				TH_LOG("%s at fail-nth %u: the graph's buffer outlived it",
+				       what, n);
+			}
+			ASSERT_EQ(u0.live_bytes, u1.live_bytes);
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			if (fi_done(_metadata, self, what, n, inj, ret))
+				break;
+		}
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
 /*
  * Last, in a fixture of its own (fixtures run in the order they are
  * defined): the number the documentation quotes.
