@@ -1881,4 +1881,105 @@ TEST_F_TIMEOUT(cap, max_graph_tasks, 120)
 		  weave_test_squery(_metadata, self->fd, self->s).completed);
 }
 
+/* --- found by the fuzzers ---------------------------------------------- */
+
+/* REPLAY of @graph on @stream with @n in-syncs at @in, @stride apart. */
+static int replay_raw(int fd, uint32_t graph, uint32_t stream,
+		      const void *in, uint32_t n, uint32_t stride)
+{
+	struct drm_weave_replay r;
+
+	memset(&r, 0, sizeof(r));
+	r.graph = graph;
+	r.stream = stream;
+	r.in_syncs.ptr = (uintptr_t)in;
+	r.in_syncs.stride = stride;
+	r.in_syncs.count = n;
+	return weave_test_ioctl(fd, DRM_IOCTL_WEAVE_REPLAY, &r);
+}
+
+/*
+ * A graph that recorded nothing replays as nothing, but its in-syncs are
+ * checked as those of any replay: a bad one fails the call.
+ */
+TEST_F(cap, replay_of_an_empty_graph_checks_its_in_syncs)
+{
+	const uint32_t size = sizeof(struct drm_weave_sync);
+	struct drm_weave_sync in[2];
+	uint32_t obj, fresh, graph;
+	uint8_t wide[2 * 64];
+
+	obj = weave_test_syncobj(_metadata, self->fd);
+	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &obj, 1));
+	fresh = weave_test_syncobj(_metadata, self->fd);
+	start(_metadata, self->fd, self->s);
+	graph = end(_metadata, self->fd, self->s, 0);
+
+	in[0] = weave_sync(obj, 0);
+	EXPECT_EQ(0, replay_raw(self->fd, graph, self->s, in, 1, size));
+	in[1] = weave_sync(WEAVE_TEST_BAD_HANDLE, 0);
+	EXPECT_EQ(-ENOENT, replay_raw(self->fd, graph, self->s, in, 2, size));
+	/* A point with no fence. */
+	in[1] = weave_sync(fresh, 0);
+	EXPECT_EQ(-ENOENT, replay_raw(self->fd, graph, self->s, in, 2, size));
+	in[1] = weave_sync(obj, 0);
+	in[1].flags = 1;
+	EXPECT_EQ(-EINVAL, replay_raw(self->fd, graph, self->s, in, 2, size));
+	/* A longer stride's extra bytes must be zero. */
+	memset(wide, 0, sizeof(wide));
+	memcpy(wide, &in[0], size);
+	memcpy(wide + 64, &in[0], size);
+	wide[64 + size] = 1;
+	EXPECT_EQ(-EINVAL, replay_raw(self->fd, graph, self->s, wide, 2, 64));
+	EXPECT_EQ(-EFAULT, replay_raw(self->fd, graph, self->s,
+				      WEAVE_TEST_BAD_PTR, 1, size));
+	EXPECT_EQ(0, replay_raw(self->fd, graph, self->s, NULL, 0, size));
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->s).enqueued);
+	drmSyncobjDestroy(self->fd, obj);
+	drmSyncobjDestroy(self->fd, fresh);
+}
+
+/*
+ * An ENQUEUE that would take the recording past max_graph_tasks fails
+ * with -ENOSPC having recorded and queued nothing, and holds nothing: the
+ * buffer it binds goes with its handle, and closing the file warns of
+ * nothing left behind.
+ */
+TEST_F(cap, enqueue_a_full_recording_refuses_holds_nothing)
+{
+	uint32_t max = self->info.max_graph_tasks, bo;
+	struct drm_weave_memory_usage base;
+	struct drm_weave_task *noop;
+	struct weave_test_batch b;
+	uint8_t bytes[64];
+
+	ASSERT_GE(self->info.max_tasks_per_enqueue, max);
+	noop = calloc(max, sizeof(*noop));
+	ASSERT_NE(NULL, noop);
+	memset(bytes, 0x3e, sizeof(bytes));
+	weave_test_settled_refs();
+	base = weave_test_usage(_metadata, self->fd);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	start(_metadata, self->fd, self->s);
+	/* Zeroed tasks are no-op launches. */
+	ASSERT_EQ(0, weave_enqueue(self->fd, self->s, noop, max, NULL, 0,
+				   NULL));
+	free(noop);
+
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page, 3);
+	weave_test_write_task(&b, bo, 0, sizeof(bytes), bytes);
+	EXPECT_EQ(-ENOSPC, weave_test_submit(self->fd, self->s, &b));
+	expect_window(_metadata, self->fd, self->s,
+		      DRM_WEAVE_CAPTURE_RECORDING, self->s, max);
+	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
+					self->s).enqueued);
+
+	do_op(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT);
+	weave_test_close_bo(_metadata, self->fd, bo);
+	weave_test_client_idle(_metadata, self->fd);
+	await_live_bos(_metadata, self->fd, base.live_bos);
+}
+
 TEST_HARNESS_MAIN
