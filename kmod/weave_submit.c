@@ -510,6 +510,18 @@ int weave_enqueue_in_fences(struct drm_file *file,
 	return 0;
 }
 
+/* Whether any of the @n prepared @tasks is not a launch. */
+static bool weave_tasks_queue_any(const struct weave_task *tasks, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (tasks[i].kind != WEAVE_TASK_LAUNCH)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Reserve step, the last that can fail: the engine's reserve job, the
  * stream's slot, into *@slot, and the gates of the *@nf in-fences.  Sets
@@ -678,6 +690,14 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		weave_replay_copy_tasks(c, g, refuse, tasks, &n);
 	else if (!ret)
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
+	if (!ret && record && weave_tasks_queue_any(tasks, n)) {
+		/*
+		 * What the launches leave is queued below, where only the
+		 * reserve step can fail: take it before the launches move,
+		 * so that a call that fails records nothing.
+		 */
+		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
+	}
 	if (!ret && record) {
 		/* The launches go to the recording, the rest is queued. */
 		ret = weave_graph_record(c, args->stream, tasks, n);

@@ -2660,6 +2660,90 @@ TEST_F_TIMEOUT(fi, capture_abort, 120)
 }
 
 /*
+ * ENQUEUE of a stream that records its window: its launches go to the
+ * recording, its host writes (second pass) are queued, refused (they do
+ * not run), and doom the window.  A new client each step, so that the recording's task array
+ * and the slot's ring (the slot's first task is the host write) are
+ * allocated within the call.  Out of memory, nothing was queued, and
+ * nothing recorded: the window holds no task and is not doomed.
+ */
+TEST_F_TIMEOUT(fi, enqueue_recording, 120)
+{
+	const char *what = "ENQUEUE, recording";
+	struct drm_weave_stream_query q0, q;
+	struct drm_weave_capture a;
+	struct weave_test_batch b;
+	uint8_t bytes[FI_WRITE];
+	unsigned int n, pass;
+	struct fi_client c;
+	bool inj;
+	int ret;
+
+	ASSERT_LE(5u, self->info.uapi_minor);
+	memset(bytes, 0x4d, sizeof(bytes));
+	for (pass = 0; pass < 2; pass++) {
+		for (n = 1;; n++) {
+			fi_client_open(_metadata, self, &c, -1, 1);
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_PREPARE, &a));
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_BEGIN, &a));
+			weave_test_batch_init(&b);
+			weave_test_fill_task(&b, c.lane[0].wbo, self->page,
+					     self->page, n);
+			if (pass)
+				weave_test_write_task(&b, c.lane[0].wbo, 0,
+						      sizeof(bytes), bytes);
+			weave_test_noop(&b);
+			q0 = weave_test_squery(_metadata, c.fd,
+					       c.lane[0].stream);
+
+			fi_arm(_metadata, self, n);
+			ret = fi_enqueue_raw(c.fd, c.lane[0].stream, &b, NULL,
+					     0);
+			inj = fi_disarm(_metadata, self);
+			fi_ok_or_enomem(_metadata, what, n, ret);
+
+			q = weave_test_squery(_metadata, c.fd,
+					      c.lane[0].stream);
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_QUERY, &a));
+			ASSERT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING,
+				  a.state);
+			if (ret) {
+				ASSERT_EQ(q0.enqueued, q.enqueued);
+				ASSERT_EQ(0u, a.ntasks) {
+					TH_LOG("%s, fail-nth %u: ENQUEUE failed, but its launches were recorded",
+					       what, n);
+				}
+				ASSERT_EQ(0, a.error) {
+					TH_LOG("%s, fail-nth %u: ENQUEUE failed, but its host write doomed the window (%d)",
+					       what, n, a.error);
+				}
+			} else {
+				ASSERT_EQ(q0.enqueued + pass, q.enqueued);
+				ASSERT_EQ(2u, a.ntasks);
+				/* A host write dooms it. */
+				if (pass) {
+					ASSERT_GT(0, a.error);
+				} else {
+					ASSERT_EQ(0, a.error);
+				}
+			}
+			ASSERT_EQ(0, fi_capture(c.fd, c.lane[0].stream,
+						DRM_WEAVE_CAPTURE_ABORT, &a));
+			fi_finish(_metadata, c.fd, c.lane[0].stream);
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			fi_client_close(_metadata, self, &c);
+			fi_settled(_metadata, self);
+			if (fi_done(_metadata, self, what, n, inj, ret))
+				break;
+		}
+	}
+}
+
+/*
  * After a REPLAY of @graph on lane 0 of @c that failed with -ECANCELED,
  * the last resort of an execution within the call that cannot pack a
  * task (see &enum drm_weave_stream_state): the tasks were queued, the
