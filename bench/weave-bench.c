@@ -49,6 +49,9 @@
  *        weave-bench -p           the pending-jobs ratio only
  *        weave-bench -f           the failure-tracking ratio only
  *        weave-bench -g           the graph-replay ratios only
+ *        weave-bench -r N [TASKS] one replay measurement of a graph of N
+ *                                 tasks, TASKS in all (for a profile)
+ *        weave-bench -e N [TASKS] the same N tasks enqueued and flushed
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -648,6 +651,9 @@ static int print_taint_ratio(const struct drm_weave_device_info *info)
 #define REPLAY_TASKS	16384
 #define REPLAY_N_64	1
 
+/* The tasks a replay measurement runs: REPLAY_TASKS, or -r's TASKS. */
+static uint32_t replay_tasks = REPLAY_TASKS;
+
 static const uint32_t replay_sizes[] = { 8, 64, 512 };
 
 #define NR	(sizeof(replay_sizes) / sizeof(replay_sizes[0]))
@@ -674,7 +680,7 @@ static int replay_run(const struct drm_weave_device_info *info, uint32_t n,
 	int fd, ret;
 
 	per = info->max_tasks_per_enqueue < n ? info->max_tasks_per_enqueue : n;
-	reps = REPLAY_TASKS / n;
+	reps = replay_tasks / n;
 	noop = calloc(per, sizeof(*noop));
 	if (!noop)
 		return -ENOMEM;
@@ -819,30 +825,58 @@ static int print_replay_ratios(const struct drm_weave_device_info *info)
 	return 0;
 }
 
+/* One measurement of -r or -e; returns the exit status. */
+static int print_replay_one(const struct drm_weave_device_info *info,
+			    uint32_t n, bool replay, uint32_t tasks)
+{
+	double ns, submit_ns;
+	int err;
+
+	if (!n || n > info->max_graph_tasks || tasks < n) {
+		fprintf(stderr, "weave-bench: a graph of 1 to %u tasks, no more than TASKS\n",
+			info->max_graph_tasks);
+		return 2;
+	}
+	replay_tasks = tasks;
+	err = replay_run(info, n, replay, &ns, &submit_ns);
+	if (err) {
+		printf("replay error %s\n", strerror(-err));
+		return 1;
+	}
+	printf("%s graph %u tasks %u ns_per_task %.0f ns_per_task_in_calls %.0f\n",
+	       replay ? "replay" : "enqueue", n, tasks / n * n, ns, submit_ns);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct drm_weave_device_info info;
 	const char *one = NULL;
 	bool targets_only = false, pending_only = false, taints_only = false;
 	bool replay_only = false;
+	uint32_t replay_n = 0;
+	bool replay_one = false;
 	double med[NRATIOS];
 	unsigned int b, s, g, t, k;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:fgpt")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgpr:t")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
 			taints_only = true;
 		} else if (opt == 'g') {
 			replay_only = true;
+		} else if (opt == 'e' || opt == 'r') {
+			replay_n = strtoul(optarg, NULL, 0);
+			replay_one = opt == 'r';
 		} else if (opt == 'p') {
 			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -872,6 +906,8 @@ int main(int argc, char **argv)
 		return print_taint_ratio(&info) ? 1 : 0;
 	if (replay_only)
 		return print_replay_ratios(&info) ? 1 : 0;
+	if (replay_n)
+		return print_replay_one(&info, replay_n, replay_one, tasks);
 
 	for (k = 0; !targets_only && k < NB * NS * NG * NT; k++) {
 		double ns;

@@ -185,9 +185,14 @@ profile)
 	# One configuration of the benchmark under perf (cpu-clock: TCG has
 	# no PMU), kernel and module symbols from /proc/kallsyms; idle time
 	# shown as the rest; the configuration comes from run.sh.
+	# A configuration that starts with '-' is weave-bench's arguments.
+	prof=$(cat "$vm/profile")
+	case $prof in
+	-*) set -- $prof ;;
+	*) set -- -c "$prof" 262144 ;;
+	esac
 	perf record -q -e cpu-clock -F 2000 -a -g -o /tmp/perf.data \
-		"$build/bench/weave-bench" -c "$(cat "$vm/profile")" \
-		262144
+		"$build/bench/weave-bench" "$@"
 	rc=$?
 	perf report -i /tmp/perf.data --stdio --no-children --sort comm,sym \
 		-g none --percent-limit 0.3 2>/dev/null | grep -v -e '^$' -e swapper | head -80

@@ -74,7 +74,7 @@ echo "$kdir" > "$out/modroot"
 
 # The arguments of weave-bench in `make bench`, one line per run (none:
 # everything), and the configuration `make profile` runs:
-# BATCH,STREAMS,STRATEGY,MAX_TASKS.
+# BATCH,STREAMS,STRATEGY,MAX_TASKS, or weave-bench's arguments (-r 64 65536).
 printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
 # `make fuzz`: how long to fuzz, in seconds, and the first seed (none:
 # random).
