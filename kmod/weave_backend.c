@@ -216,6 +216,63 @@ static void weave_engine_destroy_stream(void *backend,
 	kref_put(&bs->ref, weave_bstream_release);
 }
 
+/**
+ * weave_etask_fill() - Encode a task.
+ * @t: The encoded task to fill.
+ * @task: The task.
+ * @more: The array for its bindings past %WEAVE_ETASK_BINDINGS, or NULL.
+ *
+ * Takes no reference: the job (or template) that @t is part of holds the
+ * buffers.  A host write's staging is left to the caller.
+ */
+void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
+		      struct weave_ebinding *more)
+{
+	struct weave_ebinding *eb;
+	u32 i;
+
+	t->kind = task->kind;
+	t->kernel = task->kernel_id;
+	t->arg = 0;
+	if (task->uniform_len >= 4)
+		memcpy(&t->arg, task->uniforms, 4);
+	/* A task a capture window refused runs as one we had to refuse. */
+	t->refused = task->refuse != 0;
+	t->cause = 0;
+	if (t->refused) {
+		t->arg = -task->refuse;
+		t->cause = DRM_WEAVE_FAILURE_CAPTURE;
+	}
+	t->more = more;
+	t->nb = task->num_bindings;
+	t->label = task->label;
+	for (i = 0; i < task->num_bindings; i++) {
+		eb = weave_etask_binding(t, i);
+		eb->shmem = to_drm_gem_shmem_obj(task->bindings[i].bo);
+		eb->offset = task->bindings[i].offset;
+		eb->size = task->bindings[i].size;
+		t->access[i] = task->bindings[i].access;
+	}
+}
+
+/**
+ * weave_job_take_gates() - Move a slot's pending gates to a job.
+ * @job: The job, with room for them in its dependencies.
+ * @slot: The slot, whose tasks the job takes.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_job_take_gates(struct weave_job *job, u32 slot)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_eslot *es = &ctx->slots[slot];
+
+	__set_bit(slot, job->slots);
+	ctx->ngates -= es->ngates;
+	while (es->ngates)
+		job->deps[job->ndeps++] = es->gates[--es->ngates];
+}
+
 /*
  * Append @task to @job, which has room for it and for its slot's gates
  * (weave_job_reserve()), with @more, the array for its bindings past
@@ -229,20 +286,14 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 					    struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = job->ctx;
-	u32 origin = task->slot;
-	struct weave_eslot *es = &ctx->slots[origin];
+	struct weave_eslot *es = &ctx->slots[task->slot];
 	struct weave_insync *insync;
-	struct weave_ebinding *eb;
 	struct weave_tally *tally;
 	struct weave_lstream *ls;
 	struct weave_etask *t;
 	u32 i;
 
-	__set_bit(origin, job->slots);
-	ctx->ngates -= es->ngates;
-	while (es->ngates)
-		job->deps[job->ndeps++] = es->gates[--es->ngates];
-
+	weave_job_take_gates(job, task->slot);
 	insync = list_empty(&es->insyncs) ? NULL :
 		 weave_eslot_insync(es, task->seqno);
 	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
@@ -264,29 +315,11 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 	}
 	tally->count++;
 	t = &job->tasks[job->ntasks++];
-	t->kind = task->kind;
-	t->kernel = task->kernel_id;
-	t->arg = 0;
-	if (task->uniform_len >= 4)
-		memcpy(&t->arg, task->uniforms, 4);
-	/* A task a capture window refused runs as one we had to refuse. */
-	t->refused = task->refuse != 0;
-	if (t->refused) {
-		t->arg = -task->refuse;
-		t->cause = DRM_WEAVE_FAILURE_CAPTURE;
-	}
-	t->more = more;
-	t->nb = task->num_bindings;
-	t->label = task->label;
+	weave_etask_fill(t, task, more);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
 
-		eb = weave_etask_binding(t, i);
-		eb->shmem = to_drm_gem_shmem_obj(obj);
-		eb->offset = task->bindings[i].offset;
-		eb->size = task->bindings[i].size;
-		t->access[i] = task->bindings[i].access;
 		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
 			job->bos[job->nbos - 1].access |= task->bindings[i].access;
 			continue;
@@ -374,11 +407,12 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 
 	/*
 	 * The task joins the newest unpushed job if that one is @bs's, so
-	 * that unpushed jobs stay in the order of their tasks.
+	 * that unpushed jobs stay in the order of their tasks, and borrows
+	 * no template's (see "DOC: job templates").
 	 */
 	job = list_empty(&ctx->unpushed) ? NULL :
 		list_last_entry(&ctx->unpushed, struct weave_job, link);
-	if (!job || job->bs != bs) {
+	if (!job || job->bs != bs || job->tmpl) {
 		job = weave_job_alloc(bs);
 		if (!job) {
 			kfree(more);

@@ -152,6 +152,9 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 int weave_submit(struct weave_client *c, struct drm_file *file,
 		 struct drm_weave_enqueue *args, const struct weave_graph *g,
 		 int refuse);
+struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
+					   const struct drm_weave_enqueue *args,
+					   u32 count);
 int weave_enqueue_in_fences(struct drm_file *file,
 			    const struct drm_weave_enqueue *args,
 			    struct dma_fence **fences, u32 *nf);

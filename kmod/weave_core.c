@@ -525,6 +525,55 @@ int weave_core_register(struct weave_core *core, u32 stream,
 }
 
 /**
+ * weave_core_direct() - Clear the way for work handed to a logical stream's
+ * backend stream whole, past the ring (a graph replay).
+ * @core: The scheduler core.
+ * @stream: The logical stream handle.
+ * @tracks: The tracking structs of the buffers the work binds, each once.
+ * @n: Entries of @tracks.
+ *
+ * Makes the slot ready as weave_core_reserve() does; executes, as
+ * weave_core_execute() would, the other slots that have tasks queued on
+ * one of @tracks, so that the work comes after them as a registered task
+ * would (see "DOC: Buffer tracking"); then flushes the stream's slot, as
+ * weave_core_flush() does, so that it comes after the slot's queued tasks.
+ * A task the backend refuses stays queued and fails the call.  The caller
+ * then hands the work to the returned backend stream and flushes it, under
+ * the same hold of &weave_core.lock.
+ *
+ * Context: &weave_core.lock held.
+ * Return: The slot's backend stream, or an ERR_PTR(): the error of making
+ * the slot, or the one with which the backend refused a task.
+ */
+struct weave_bstream *weave_core_direct(struct weave_core *core, u32 stream,
+					struct weave_track *const *tracks,
+					u32 n)
+{
+	u32 i, idx = weave_core_slot(core, stream);
+	int ret;
+
+	lockdep_assert_held(core->lock);
+	ret = weave_slot_init(core, idx);
+	if (ret)
+		return ERR_PTR(ret);
+	/*
+	 * One slot at a time: executing a slot leaves its buffers' tracks
+	 * with nothing queued, so no slot is executed twice.
+	 */
+	for (i = 0; i < n; i++) {
+		if (!tracks[i]->queued || tracks[i]->slot == idx)
+			continue;
+		ret = weave_core_exec(core, &tracks[i]->slot, 1, true);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	ret = weave_core_exec(core, &stream, 1, true);
+	if (ret)
+		return ERR_PTR(ret);
+	return core->slots[idx].bstream;
+}
+
+/**
  * weave_core_flush() - Execute the slot of a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.

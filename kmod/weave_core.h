@@ -280,6 +280,9 @@ int weave_core_register(struct weave_core *core, u32 stream,
 int weave_core_execute(struct weave_core *core, const u32 *streams,
 		       u32 count);
 int weave_core_flush(struct weave_core *core, u32 stream);
+struct weave_bstream *weave_core_direct(struct weave_core *core, u32 stream,
+					struct weave_track *const *tracks,
+					u32 n);
 int weave_core_flush_all(struct weave_core *core);
 int weave_core_stream_destroy(struct weave_core *core, u32 stream);
 int weave_core_isolate_get(struct weave_core *core, u32 stream);

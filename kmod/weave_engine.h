@@ -28,6 +28,7 @@ struct weave_insync;
 struct weave_job;
 struct weave_join;
 struct weave_proxy;
+struct weave_template;
 
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
 #define WEAVE_MAX_QUEUES		16
@@ -260,6 +261,14 @@ struct dma_fence *weave_join_arm(struct weave_join *join);
 void weave_join_put(struct weave_join *join);
 
 void weave_lstream_put(struct weave_lstream *ls);
+
+struct weave_template *weave_template_create(const struct weave_task *tasks,
+					     u32 n);
+void weave_template_put(struct weave_template *tmpl);
+int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
+			 struct weave_lstream *ls, u64 first_seqno,
+			 struct weave_insync *in, struct dma_fence **gates,
+			 u32 ngates);
 
 void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
 			bool arena);

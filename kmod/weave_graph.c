@@ -62,6 +62,8 @@ static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 
 	if (!g)
 		return;
+	weave_template_put(g->tmpl);
+	kvfree(g->tracks);
 	for (i = 0; i < g->ntasks; i++)
 		weave_task_release(c, &g->tasks[i]);
 	kvfree(g->tasks);
@@ -355,6 +357,50 @@ static int weave_capture_begin_op(struct weave_client *c,
 	return 0;
 }
 
+/* Undo weave_graph_seal(): @g records on. */
+static void weave_graph_unseal(struct weave_graph *g)
+{
+	weave_template_put(g->tmpl);
+	g->tmpl = NULL;
+	kvfree(g->tracks);
+	g->tracks = NULL;
+	g->ntracks = 0;
+}
+
+/*
+ * Make what a replay of @g needs: its template, and the tracking structs
+ * of its buffers, each once.  0 or -ENOMEM, with nothing made.
+ */
+static int weave_graph_seal(struct weave_graph *g)
+{
+	struct weave_track *track;
+	u32 i, j, k, n = 0;
+
+	if (!g->ntasks)
+		return 0;
+	for (i = 0; i < g->ntasks; i++)
+		n += g->tasks[i].num_bindings;
+	g->tracks = kvmalloc_array(n, sizeof(*g->tracks), GFP_KERNEL_ACCOUNT);
+	g->tmpl = g->tracks ? weave_template_create(g->tasks, g->ntasks) :
+		  NULL;
+	if (!g->tmpl) {
+		kvfree(g->tracks);
+		g->tracks = NULL;
+		return -ENOMEM;
+	}
+	/* Few buffers per graph: a linear search keeps each once. */
+	for (i = 0; i < g->ntasks; i++)
+		for (j = 0; j < g->tasks[i].num_bindings; j++) {
+			track = g->tasks[i].bindings[j].track;
+			for (k = 0; k < g->ntracks; k++)
+				if (g->tracks[k] == track)
+					break;
+			if (k == g->ntracks)
+				g->tracks[g->ntracks++] = track;
+		}
+	return 0;
+}
+
 static int weave_capture_end_op(struct weave_client *c,
 				struct drm_file *file, u32 stream,
 				struct drm_weave_capture *args)
@@ -377,11 +423,15 @@ static int weave_capture_end_op(struct weave_client *c,
 		return weave_capture_fail(c, file, stream, args);
 	if (c->ngraphs >= WEAVE_MAX_GRAPHS)
 		return -ENOSPC;
-	ret = xa_alloc_cyclic(&c->graphs, &id, c->recording[slot],
-			      XA_LIMIT(1, U32_MAX), &c->next_graph,
-			      GFP_KERNEL_ACCOUNT);
-	if (ret < 0)
+	ret = weave_graph_seal(c->recording[slot]);
+	if (!ret)
+		ret = xa_alloc_cyclic(&c->graphs, &id, c->recording[slot],
+				      XA_LIMIT(1, U32_MAX), &c->next_graph,
+				      GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
+		weave_graph_unseal(c->recording[slot]);
 		return ret;
+	}
 	c->ngraphs++;
 	args->ntasks = c->recording[slot]->ntasks;
 	weave_graph_mark(c->recording[slot], 0, false);
@@ -471,14 +521,71 @@ out:
 	return ret;
 }
 
+/*
+ * Resolve step of a replay on @slot: the graph's last replay, if it was
+ * on another slot and has not completed, gates this one too.
+ */
+static void weave_replay_after(const struct weave_graph *g, u32 slot,
+			       struct dma_fence **fences, u32 *nf)
+{
+	if (g->last && g->last_slot != slot && !dma_fence_is_signaled(g->last))
+		fences[(*nf)++] = dma_fence_get(g->last);
+}
+
+/*
+ * Queue the tasks of @g, which has some, on @ls, the stream of @e, after
+ * its in-fences @fences (@nf of them, which it takes): the way cleared
+ * past other slots' and the slot's queued tasks, then one job of the
+ * graph's template (see "DOC: job templates").
+ */
+static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
+			      const struct drm_weave_enqueue *e,
+			      struct weave_lstream *ls,
+			      struct dma_fence **fences, u32 nf)
+{
+	u32 slot = weave_core_slot(&c->core, e->stream);
+	struct weave_insync *in = NULL;
+	struct weave_bstream *bs;
+	int ret = 0;
+
+	weave_replay_after(g, slot, fences, &nf);
+	if (nf) {
+		in = weave_insync_create(c->ectx, fences, nf);
+		ret = in ? 0 : -ENOMEM;
+	}
+	if (!ret) {
+		bs = weave_core_direct(&c->core, e->stream, g->tracks,
+				       g->ntracks);
+		ret = PTR_ERR_OR_ZERO(bs);
+	}
+	if (!ret) {
+		/* The slot is made: no new core may replace this one. */
+		c->enqueued = true;
+		ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
+	}
+	if (!ret)
+		ret = weave_template_queue(bs, g->tmpl, ls, ls->enqueued + 1,
+					   in, fences, nf);
+	if (!ret) {
+		ls->enqueued += g->ntasks;
+		in = NULL;
+		nf = 0;
+	}
+	weave_insync_put(in);
+	while (nf--)
+		dma_fence_put(fences[nf]);
+	return ret;
+}
+
 /**
  * weave_replay_ioctl() - Handle %DRM_IOCTL_WEAVE_REPLAY.
  * @drm: The DRM device.
  * @data: A &struct drm_weave_replay.
  * @file: The client's file.
  *
- * An ENQUEUE of the graph's tasks and a FLUSH of the stream, under one
- * hold of the client's mutex; what the out-sync needs is allocated first.
+ * An ENQUEUE of the graph's tasks, as one job made from its template, and
+ * a FLUSH of the stream, under one hold of the client's mutex; what the
+ * out-sync needs is allocated first.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -497,8 +604,9 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 	};
 	struct weave_flush_out out = {};
 	struct dma_fence *fence = NULL;
+	struct weave_lstream *ls;
 	struct weave_graph *g;
-	u32 slot, nf;
+	u32 slot, nf = 0;
 	int ret;
 
 	if (args->flags || args->pad || args->out_sync.flags ||
@@ -520,19 +628,21 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	e.tasks.count = g->ntasks;
-	if (g->ntasks) {
-		ret = weave_submit(c, file, &e, g, 0);
-	} else {
-		/* Nothing to queue; the in-syncs are checked all the same. */
+	ls = weave_enqueue_stream(c, &e, g->ntasks);
+	ret = PTR_ERR_OR_ZERO(ls);
+	if (!ret)
 		ret = weave_enqueue_in_fences(file, &e, c->in_fences, &nf);
+	if (!ret && g->ntasks) {
+		ret = weave_replay_queue(c, g, &e, ls, c->in_fences, nf);
+	} else {
+		/* Nothing to queue; the in-syncs were checked all the same. */
 		while (nf--)
 			dma_fence_put(c->in_fences[nf]);
 	}
 	if (!ret)
 		ret = weave_flush_locked(c, &f, &out, &fence);
 	if (!ret) {
-		args->seqno = e.seqno;
+		args->seqno = ls->enqueued;
 		slot = weave_core_slot(&c->core, args->stream);
 		dma_fence_put(g->last);
 		g->last = weave_ectx_slot_fence(c->ectx, slot);

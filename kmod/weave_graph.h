@@ -13,6 +13,8 @@ struct drm_file;
 struct drm_gem_object;
 struct weave_client;
 struct weave_task;
+struct weave_template;
+struct weave_track;
 
 /* Limits of graph capture, fixed by the driver. */
 #define WEAVE_MAX_GRAPHS	256
@@ -34,6 +36,18 @@ struct weave_graph {
 	u32 ntasks;
 	/** @cap: Entries of @tasks. */
 	u32 cap;
+	/**
+	 * @tmpl: Once sealed, @tasks encoded for replays (see "DOC: job
+	 * templates"); a reference.  NULL while recording, or with no task.
+	 */
+	struct weave_template *tmpl;
+	/**
+	 * @tracks: Once sealed, the tracking structs of the buffers @tasks
+	 * bind, each once, which @tasks hold.
+	 */
+	struct weave_track **tracks;
+	/** @ntracks: Entries of @tracks. */
+	u32 ntracks;
 	/**
 	 * @last: The fence of the slot the graph was last replayed on, just
 	 * after that replay; a reference, or NULL.

@@ -31,7 +31,8 @@ void weave_job_release_tasks(struct weave_job *job)
 	struct weave_etask *t;
 	u32 i;
 
-	for (i = 0; i < job->ntasks; i++) {
+	/* A template's tasks are its own, and hold nothing of the job's. */
+	for (i = 0; !job->tmpl && i < job->ntasks; i++) {
 		t = &job->tasks[i];
 		if (t->kind == WEAVE_TASK_HOST_WRITE)
 			weave_staging_free(ctx, t->data, t->b[0].size);
@@ -86,9 +87,13 @@ void weave_job_free(struct weave_job *job)
 	 * Keep one task array for the next job: allocations are zeroed.  It
 	 * stays counted in job_bytes; an array freed below leaves it.
 	 */
-	if (job->ctasks == ctx->task_hint &&
-	    !cmpxchg(&ctx->spare_tasks, NULL, job->tasks))
+	if (job->tmpl) {
+		weave_template_put(job->tmpl);
 		job->tasks = NULL;
+	} else if (job->ctasks == ctx->task_hint &&
+		   !cmpxchg(&ctx->spare_tasks, NULL, job->tasks)) {
+		job->tasks = NULL;
+	}
 	if (job->tasks)
 		weave_job_bytes_sub(ctx, job->ctasks);
 	for (i = 0; i < job->nbos; i++)
@@ -180,6 +185,58 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	job->ctasks = ctx->task_hint;
 	job->deps = job->dep0;
 	job->cdeps = ARRAY_SIZE(job->dep0);
+	weave_job_attach(job, bs);
+	return job;
+}
+
+/**
+ * weave_job_alloc_from() - Allocate a job of a template's tasks.
+ * @bs: The backend stream the job is for.
+ * @tmpl: The template; the job takes a reference of its own.
+ * @ndeps: The dependencies it must have room for.
+ *
+ * The job borrows @tmpl's tasks and has room for its buffers, one tally
+ * and @ndeps dependencies; it is empty otherwise (see "DOC: job
+ * templates").
+ *
+ * Context: The client's mutex held.
+ * Return: The job, or NULL if out of memory.
+ */
+struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
+				       struct weave_template *tmpl,
+				       u32 ndeps)
+{
+	u32 nbos = tmpl->nbos;
+	struct weave_job *job;
+
+	job = weave_job_zalloc(bs->ctx);
+	if (!job)
+		return NULL;
+	job->deps = job->dep0;
+	job->cdeps = ARRAY_SIZE(job->dep0);
+	if (nbos) {
+		job->bos = kvmalloc_array(nbos, sizeof(*job->bos),
+					  GFP_KERNEL_ACCOUNT);
+		job->objs = kvmalloc_array(nbos, sizeof(*job->objs),
+					   GFP_KERNEL_ACCOUNT);
+		job->cbos = nbos;
+	}
+	if (!job->hw || !job->proxy || (nbos && (!job->bos || !job->objs)) ||
+	    weave_grow_from((void **)&job->deps, &job->cdeps, ndeps,
+			    sizeof(*job->deps), job->dep0)) {
+		kfree(job->hw);
+		weave_proxy_put(job->proxy);
+		kvfree(job->bos);
+		kvfree(job->objs);
+		if (job->deps != job->dep0)
+			kvfree(job->deps);
+		kfree(job);
+		return NULL;
+	}
+	kref_get(&tmpl->ref);
+	job->tmpl = tmpl;
+	job->tasks = tmpl->tasks;
+	job->ctasks = tmpl->ntasks;
 	weave_job_attach(job, bs);
 	return job;
 }

@@ -157,8 +157,16 @@ struct weave_job {
 	u32 ntallies;
 	/** @ctallies: Allocated entries of @tallies. */
 	u32 ctallies;
-	/** @tasks: The encoded tasks. */
+	/**
+	 * @tasks: The encoded tasks; borrowed from @tmpl if it is set, and
+	 * then read-only.
+	 */
 	struct weave_etask *tasks;
+	/**
+	 * @tmpl: The template of a replay's job, a reference, or NULL (see
+	 * "DOC: job templates").
+	 */
+	struct weave_template *tmpl;
 	/** @ntasks: Used entries of @tasks. */
 	u32 ntasks;
 	/** @ctasks: Allocated entries of @tasks. */
@@ -189,6 +197,27 @@ struct weave_job {
 	unsigned long slots[];
 };
 
+/**
+ * struct weave_template - A graph's tasks, encoded once for its replays.
+ *
+ * See "DOC: job templates".  Read-only once made.
+ */
+struct weave_template {
+	/** @ref: The graph's reference and one per job made from it. */
+	struct kref ref;
+	/** @ntasks: Entries of @tasks, not zero. */
+	u32 ntasks;
+	/** @nbos: Entries of @bos. */
+	u32 nbos;
+	/**
+	 * @bos: The buffers the tasks bind, sorted, each once with the union
+	 * of its access; a reference each.
+	 */
+	struct weave_jbo *bos;
+	/** @tasks: The encoded tasks, in their recorded order. */
+	struct weave_etask tasks[] __counted_by(ntasks);
+};
+
 /* Binding @i of @t, below &weave_etask.nb. */
 static_assert(sizeof(struct weave_etask) <= 104);
 
@@ -205,6 +234,13 @@ static inline bool weave_job_aborted(struct weave_job *job)
 }
 
 void weave_job_release_tasks(struct weave_job *job);
+void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
+		      struct weave_ebinding *more);
+void weave_job_take_gates(struct weave_job *job, u32 slot);
+struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
+				       struct weave_template *tmpl,
+				       u32 ndeps);
+
 void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);
 struct weave_job *weave_job_alloc(struct weave_bstream *bs);
 int weave_job_reserve(struct weave_job *job, const struct weave_task *task,

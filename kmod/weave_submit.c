@@ -424,10 +424,20 @@ static struct weave_task *weave_enqueue_tasks_buf(struct weave_client *c,
 	return tasks;
 }
 
-/* Resolve step: the stream of @args, if it can take @count more tasks. */
-static struct weave_lstream *
-weave_enqueue_stream(struct weave_client *c,
-		     const struct drm_weave_enqueue *args, u32 count)
+/**
+ * weave_enqueue_stream() - Resolve step: the stream of an ENQUEUE, or of a
+ * replay.
+ * @c: The client.
+ * @args: The checked ENQUEUE arguments.
+ * @count: The tasks to queue.
+ *
+ * Context: The client's mutex held.
+ * Return: The stream, if it can take @count more tasks; else ERR_PTR() of
+ * -ENOENT, -ECANCELED (it failed) or -EBUSY (max_pending_tasks).
+ */
+struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
+					   const struct drm_weave_enqueue *args,
+					   u32 count)
 {
 	struct weave_lstream *ls;
 
@@ -601,12 +611,12 @@ static int weave_enqueue_commit(struct weave_client *c,
 }
 
 /*
- * Copy step of a replay: the tasks of @g, each holding its buffers, and
- * refused with @refuse if it is not zero.
+ * Copy step of a recording's tasks: those of @g, each holding its buffers,
+ * and refused with @refuse if it is not zero.
  */
-static void weave_replay_copy_tasks(struct weave_client *c,
-				    const struct weave_graph *g, int refuse,
-				    struct weave_task *tasks, u32 *n)
+static void weave_recording_copy_tasks(struct weave_client *c,
+				       const struct weave_graph *g, int refuse,
+				       struct weave_task *tasks, u32 *n)
 {
 	for (*n = 0; *n < g->ntasks; (*n)++) {
 		tasks[*n] = g->tasks[*n];
@@ -633,26 +643,16 @@ static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
 			tasks[i].refuse = -EBUSY;
 }
 
-/*
- * Resolve step of a replay on @slot: the graph's last replay, if it was
- * on another slot and has not completed, gates this one too.
- */
-static void weave_replay_after(const struct weave_graph *g, u32 slot,
-			       struct dma_fence **fences, u32 *nf)
-{
-	if (g && g->last && g->last_slot != slot &&
-	    !dma_fence_is_signaled(g->last))
-		fences[(*nf)++] = dma_fence_get(g->last);
-}
-
 /**
  * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
- * graph's.
+ * recording's.
  * @c: The client.
  * @file: Its file.
- * @args: The checked ENQUEUE arguments; for a replay, the stream, the
+ * @args: The checked ENQUEUE arguments; for a recording, the stream, the
  *	in-syncs and @g's task count.
- * @g: The graph to replay, or NULL to copy the tasks from @args.
+ * @g: A recording to queue task by task (a doomed window's, refused), or
+ *	NULL to copy the tasks from @args.  A replay queues a sealed graph
+ *	whole instead (see "DOC: job templates").
  * @refuse: Zero, or the negative errno with which @g's tasks are queued
  *	refused: they do not run, and taint what they should have written.
  *
@@ -687,7 +687,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 			ret = -EINVAL;
 	}
 	if (!ret && g)
-		weave_replay_copy_tasks(c, g, refuse, tasks, &n);
+		weave_recording_copy_tasks(c, g, refuse, tasks, &n);
 	else if (!ret)
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
 	if (!ret && record && weave_tasks_queue_any(tasks, n)) {
@@ -715,8 +715,6 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		weave_enqueue_refuse_writes(tasks, count, record);
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
-	if (!ret && count)
-		weave_replay_after(g, st.slot, fences, &nf);
 	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sanitizer/lsan_interface.h>
 
+#include <linux/err.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
@@ -867,6 +868,92 @@ TEST_F(sched, create_error_rejects_the_task_untouched)
 	ASSERT_EQ(2u, t.slot);
 	ASSERT_EQ(1u, X->queued);
 	CALLS("C2");
+}
+
+/*
+ * direct clears the way for work handed to the stream's backend stream
+ * whole: the other slots with queued tasks on its buffers first, each
+ * once, then the stream's own slot, flushed.
+ */
+TEST_F(sched, direct_executes_sharing_slots_then_its_own)
+{
+	struct weave_track *tracks[] = { X, Y, Z };
+	struct weave_task t = launch(1);
+	struct weave_bstream *bs;
+
+	REG(1, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	t = launch(2);
+	REG(1, *bind(&t, Y, WEAVE_ACCESS_WRITE));
+	t = launch(3);
+	REG(2, *bind(&t, Z, WEAVE_ACCESS_READ));
+	LAUNCH(0, 4);
+	LAUNCH(3, 5);
+	CALLS("C1 C2 C0 C3");
+
+	bs = weave_core_direct(&self->s, 0, tracks, 3);
+	ASSERT_EQ(self->m.streams[0], bs);
+	/* Slot 1 once for X and Y, slot 2 for Z, then slot 0; not 3. */
+	CALLS("E1:1 T0 E1:2 T1 F1 E2:3 T2 F2 E0:4 F0");
+	ASSERT_EQ(0u, QUEUED(0));
+	ASSERT_EQ(1u, QUEUED(3));
+	ASSERT_EQ(0u, X->queued);
+}
+
+TEST_F(sched, direct_makes_the_slot_and_skips_its_own_buffers)
+{
+	struct weave_track *tracks[] = { X };
+	struct weave_task t = launch(1);
+	struct weave_bstream *bs;
+
+	REG(2, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	CALLS("C2");
+	/* X is queued on the stream's own slot: the flush covers it. */
+	bs = weave_core_direct(&self->s, 2 + MAX_STREAMS, tracks, 1);
+	ASSERT_EQ(self->m.streams[2], bs);
+	CALLS("E2:1 T0 F2");
+
+	/* A slot never used is made; an empty one is still flushed. */
+	bs = weave_core_direct(&self->s, 1, NULL, 0);
+	ASSERT_EQ(self->m.streams[1], bs);
+	ASSERT_EQ(1u, bs->slot);
+	CALLS("C1 F1");
+}
+
+TEST_F(sched, direct_fails_with_a_refusal_and_keeps_the_tasks)
+{
+	struct weave_track *tracks[] = { X };
+	struct weave_task t = launch(1);
+
+	REG(1, *bind(&t, X, WEAVE_ACCESS_WRITE));
+	LAUNCH(0, 2);
+	CALLS("C1 C0");
+	self->m.fail_enqueue_kernel = 1;
+	self->m.fail_enqueue_err = -ENOMEM;
+	ASSERT_EQ(ERR_PTR(-ENOMEM), weave_core_direct(&self->s, 0, tracks, 1));
+	/* Stopped at the other slot: nothing of slot 0 ran. */
+	CALLS("E1:1! F1");
+	ASSERT_EQ(1u, QUEUED(1));
+	ASSERT_EQ(1u, QUEUED(0));
+	ASSERT_EQ(1u, X->queued);
+
+	self->m.fail_enqueue_kernel = 2;
+	ASSERT_EQ(ERR_PTR(-ENOMEM), weave_core_direct(&self->s, 0, tracks, 1));
+	CALLS("E1:1 T0 F1 E0:2! F0");
+	ASSERT_EQ(1u, QUEUED(0));
+
+	self->m.fail_enqueue_err = 0;
+	ASSERT_EQ(self->m.streams[0],
+		  weave_core_direct(&self->s, 0, tracks, 1));
+	CALLS("E0:2 F0");
+}
+
+TEST_F(sched, direct_fails_whole_when_the_slot_cannot_be_made)
+{
+	self->m.fail_create_slot = 3;
+	self->m.fail_create_err = -ENOMEM;
+	ASSERT_EQ(ERR_PTR(-ENOMEM), weave_core_direct(&self->s, 3, NULL, 0));
+	CALLS("C3");
+	ASSERT_EQ(NULL, self->m.streams[3]);
 }
 
 /* reserve makes the slot once, so a later register cannot fail on it. */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the soft engine's job templates: a graph's tasks encoded once,
+ * and the job each replay makes of them without encoding them again.
+ */
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+#include <drm/drm_gem.h>
+
+#include "weave_drv.h"
+#include "weave_engine.h"
+#include "weave_job.h"
+#include "weave_lists.h"
+
+/**
+ * DOC: job templates
+ *
+ * A graph replays the same tasks each time, so the soft engine encodes
+ * them once, when the graph is sealed, into a &struct weave_template: the
+ * encoded tasks, read-only from then on, and the buffers they bind, sorted
+ * and merged with the union of their access, a reference each.
+ *
+ * A replay queues one job that borrows the template's tasks
+ * (&weave_job.tmpl holds a reference), with one tally for all of them,
+ * the replay's in-syncs and the slot's gates, and a copy of the buffer
+ * list, whose references it takes as any job does.  So a replay encodes
+ * nothing, and costs one job whatever its number of tasks; the worker
+ * runs the tasks as any others, with the same failure propagation.  No
+ * task of an ENQUEUE joins such a job.
+ *
+ * A template lives as long as its graph or a job made from it, whichever
+ * goes last: destroying a graph with replays in flight is safe.
+ */
+
+static void weave_template_release(struct kref *ref)
+{
+	struct weave_template *tmpl = container_of(ref, struct weave_template,
+						   ref);
+	u32 i;
+
+	for (i = 0; i < tmpl->ntasks; i++)
+		kfree(tmpl->tasks[i].more);
+	for (i = 0; i < tmpl->nbos; i++)
+		drm_gem_object_put(tmpl->bos[i].obj);
+	kvfree(tmpl->bos);
+	kvfree(tmpl);
+}
+
+/**
+ * weave_template_put() - Drop a reference to a template.
+ * @tmpl: The template, or NULL.
+ */
+void weave_template_put(struct weave_template *tmpl)
+{
+	if (tmpl)
+		kref_put(&tmpl->ref, weave_template_release);
+}
+
+/* Gather the buffers of @tasks into @tmpl, each once; 0 or -ENOMEM. */
+static int weave_template_bos(struct weave_template *tmpl,
+			      const struct weave_task *tasks, u32 n)
+{
+	struct weave_jbo *all;
+	u32 i, j, nall = 0;
+
+	for (i = 0; i < n; i++)
+		nall += tasks[i].num_bindings;
+	if (!nall)
+		return 0;
+	all = kvmalloc_array(nall, sizeof(*all), GFP_KERNEL_ACCOUNT);
+	if (!all)
+		return -ENOMEM;
+	nall = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < tasks[i].num_bindings; j++) {
+			all[nall].obj = tasks[i].bindings[j].bo;
+			all[nall++].access = tasks[i].bindings[j].access;
+		}
+	nall = weave_jbos_merge(all, nall);
+	tmpl->bos = kvmalloc_array(nall, sizeof(*tmpl->bos),
+				   GFP_KERNEL_ACCOUNT);
+	if (!tmpl->bos) {
+		kvfree(all);
+		return -ENOMEM;
+	}
+	memcpy(tmpl->bos, all, nall * sizeof(*all));
+	kvfree(all);
+	tmpl->nbos = nall;
+	for (i = 0; i < nall; i++)
+		drm_gem_object_get(tmpl->bos[i].obj);
+	return 0;
+}
+
+/**
+ * weave_template_create() - Encode a graph's tasks once.
+ * @tasks: The graph's launches, checked and resolved.
+ * @n: Their number, not zero.
+ *
+ * See "DOC: job templates".  The template holds its own references to
+ * the buffers, so @tasks may go before it.
+ *
+ * Context: The client's mutex held.
+ * Return: The template with one reference, or NULL if out of memory.
+ */
+struct weave_template *weave_template_create(const struct weave_task *tasks,
+					     u32 n)
+{
+	struct weave_template *tmpl;
+	struct weave_ebinding *more;
+	u32 i, extra;
+
+	tmpl = kvzalloc(struct_size(tmpl, tasks, n), GFP_KERNEL_ACCOUNT);
+	if (!tmpl)
+		return NULL;
+	kref_init(&tmpl->ref);
+	tmpl->ntasks = n;
+	for (i = 0; i < n; i++) {
+		more = NULL;
+		if (tasks[i].num_bindings > WEAVE_ETASK_BINDINGS) {
+			extra = tasks[i].num_bindings - WEAVE_ETASK_BINDINGS;
+			more = kmalloc_array(extra, sizeof(*more),
+					     GFP_KERNEL_ACCOUNT);
+			if (!more)
+				goto err;
+		}
+		weave_etask_fill(&tmpl->tasks[i], &tasks[i], more);
+	}
+	if (weave_template_bos(tmpl, tasks, n))
+		goto err;
+	return tmpl;
+
+err:
+	weave_template_put(tmpl);
+	return NULL;
+}
+
+/**
+ * weave_template_queue() - Queue a job of a template's tasks.
+ * @bs: The backend stream of the slot the tasks run on.
+ * @tmpl: The template.
+ * @ls: The logical stream they count for, whose @enqueued already counts
+ *	them.
+ * @first_seqno: &weave_task.stream_seqno of the first of them.
+ * @in: The replay's in-syncs, or NULL; taken on success.
+ * @gates: The gates of its in-fences, from weave_ectx_gates_prepare() for
+ *	the slot of @bs; taken on success.
+ * @ngates: Entries of @gates.
+ *
+ * The job goes after every job of the client not pushed yet; the next
+ * flush pushes it (see "DOC: job templates").  The tasks count as the
+ * client's pending tasks from now on.
+ *
+ * Context: The client's mutex held.
+ * Return: 0, or -ENOMEM with nothing changed.
+ */
+int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
+			 struct weave_lstream *ls, u64 first_seqno,
+			 struct weave_insync *in, struct dma_fence **gates,
+			 u32 ngates)
+{
+	struct weave_ectx *ctx = bs->ctx;
+	struct weave_tally *tally;
+	struct weave_job *job;
+	u32 i;
+
+	job = weave_job_alloc_from(bs, tmpl,
+				   ctx->slots[bs->slot].ngates + ngates);
+	if (!job)
+		return -ENOMEM;
+	weave_ectx_gates_commit(ctx, bs->slot, gates, ngates);
+	weave_job_take_gates(job, bs->slot);
+
+	kref_get(&ls->ref);
+	tally = &job->tallies[job->ntallies++];
+	tally->ls = ls;
+	tally->count = tmpl->ntasks;
+	tally->first_seqno = first_seqno;
+	tally->insync = in;
+	job->prio = ls->priority;
+	job->ntasks = tmpl->ntasks;
+	job->pending = tmpl->ntasks;
+	atomic64_add(tmpl->ntasks, &ctx->pending_tasks);
+	job->failures = &to_weave_device(ctx->drm)->failures;
+	for (i = 0; i < tmpl->nbos; i++) {
+		drm_gem_object_get(tmpl->bos[i].obj);
+		job->bos[i] = tmpl->bos[i];
+	}
+	job->nbos = tmpl->nbos;
+	list_add_tail(&job->link, &ctx->unpushed);
+	return 0;
+}
