@@ -591,6 +591,8 @@ static int weave_job_push(struct weave_job *job)
 		ctx->slots[s].last = dma_fence_get(finished);
 	}
 	atomic64_inc(&ctx->submitted_jobs);
+	if (!job->tmpl)
+		job->bs->last_tasks = job->ntasks;
 	drm_sched_entity_push_job(&job->base);
 	return 0;
 

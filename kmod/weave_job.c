@@ -7,6 +7,7 @@
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/kref.h>
+#include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -159,30 +160,40 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
 struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 {
 	struct weave_ectx *ctx = bs->ctx;
+	u32 want = ctx->task_hint;
 	struct weave_job *job;
 
+	/*
+	 * Room for what the backend stream's last job held, if that was
+	 * well below the threshold: a client that flushes small batches
+	 * under a large threshold does not get (and, as allocations are
+	 * zeroed, clear) a threshold's worth of entries per job.  A job
+	 * that needs more grows.
+	 */
+	if (bs->last_tasks && bs->last_tasks <= want / 2)
+		want = max_t(u32, roundup_pow_of_two(bs->last_tasks), 8);
 	job = weave_job_zalloc(ctx);
 	if (!job)
 		return NULL;
 	/* The spare has task_hint entries and is counted already. */
-	job->tasks = xchg(&ctx->spare_tasks, NULL);
+	if (want == ctx->task_hint)
+		job->tasks = xchg(&ctx->spare_tasks, NULL);
 	if (!job->tasks) {
-		job->tasks = kvmalloc_array(ctx->task_hint,
-					    sizeof(*job->tasks),
+		job->tasks = kvmalloc_array(want, sizeof(*job->tasks),
 					    GFP_KERNEL_ACCOUNT);
 		if (job->tasks)
-			weave_job_bytes_add(ctx, ctx->task_hint);
+			weave_job_bytes_add(ctx, want);
 	}
 	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
-			weave_job_bytes_sub(ctx, ctx->task_hint);
+			weave_job_bytes_sub(ctx, want);
 		kfree(job->hw);
 		weave_proxy_put(job->proxy);
 		kvfree(job->tasks);
 		kfree(job);
 		return NULL;
 	}
-	job->ctasks = ctx->task_hint;
+	job->ctasks = want;
 	job->deps = job->dep0;
 	job->cdeps = ARRAY_SIZE(job->dep0);
 	weave_job_attach(job, bs);

@@ -69,6 +69,12 @@ struct weave_bstream {
 	 * client's mutex.
 	 */
 	u64 fence_seqno[WEAVE_NUM_PRIOS];
+	/**
+	 * @last_tasks: The tasks of the last job pushed to it, zero before
+	 * the first; under the client's mutex.  Sizes the next job's task
+	 * array (weave_job_alloc()).
+	 */
+	u32 last_tasks;
 };
 
 /*
