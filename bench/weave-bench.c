@@ -692,7 +692,13 @@ static int replay_run(const struct drm_weave_device_info *info, uint32_t n,
 		free(noop);
 		return fd;
 	}
-	ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS, info->max_tasks);
+	/*
+	 * The threshold at @n (the device's at most): the enqueue side
+	 * executes its @n tasks as one job, as a replay is, and the engine
+	 * sizes that job for @n tasks, not for a larger threshold.
+	 */
+	ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			      n < info->max_tasks ? n : info->max_tasks);
 	if (!ret)
 		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
 					  &stream);
