@@ -95,8 +95,8 @@ bool weave_capture_recording(const struct weave_capture *cap, u32 stream)
  * @stream: The logical stream handle, its owner.
  *
  * Return: 0; -EBUSY if the slot has a window; or the error with which the
- * backend refused a task when the slot was executed, and then nothing
- * changed.
+ * backend refused a task when the slot was executed, and then no window
+ * opened (a closed window's pending hold may have been given back).
  */
 int weave_capture_prepare(struct weave_capture *cap, u32 stream)
 {
@@ -106,7 +106,9 @@ int weave_capture_prepare(struct weave_capture *cap, u32 stream)
 	lockdep_assert_held(cap->core->lock);
 	if (w->state != WEAVE_WINDOW_NONE)
 		return -EBUSY;
-	err = weave_core_isolate_get(cap->core, stream);
+	err = weave_capture_settle(cap, stream);
+	if (!err)
+		err = weave_core_isolate_get(cap->core, stream);
 	if (err)
 		return err;
 	w->state = WEAVE_WINDOW_PREPARED;
@@ -144,9 +146,11 @@ int weave_capture_begin(struct weave_capture *cap, u32 stream)
  * @cap: The windows.
  * @stream: A logical stream of the slot.
  *
- * Gives back the window's isolation hold.  If the backend refuses a task
- * of the slot then, the slot keeps that hold until the client's core goes:
- * it stays isolated, which only keeps its tasks from being interleaved.
+ * Gives back the window's isolation hold, which executes the slot.  If the
+ * backend refuses a task of the slot then, the window closes all the same
+ * but its hold stays with the slot, *pending*: the tasks queued while it
+ * was isolated still run isolated, and weave_capture_settle() gives the
+ * hold back once they could be handed over.
  *
  * Return: True if there was a window.
  */
@@ -156,12 +160,37 @@ bool weave_capture_close(struct weave_capture *cap, u32 stream)
 	bool open = w->state != WEAVE_WINDOW_NONE;
 
 	lockdep_assert_held(cap->core->lock);
-	if (w->isolated)
-		weave_core_isolate_put(cap->core, w->owner);
 	w->state = WEAVE_WINDOW_NONE;
 	w->owner = 0;
-	w->isolated = false;
+	weave_capture_settle(cap, stream);
 	return open;
+}
+
+/**
+ * weave_capture_settle() - Give back the pending isolation hold of the
+ * closed window of @stream's slot, if it has one.
+ * @cap: The windows.
+ * @stream: A logical stream of the slot.
+ *
+ * See weave_capture_close().  Called again by anything that executes the
+ * slot; after an execution that handed over all of the slot's tasks it
+ * cannot fail.
+ *
+ * Return: 0, also without a pending hold; or the error with which the
+ * backend refused a task of the slot, and the hold stays pending.
+ */
+int weave_capture_settle(struct weave_capture *cap, u32 stream)
+{
+	struct weave_window *w = weave_window_of(cap, stream);
+	int err;
+
+	lockdep_assert_held(cap->core->lock);
+	if (w->state != WEAVE_WINDOW_NONE || !w->isolated)
+		return 0;
+	err = weave_core_isolate_put(cap->core, stream);
+	if (!err)
+		w->isolated = false;
+	return err;
 }
 
 /**

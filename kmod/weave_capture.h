@@ -29,7 +29,9 @@ enum weave_window_state {
  * struct weave_window - A slot's capture window.
  * @state: A &enum weave_window_state.
  * @owner: The logical stream that opened it; 0 without a window.
- * @isolated: The window holds one of the slot's isolation holds.
+ * @isolated: The window holds one of the slot's isolation holds; or,
+ *	with state %WEAVE_WINDOW_NONE, the hold of a closed window is
+ *	pending (see weave_capture_close()).
  */
 struct weave_window {
 	enum weave_window_state state;
@@ -56,5 +58,6 @@ int weave_capture_prepare(struct weave_capture *cap, u32 stream);
 int weave_capture_begin(struct weave_capture *cap, u32 stream);
 int weave_capture_end(struct weave_capture *cap, u32 stream, u32 *owner);
 bool weave_capture_close(struct weave_capture *cap, u32 stream);
+int weave_capture_settle(struct weave_capture *cap, u32 stream);
 
 #endif /* _WEAVE_CAPTURE_H_ */

@@ -116,6 +116,9 @@ static int weave_flush_submit(struct weave_client *c,
 		return -EBUSY;
 	weave_core_flush(&c->core, args->stream);
 	left = weave_core_slot_queued(&c->core, args->stream);
+	/* A closed window's pending hold goes once the slot is handed over. */
+	if (!left)
+		weave_capture_settle(&c->capture, args->stream);
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
 	if (left || weave_ectx_held(c->ectx))
 		return -ENOMEM;
@@ -132,7 +135,12 @@ static int weave_flush_submit(struct weave_client *c,
  */
 int weave_client_flush_all(struct weave_client *c)
 {
+	u32 i;
+
 	weave_core_flush_all(&c->core);
+	for (i = 0; i < c->core.max_streams; i++)
+		if (!weave_core_slot_queued(&c->core, i))
+			weave_capture_settle(&c->capture, i);
 	if (weave_core_queued(&c->core) || weave_ectx_held(c->ectx))
 		return -ENOMEM;
 	return 0;

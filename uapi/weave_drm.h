@@ -1322,7 +1322,8 @@ struct drm_weave_read {
  * A stream can record the tasks it is given, once, into a *graph*, and
  * replay the graph many times at a fraction of the cost of enqueuing them:
  * a replay copies no task from user space and checks none, as that was
- * done when they were recorded (uAPI 1.5).
+ * done when they were recorded, and submits them as one job, made from
+ * what sealing the graph prepared (uAPI 1.5).
  *
  * A slot has at most one capture *window*, owned by one of the streams
  * folded onto it.  %DRM_WEAVE_CAPTURE_PREPARE opens it: the slot is
@@ -1334,10 +1335,12 @@ struct drm_weave_read {
  * instead of run, their bindings and uniforms checked and copied once.
  * %DRM_WEAVE_CAPTURE_END seals the recording into a graph, releases the
  * isolation and closes the window.  %DRM_WEAVE_CAPTURE_ABORT closes it
- * from any state, recording nothing.  Other streams of the client keep
- * working throughout; other streams of the same slot too, but their tasks
- * run, and are never interleaved with other slots' while the window is
- * open.
+ * from any state, recording nothing.  (Releasing the isolation executes
+ * the slot; if the kernel has no memory for that, the window closes all
+ * the same and the slot stays isolated until a FLUSH of it succeeds.)
+ * Other streams of the client keep working throughout; other streams of
+ * the same slot too, but their tasks run, and are never interleaved with
+ * other slots' while the window is open.
  *
  * A window is *doomed* by any failure or skip of the owner's tasks while
  * it is open (see "DOC: failures"), and by a host write the owner enqueues
@@ -1496,7 +1499,11 @@ struct drm_weave_replay {
 	 * FLUSH's; handle zero for none.
 	 */
 	struct drm_weave_sync out_sync;
-	/** @seqno: Out: the stream's sequence number of the last task. */
+	/**
+	 * @seqno: Out: the stream's sequence number of the graph's last
+	 * task; for a graph without tasks, of the stream's last task so far
+	 * (zero if it has none).
+	 */
 	__u64 seqno;
 };
 

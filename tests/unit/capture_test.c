@@ -221,4 +221,59 @@ TEST_F(cap, refused_execution_changes_nothing)
 	EXPECT_TRUE(weave_capture_close(&self->c, 1));
 }
 
+/*
+ * A close whose execution is refused closes the window all the same, but
+ * its isolation hold stays pending, so the tasks queued while isolated
+ * still run isolated; settling gives it back once they are handed over.
+ */
+TEST_F(cap, refused_close_keeps_the_hold_pending)
+{
+	ASSERT_EQ(0, weave_capture_prepare(&self->c, 1));
+	ASSERT_EQ(0, weave_capture_begin(&self->c, 1));
+	LAUNCH(5, 9);
+	self->m.fail_enqueue_kernel = 9;
+	self->m.fail_enqueue_err = -ENOMEM;
+	EXPECT_TRUE(weave_capture_close(&self->c, 1));
+	EXPECT_EQ(WEAVE_WINDOW_NONE, STATE(1));
+	EXPECT_EQ(0u, OWNER(1));
+	EXPECT_TRUE(ISOLATED(1));
+	EXPECT_FALSE(weave_capture_recording(&self->c, 1));
+
+	/* Still refused: the hold stays, a new window cannot open. */
+	EXPECT_EQ(-ENOMEM, weave_capture_settle(&self->c, 5));
+	EXPECT_TRUE(ISOLATED(1));
+	EXPECT_EQ(-ENOMEM, weave_capture_prepare(&self->c, 1));
+	EXPECT_EQ(WEAVE_WINDOW_NONE, STATE(1));
+	EXPECT_TRUE(ISOLATED(1));
+	EXPECT_FALSE(weave_capture_close(&self->c, 1));
+	EXPECT_TRUE(ISOLATED(1));
+
+	self->m.fail_enqueue_err = 0;
+	EXPECT_EQ(0, weave_capture_settle(&self->c, 1));
+	EXPECT_FALSE(ISOLATED(1));
+	EXPECT_EQ(0u, weave_core_slot_queued(&self->s, 1));
+	/* Nothing pending: settling again changes nothing. */
+	EXPECT_EQ(0, weave_capture_settle(&self->c, 1));
+	EXPECT_EQ(-EINVAL, weave_core_isolate_put(&self->s, 1));
+}
+
+/* A prepare on a slot with a pending hold gives it back, then takes one. */
+TEST_F(cap, prepare_settles_a_pending_hold)
+{
+	ASSERT_EQ(0, weave_capture_prepare(&self->c, 1));
+	LAUNCH(1, 9);
+	self->m.fail_enqueue_kernel = 9;
+	self->m.fail_enqueue_err = -ENOMEM;
+	EXPECT_TRUE(weave_capture_close(&self->c, 1));
+	EXPECT_TRUE(ISOLATED(1));
+	self->m.fail_enqueue_err = 0;
+
+	ASSERT_EQ(0, weave_capture_prepare(&self->c, 5));
+	EXPECT_EQ(5u, OWNER(1));
+	EXPECT_TRUE(ISOLATED(1));
+	EXPECT_TRUE(weave_capture_close(&self->c, 1));
+	/* One hold in all: the window's, given back. */
+	EXPECT_FALSE(ISOLATED(1));
+}
+
 TEST_HARNESS_MAIN
