@@ -1326,6 +1326,60 @@ TEST_F(cap, replay_matches_enqueue)
 	expect_same(_metadata, self->fd, res, res2, self->page);
 }
 
+/*
+ * A replayed task with every binding it may have (past the few an encoded
+ * task keeps inline, a buffer bound twice) fails on each range it writes,
+ * and on none it only reads.
+ */
+TEST_F(cap, replay_fails_on_every_written_binding)
+{
+	uint32_t t = other_slot(_metadata, self, self->s), w[4], r, graph;
+	struct drm_weave_binding bind[8];
+	struct weave_test_report *rep;
+	struct weave_test_batch b;
+	uint64_t rseq = 0;
+	unsigned int i;
+
+	ASSERT_EQ(8u, self->info.max_bindings);
+	rep = malloc(sizeof(*rep));
+	ASSERT_NE(NULL, rep);
+	for (i = 0; i < 4; i++)
+		w[i] = weave_test_bo(_metadata, self->fd, 2 * self->page, 0);
+	r = weave_test_bo(_metadata, self->fd, self->page, 0);
+	bind[0] = weave_binding(r, DRM_WEAVE_ACCESS_READ, 0, self->page);
+	for (i = 0; i < 4; i++)
+		bind[1 + i] = weave_binding(w[i], DRM_WEAVE_ACCESS_WRITE, 0, 64);
+	/* The last three: a second range of w[3], r again, w[0] again. */
+	bind[5] = weave_binding(w[3], DRM_WEAVE_ACCESS_WRITE, self->page, 64);
+	bind[6] = weave_binding(r, DRM_WEAVE_ACCESS_READ, 64, 64);
+	bind[7] = weave_binding(w[0], DRM_WEAVE_ACCESS_READ |
+				 DRM_WEAVE_ACCESS_WRITE, self->page, 128);
+	weave_test_batch_init(&b);
+	weave_test_launch(&b, DRM_WEAVE_KERNEL_FAIL, bind, 8, 1, EIO);
+	graph = record(_metadata, self->fd, self->s, &b);
+
+	ASSERT_EQ(0, weave_replay(self->fd, graph, t, NULL, 0, NULL, &rseq));
+	weave_test_wait(_metadata, self->fd, t);
+	for (i = 1; i < 8; i++) {
+		if (bind[i].handle == r)
+			continue;
+		ASSERT_EQ(1u, weave_test_report(_metadata, self->fd,
+						bind[i].handle, bind[i].offset,
+						bind[i].size, rep)) {
+			TH_LOG("binding %u", i);
+		}
+		EXPECT_EQ(-EIO, rep->failure[0].error);
+		weave_test_expect_task(_metadata, &rep->failure[0].root, t,
+				       rseq, 0, DRM_WEAVE_KERNEL_FAIL);
+	}
+	/* Outside the written ranges, and the read buffer: good. */
+	weave_test_expect_good(_metadata, self->fd, w[1], 64,
+			       2 * self->page - 64);
+	weave_test_expect_good(_metadata, self->fd, w[3], 64, self->page - 64);
+	weave_test_expect_good(_metadata, self->fd, r, 0, self->page);
+	free(rep);
+}
+
 /* A replay's tasks count as the stream's, and its seqno is the last one. */
 TEST_F(cap, replay_counts_and_seqno)
 {
@@ -1936,8 +1990,34 @@ TEST_F(cap, replay_of_an_empty_graph_checks_its_in_syncs)
 	EXPECT_EQ(0, replay_raw(self->fd, graph, self->s, NULL, 0, size));
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->s).enqueued);
+
 	drmSyncobjDestroy(self->fd, obj);
 	drmSyncobjDestroy(self->fd, fresh);
+}
+
+/* A replay of an empty graph reports the stream's last seqno. */
+TEST_F(cap, replay_of_an_empty_graph_reports_the_last_seqno)
+{
+	uint64_t seq = 0, rseq = 1;
+	struct weave_test_batch b;
+	uint32_t graph;
+
+	start(_metadata, self->fd, self->s);
+	graph = end(_metadata, self->fd, self->s, 0);
+	ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, NULL, 0, NULL,
+				  &rseq));
+	EXPECT_EQ(0u, rseq);
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, self->s, b.task, b.n, NULL, 0,
+				   &seq));
+	ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, NULL, 0, NULL,
+				  &rseq));
+	EXPECT_EQ(2u, seq);
+	EXPECT_EQ(seq, rseq);
+	weave_test_wait(_metadata, self->fd, self->s);
+	EXPECT_EQ(2u, weave_test_squery(_metadata, self->fd, self->s).completed);
 }
 
 /*
