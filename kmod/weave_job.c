@@ -157,6 +157,21 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
 	return job;
 }
 
+/*
+ * Free a job that weave_job_zalloc() made and nothing attached yet, with
+ * the arrays it has (but its tasks, which the caller frees).
+ */
+static void weave_job_unmake(struct weave_job *job)
+{
+	kfree(job->hw);
+	weave_proxy_put(job->proxy);
+	kvfree(job->bos);
+	kvfree(job->objs);
+	if (job->deps != job->dep0)
+		kvfree(job->deps);
+	kfree(job);
+}
+
 struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 {
 	struct weave_ectx *ctx = bs->ctx;
@@ -184,18 +199,16 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 		if (job->tasks)
 			weave_job_bytes_add(ctx, want);
 	}
+	job->deps = job->dep0;
+	job->cdeps = ARRAY_SIZE(job->dep0);
 	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
 			weave_job_bytes_sub(ctx, want);
-		kfree(job->hw);
-		weave_proxy_put(job->proxy);
 		kvfree(job->tasks);
-		kfree(job);
+		weave_job_unmake(job);
 		return NULL;
 	}
 	job->ctasks = want;
-	job->deps = job->dep0;
-	job->cdeps = ARRAY_SIZE(job->dep0);
 	weave_job_attach(job, bs);
 	return job;
 }
@@ -235,13 +248,7 @@ struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
 	if (!job->hw || !job->proxy || (nbos && (!job->bos || !job->objs)) ||
 	    weave_grow_from((void **)&job->deps, &job->cdeps, ndeps,
 			    sizeof(*job->deps), job->dep0)) {
-		kfree(job->hw);
-		weave_proxy_put(job->proxy);
-		kvfree(job->bos);
-		kvfree(job->objs);
-		if (job->deps != job->dep0)
-			kvfree(job->deps);
-		kfree(job);
+		weave_job_unmake(job);
 		return NULL;
 	}
 	kref_get(&tmpl->ref);
@@ -306,13 +313,8 @@ void weave_job_free_reserve(struct weave_job *job)
 		return;
 	if (job->tasks)
 		kfree(job->tasks[0].more);
-	kfree(job->hw);
-	weave_proxy_put(job->proxy);
 	kvfree(job->tasks);
-	kvfree(job->bos);
-	kvfree(job->objs);
-	kvfree(job->deps);
-	kfree(job);
+	weave_job_unmake(job);
 }
 
 /**
