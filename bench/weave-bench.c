@@ -22,9 +22,10 @@
  *
  * Last, the cost of a task against the jobs pending on its buffer: on one
  * stream held back by a gate, with max_tasks 1 (a job per task), every
- * task writes the same buffer; the time per task of PENDING_WINDOW tasks
- * enqueued with about 1k jobs pending is compared with that of as many
- * with about 64k pending, in the same run, as "ratio pending_64k_vs_1k".
+ * task writes the same buffer; the time per task of windows of
+ * PENDING_WINDOW tasks enqueued with about 1k to 6k jobs pending (the
+ * median of five) is compared with that of as many with about 60k to 64k
+ * pending, in the same run, as "ratio pending_64k_vs_1k".
  * Each job waits for its stream's previous one only, so it should stay
  * near 1.
  *
@@ -399,6 +400,8 @@ static int measure_targets(const struct drm_weave_device_info *info,
 #define PENDING_WINDOW	1024
 /* Jobs pending on the buffer at the end of it, at most. */
 #define PENDING_JOBS	(64 * 1024)
+/* Windows timed at each end, of which the median counts. */
+#define PENDING_SPAN	5
 /* How long the gate holds the jobs back, at least, in ms. */
 #define PENDING_GATE_MS	60000
 
@@ -446,28 +449,34 @@ static int hold_fence(const struct drm_weave_device_info *info, int fd,
 
 /*
  * The pending-jobs measurement: enqueues up to PENDING_JOBS one-task jobs
- * writing one buffer behind a gate and sets @ns_1k and @ns_64k, the time
- * per task of PENDING_WINDOW tasks enqueued once PENDING_WINDOW jobs are
- * pending and of the last PENDING_WINDOW.  Returns 0, or a negative errno:
- * -ETIME if the gate opened before the end (the jobs were not all
- * pending).
+ * writing one buffer behind a gate, timing each window of PENDING_WINDOW
+ * tasks, and sets @ns_1k and @ns_64k, the time per task of the median of
+ * the PENDING_SPAN windows after the first (about 1k to 6k jobs pending)
+ * and of the last PENDING_SPAN windows (about 60k to 64k).  One window
+ * that the host slowed down then changes neither.  Returns 0, or a
+ * negative errno: -ETIME if the gate opened before the end (the jobs were
+ * not all pending).
  */
 static int pending_jobs(const struct drm_weave_device_info *info,
 			uint32_t *jobs, double *ns_1k, double *ns_64k)
 {
 	uint32_t stream = 0, bo = 0, gate = 0, syncobj = 0, pattern = 0, i, n;
+	double t[PENDING_JOBS / PENDING_WINDOW + 1] = { 0 };
+	double early[PENDING_SPAN], late[PENDING_SPAN];
 	struct drm_weave_binding bind;
+	uint64_t size = info->page_size;
 	struct drm_weave_task fill;
 	struct drm_weave_sync in;
-	uint64_t size = info->page_size;
-	double t[4] = { 0 };
+	uint32_t w, nw;
 	int fd, gfd, ret;
 
 	n = PENDING_JOBS;
 	if (n > info->max_pending_tasks - 1)
 		n = info->max_pending_tasks - 1;
-	if (n < 4 * PENDING_WINDOW)
+	nw = n / PENDING_WINDOW;
+	if (nw < 2 * PENDING_SPAN + 1)
 		return -E2BIG;
+	n = nw * PENDING_WINDOW;
 	*jobs = n;
 	fd = weave_device_open(0);
 	if (fd < 0)
@@ -494,21 +503,22 @@ static int pending_jobs(const struct drm_weave_device_info *info,
 	if (!ret)
 		ret = weave_enqueue(fd, stream, &fill, 1, &in, 1, NULL);
 	for (i = 1; !ret && i < n; i++) {
-		if (i == PENDING_WINDOW)
-			t[0] = now_ns();
-		else if (i == 2 * PENDING_WINDOW)
-			t[1] = now_ns();
-		else if (i == n - PENDING_WINDOW)
-			t[2] = now_ns();
+		if (i % PENDING_WINDOW == 0)
+			t[i / PENDING_WINDOW - 1] = now_ns();
 		ret = weave_enqueue(fd, stream, &fill, 1, NULL, 0, NULL);
 	}
-	t[3] = now_ns();
+	t[nw - 1] = now_ns();
 	/* Everything timed was pending: the gate still holds. */
 	if (!ret && !drmSyncobjWait(fd, &gate, 1, 0, 0, NULL))
 		ret = -ETIME;
+	/* t[k] was taken with (k + 1) windows enqueued; the first untimed. */
+	for (w = 0; !ret && w < PENDING_SPAN; w++) {
+		early[w] = (t[w + 1] - t[w]) / PENDING_WINDOW;
+		late[w] = (t[nw - 1 - w] - t[nw - 2 - w]) / PENDING_WINDOW;
+	}
 	if (!ret) {
-		*ns_1k = (t[1] - t[0]) / PENDING_WINDOW;
-		*ns_64k = (t[3] - t[2]) / PENDING_WINDOW;
+		*ns_1k = median(early, PENDING_SPAN);
+		*ns_64k = median(late, PENDING_SPAN);
 	}
 	/* Untimed: cancel the gate and let the jobs drain. */
 	weave_device_close(gfd);
