@@ -396,6 +396,62 @@ TEST_F(query, client_usage_counts_queued_work)
 }
 
 /* Another file of the device sees none of it. */
+/*
+ * A job's task array is sized by what its backend stream's last job held,
+ * not by the threshold: with small flushes under a large threshold, the
+ * second job holds much less than the first, which had nothing to go by.
+ */
+TEST_F_TIMEOUT(query, small_flushes_get_small_jobs, 60)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t threshold = info.max_tasks, stream, i;
+	struct drm_weave_client_usage u0, u1, u2;
+	struct weave_test_gate gate;
+	struct drm_weave_sync in;
+	struct weave_test_batch b;
+
+	if (threshold < 32)
+		SKIP(return, "max_tasks %u is too small", threshold);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 threshold);
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	in = weave_sync(gate.syncobj, 0);
+
+	/* Held behind the gate: the jobs stay, with their task arrays. */
+	weave_test_batch_init(&b);
+	for (i = 0; i < 4; i++)
+		weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, b.n, &in, 1,
+				   NULL));
+	u0 = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
+	u1 = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, b.n, NULL, 0,
+				   NULL));
+	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
+	u2 = weave_test_client_usage(_metadata, self->fd);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+
+	ASSERT_EQ(u0.jobs + 1, u1.jobs);
+	ASSERT_EQ(u1.jobs + 1, u2.jobs);
+	/* The first job: room for the threshold. */
+	ASSERT_LT(u0.job_bytes, u1.job_bytes);
+	/* The second: for a few tasks, at most a quarter of that. */
+	ASSERT_LT(u1.job_bytes, u2.job_bytes);
+	ASSERT_LE(4 * (u2.job_bytes - u1.job_bytes),
+		  u1.job_bytes - u0.job_bytes) {
+		TH_LOG("threshold %u: job task arrays of %llu, then %llu bytes",
+		       threshold,
+		       (unsigned long long)(u1.job_bytes - u0.job_bytes),
+		       (unsigned long long)(u2.job_bytes - u1.job_bytes));
+	}
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	weave_test_wait(_metadata, self->fd, stream);
+}
+
 TEST_F(query, client_usage_is_per_file)
 {
 	struct drm_weave_client_usage usage;
