@@ -3563,10 +3563,13 @@ static void check_replay(struct fz_ctx *c, int ret)
 	if (ret || c->call.argplace != FZ_PLACE_RW)
 		return;
 	if (g < 0) {
-		/* A graph the thread does not know: the seqno says. */
+		/*
+		 * A graph the thread does not know: the seqno says; an empty
+		 * one's is the stream's last.
+		 */
 		if (!a->seqno)
 			return;
-		if (st->exact && a->seqno <= st->enqueued)
+		if (st->exact && a->seqno < st->enqueued)
 			fz_fail(c, "REPLAY of graph %u on stream %u returned seqno %llu after %llu",
 				a->graph, a->stream,
 				(unsigned long long)a->seqno,
@@ -3574,8 +3577,14 @@ static void check_replay(struct fz_ctx *c, int ret)
 		st->enqueued = a->seqno;
 		return;
 	}
-	if (!c->gr[g].ntasks)
+	if (!c->gr[g].ntasks) {
+		if (st->exact && a->seqno != st->enqueued)
+			fz_fail(c, "REPLAY of empty graph %u on stream %u returned seqno %llu, not the stream's last, %llu",
+				a->graph, a->stream,
+				(unsigned long long)a->seqno,
+				(unsigned long long)st->enqueued);
 		return;
+	}
 	if (st->exact && a->seqno != st->enqueued + c->gr[g].ntasks)
 		fz_fail(c, "REPLAY of graph %u (%u tasks) on stream %u returned seqno %llu after %llu",
 			a->graph, c->gr[g].ntasks, a->stream,
