@@ -248,6 +248,6 @@ struct weave_failure *weave_taints_first(struct weave_failures *graph,
 					 u64 off, u64 len);
 u32 weave_taints_list(struct weave_failures *graph,
 		      struct weave_taints *taints, u64 off, u64 len,
-		      struct weave_failure **out, u32 max);
+		      struct weave_failure **out, u32 *buffers, u32 max);
 
 #endif /* _WEAVE_FAILURE_H_ */

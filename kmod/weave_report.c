@@ -40,6 +40,7 @@ struct weave_report {
 	u32 nfailures;		/* failure entries, written or not */
 	u32 nskips;		/* skip entries, written or not */
 	struct weave_failure **found;	/* WEAVE_MAX_REPORT_FAILURES */
+	u32 *buffers;		/* of each found, as its range was read */
 };
 
 /*
@@ -60,7 +61,9 @@ static int weave_report_init(struct weave_report *rep, struct weave_client *c,
 	};
 	rep->found = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
 				   sizeof(*rep->found), GFP_KERNEL);
-	return rep->found ? 0 : -ENOMEM;
+	rep->buffers = kmalloc_array(WEAVE_MAX_REPORT_FAILURES,
+				     sizeof(*rep->buffers), GFP_KERNEL);
+	return rep->found && rep->buffers ? 0 : -ENOMEM;
 }
 
 /*
@@ -71,6 +74,7 @@ static int weave_report_fini(struct weave_report *rep, u32 *nfailures,
 			     u32 *nskips)
 {
 	kfree(rep->found);
+	kfree(rep->buffers);
 	*nfailures = rep->nfailures;
 	*nskips = rep->nskips;
 	if (rep->nfailures > rep->froom || rep->nskips > rep->skips->count)
@@ -95,11 +99,12 @@ static void weave_ftask_to_user(const struct weave_ftask *ft,
 }
 
 /*
- * Count failure @f and its skips as the report's next entries, and write
- * each where there is room: the failure if it @fits.
+ * Count failure @f, found on @buffers buffers, and its skips as the
+ * report's next entries, and write each where there is room: the failure
+ * if it @fits.
  */
 static int weave_report_failure(struct weave_report *rep,
-				struct weave_failure *f, bool fits)
+				struct weave_failure *f, u32 buffers, bool fits)
 {
 	struct drm_weave_failure_task ut;
 	struct drm_weave_failure uf;
@@ -112,7 +117,8 @@ static int weave_report_failure(struct weave_report *rep,
 		.id = snap.id,
 		.error = snap.err,
 		.cause = snap.cause,
-		.buffers = snap.buffers,
+		/* As the range was read: it carried the failure then. */
+		.buffers = buffers,
 		.nskips = snap.nskips,
 		.first_skip = rep->nskips,
 		.skips_dropped = snap.skips_dropped,
@@ -146,12 +152,13 @@ static int weave_report_range(struct weave_report *rep,
 	cap = WEAVE_MAX_REPORT_FAILURES -
 	      min_t(u32, WEAVE_MAX_REPORT_FAILURES, rep->nfailures);
 	n = weave_taints_list(rep->graph, taints, r->offset, r->size,
-			      rep->found, cap);
+			      rep->found, rep->buffers, cap);
 	r->nfailures = n;
 	r->first = rep->nfailures;
 	for (i = 0; i < min(n, cap); i++) {
 		if (!ret)
 			ret = weave_report_failure(rep, rep->found[i],
+						   rep->buffers[i],
 						   rep->nfailures < rep->froom);
 		weave_failure_put(rep->graph, rep->found[i]);
 		rep->nfailures++;

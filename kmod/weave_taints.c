@@ -482,7 +482,10 @@ struct weave_failure *weave_taints_first(struct weave_failures *graph,
  * @out: Filled with up to @max distinct failures, each with a reference
  *	for the caller to put, ordered by the first byte of the range that
  *	carries them.
- * @max: Entries of @out.
+ * @buffers: NULL, or filled with the &weave_failure.buffers of each entry
+ *	of @out as the range was read, which a running job may change the
+ *	moment after (so each is at least 1).
+ * @max: Entries of @out, and of @buffers.
  *
  * Return: How many distinct failures the range carries, which may be more
  * than @max: then @out holds the first @max of them.  0 for an empty or
@@ -490,7 +493,7 @@ struct weave_failure *weave_taints_first(struct weave_failures *graph,
  */
 u32 weave_taints_list(struct weave_failures *graph,
 		      struct weave_taints *taints, u64 off, u64 len,
-		      struct weave_failure **out, u32 max)
+		      struct weave_failure **out, u32 *buffers, u32 max)
 {
 	struct weave_claim *c;
 	unsigned long flags;
@@ -518,6 +521,8 @@ u32 weave_taints_list(struct weave_failures *graph,
 		if (n < max) {
 			out[n] = c->failure;
 			c->failure->refs++;
+			if (buffers)
+				buffers[n] = c->failure->buffers;
 		}
 		n++;
 	}

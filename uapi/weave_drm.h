@@ -1172,7 +1172,11 @@ struct drm_weave_failure {
 	__u32 cause;
 	/** @root: The task where it began. */
 	struct drm_weave_failure_task root;
-	/** @buffers: Buffers that carry it now. */
+	/**
+	 * @buffers: Buffers that carried it when its range was read, so at
+	 * least 1.  CHECK does not wait for work in flight, which may change
+	 * that the moment after.
+	 */
 	__u32 buffers;
 	/**
 	 * @nskips: Its skip records in the report, oldest first, at @first_skip

@@ -411,7 +411,7 @@ static int model_probe(struct model *m)
 	struct range r = rnd_range(m);
 	struct weave_failure *out[2], *f;
 	u64 want[M_SIZE], i;
-	u32 n = 0, got, k;
+	u32 n = 0, got, k, nbuf[2];
 	struct weave_fsnap snap;
 
 	for (i = r.off; i < r.off + r.len; i++) {
@@ -424,14 +424,22 @@ static int model_probe(struct model *m)
 	}
 	if (weave_taints_any(&m->g, &m->t[r.buf], r.off, r.len) != !!n)
 		return FAILED(m, "any: wrong");
-	got = weave_taints_list(&m->g, &m->t[r.buf], r.off, r.len, out, 2);
+	got = weave_taints_list(&m->g, &m->t[r.buf], r.off, r.len, out, nbuf,
+				2);
 	if (got != n)
 		return FAILED(m, "list: %u, want %u", got, n);
 	for (k = 0; k < n && k < 2; k++) {
+		u32 claims, buffers;
+
 		if (out[k]->id != want[k])
 			return FAILED(m, "list[%u]: #%llu, want #%llu", k,
 				      (unsigned long long)out[k]->id,
 				      (unsigned long long)want[k]);
+		count_claims(m->t, M_BUFS, out[k], &claims, &buffers);
+		if (nbuf[k] != buffers || !nbuf[k])
+			return FAILED(m, "list[%u]: #%llu on %u buffers, want %u",
+				      k, (unsigned long long)out[k]->id,
+				      nbuf[k], buffers);
 	}
 	f = weave_taints_first(&m->g, &m->t[r.buf], r.off, r.len);
 	if ((f ? f->id : 0) != (n ? want[0] : 0))

@@ -646,11 +646,12 @@ TEST_F(fg, any_first_and_list)
 {
 	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO), *h = NEW(-EIO);
 	struct weave_failure *out[2], *x;
+	u32 nbuf[2];
 
 	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 0, 64));
 	ASSERT_EQ(NULL, weave_taints_first(&self->g, &self->t[0], 0, 64));
 	ASSERT_EQ(0u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					2));
+					NULL, 2));
 	CLAIM(0, 4, 4, f);
 	CLAIM(0, 8, 4, g);
 	CLAIM(0, 16, 4, f);
@@ -673,7 +674,7 @@ TEST_F(fg, any_first_and_list)
 
 	/* f, g, f, h: three distinct, in the order of their first byte. */
 	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					2));
+					NULL, 2));
 	ASSERT_EQ(f, out[0]);
 	ASSERT_EQ(g, out[1]);
 	ASSERT_EQ(3u, f->refs);
@@ -682,21 +683,32 @@ TEST_F(fg, any_first_and_list)
 	PUT(out[1]);
 	/* f's first claim outside the range: counted at its second. */
 	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 10, 10, out,
-					2));
+					NULL, 2));
 	ASSERT_EQ(g, out[0]);
 	ASSERT_EQ(f, out[1]);
 	PUT(out[0]);
 	PUT(out[1]);
+	/* With the buffers counts as the range was read: f on two buffers. */
+	CLAIM(1, 0, 4, f);
+	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 0, 12, out,
+					nbuf, 2));
+	ASSERT_EQ(f, out[0]);
+	ASSERT_EQ(2u, nbuf[0]);
+	ASSERT_EQ(g, out[1]);
+	ASSERT_EQ(1u, nbuf[1]);
+	PUT(out[0]);
+	PUT(out[1]);
+	RELEASE(1, 0, 4);
 	/* Partly inside: counted there, and once. */
 	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 7, 10, out,
-					2));
+					NULL, 2));
 	ASSERT_EQ(f, out[0]);
 	ASSERT_EQ(g, out[1]);
 	PUT(out[0]);
 	PUT(out[1]);
 	/* No room: only the count, and no reference taken. */
 	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					0));
+					NULL, 0));
 	ASSERT_EQ(2u, f->refs);
 	ASSERT_EQ(1u, g->refs);
 	ASSERT_EQ(1u, h->refs);
