@@ -50,7 +50,7 @@ static int run(int fd)
 	struct drm_weave_failure_task skips[DRM_WEAVE_FAILURE_SKIPS];
 	uint32_t producer, consumer, a, b, c, d, e, n;
 	uint32_t einval = EINVAL, pattern = 0x600d;
-	struct drm_weave_binding bind[3];
+	struct drm_weave_binding bind[3], fill[1], crc[2];
 	struct drm_weave_failure f;
 	struct drm_weave_task t[3];
 	uint64_t size = BYTES;
@@ -86,17 +86,20 @@ static int run(int fd)
 	if (ret)
 		return fail("producer", ret);
 
-	/* C = A + B, E filled, D = crc32c(C), in one enqueue. */
+	/*
+	 * C = A + B, E filled, D = crc32c(C), in one enqueue.  A task points
+	 * at its bindings, which ENQUEUE reads: each needs its own.
+	 */
 	bind[0] = weave_binding(a, DRM_WEAVE_ACCESS_READ, 0, BYTES);
 	bind[1] = weave_binding(b, DRM_WEAVE_ACCESS_READ, 0, BYTES);
 	bind[2] = weave_binding(c, DRM_WEAVE_ACCESS_WRITE, 0, BYTES);
 	weave_task_launch(&t[0], DRM_WEAVE_KERNEL_ADD_U32, bind, 3, NULL, 0);
-	bind[0] = weave_binding(e, DRM_WEAVE_ACCESS_WRITE, 0, BYTES);
-	weave_task_launch(&t[1], DRM_WEAVE_KERNEL_FILL, bind, 1, &pattern,
+	fill[0] = weave_binding(e, DRM_WEAVE_ACCESS_WRITE, 0, BYTES);
+	weave_task_launch(&t[1], DRM_WEAVE_KERNEL_FILL, fill, 1, &pattern,
 			  sizeof(pattern));
-	bind[0] = weave_binding(c, DRM_WEAVE_ACCESS_READ, 0, BYTES);
-	bind[1] = weave_binding(d, DRM_WEAVE_ACCESS_WRITE, 0, 4);
-	weave_task_launch(&t[2], DRM_WEAVE_KERNEL_CRC32C, bind, 2, NULL, 0);
+	crc[0] = weave_binding(c, DRM_WEAVE_ACCESS_READ, 0, BYTES);
+	crc[1] = weave_binding(d, DRM_WEAVE_ACCESS_WRITE, 0, 4);
+	weave_task_launch(&t[2], DRM_WEAVE_KERNEL_CRC32C, crc, 2, NULL, 0);
 	ret = weave_enqueue(fd, consumer, t, 3, NULL, 0, NULL);
 	if (!ret)
 		ret = weave_flush(fd, consumer, NULL);

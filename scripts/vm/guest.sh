@@ -83,6 +83,25 @@ module_params() {
 	fi
 }
 
+# The examples `make demo` runs, which the check lane runs too.
+examples="weave-demo weave-pipeline weave-failures weave-graph"
+
+# Runs the examples; prints TAP, with a failed example's output.
+run_examples() {
+	echo "TAP version 13"
+	echo "1..$(echo $examples | wc -w)"
+	n=0
+	for ex in $examples; do
+		n=$((n + 1))
+		if "$build/examples/$ex" > /tmp/example.out 2>&1; then
+			echo "ok $n example $ex"
+		else
+			echo "not ok $n example $ex"
+			sed 's/^/# /' /tmp/example.out
+		fi
+	done
+}
+
 # Seconds since boot, to the hundredth.
 uptime_cs() {
 	cut -d' ' -f1 /proc/uptime | tr -d .
@@ -137,6 +156,8 @@ check)
 		module_params
 		cd "$BASE_DIR/weave" || exit 1
 		timed_run_many $(cat "$BASE_DIR/weave/tests-multi")
+		# On the first of the two devices.
+		run_examples
 	fi
 	cd /
 	echo "WEAVE-RESULT: 0"
@@ -147,7 +168,7 @@ boot)
 	;;
 demo)
 	rc=0
-	for ex in weave-demo weave-pipeline weave-failures; do
+	for ex in $examples; do
 		"$build/examples/$ex" || rc=$?
 	done
 	echo "WEAVE-RESULT: $rc"
