@@ -9,6 +9,7 @@
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -357,6 +358,16 @@ static int weave_capture_begin_op(struct weave_client *c,
 	return 0;
 }
 
+static int weave_track_cmp(const void *a, const void *b)
+{
+	const struct weave_track *x = *(struct weave_track * const *)a;
+	const struct weave_track *y = *(struct weave_track * const *)b;
+
+	if (x == y)
+		return 0;
+	return x < y ? -1 : 1;
+}
+
 /* Undo weave_graph_seal(): @g records on. */
 static void weave_graph_unseal(struct weave_graph *g)
 {
@@ -388,16 +399,16 @@ static int weave_graph_seal(struct weave_graph *g)
 		g->tracks = NULL;
 		return -ENOMEM;
 	}
-	/* Few buffers per graph: a linear search keeps each once. */
-	for (i = 0; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++) {
-			track = g->tasks[i].bindings[j].track;
-			for (k = 0; k < g->ntracks; k++)
-				if (g->tracks[k] == track)
-					break;
-			if (k == g->ntracks)
-				g->tracks[g->ntracks++] = track;
-		}
+	/* Sorted, so that each is kept once in O(n log n). */
+	for (i = 0, k = 0; i < g->ntasks; i++)
+		for (j = 0; j < g->tasks[i].num_bindings; j++)
+			g->tracks[k++] = g->tasks[i].bindings[j].track;
+	sort(g->tracks, n, sizeof(*g->tracks), weave_track_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		track = g->tracks[i];
+		if (!g->ntracks || g->tracks[g->ntracks - 1] != track)
+			g->tracks[g->ntracks++] = track;
+	}
 	return 0;
 }
 
