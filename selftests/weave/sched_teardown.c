@@ -358,6 +358,95 @@ static void busy_points(struct __test_metadata *_metadata,
 	still_works(_metadata, self);
 }
 
+/* How long a close or an exit may take on a job gated on a foreign fence. */
+#define FOREIGN_CLOSE_NS	(3 * WEAVE_TEST_SEC)
+
+/*
+ * Opens a file of its own and queues work on it that waits on @gate (a
+ * syncobj of self->fd) through an in-sync: a fill, then a job behind it.
+ * Returns the file.
+ */
+static int foreign_gated_load(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(teardown) *self,
+			      const struct weave_test_gate *gate)
+{
+	int fd = weave_test_open(_metadata), sfd = -1;
+	uint32_t obj, stream, bo;
+	struct weave_test_batch b;
+	struct drm_weave_sync in;
+
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(self->fd, gate->syncobj, &sfd));
+	obj = weave_test_syncobj(_metadata, fd);
+	ASSERT_EQ(0, drmSyncobjImportSyncFile(fd, obj, sfd));
+	close(sfd);
+	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, fd, self->page, 0);
+	in = weave_sync(obj, 0);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page, 0xf0e1);
+	ASSERT_EQ(0, weave_enqueue(fd, stream, b.task, b.n, &in, 1, NULL));
+	ASSERT_EQ(0, weave_flush(fd, stream, NULL));
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page, 0xf0e2);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+	ASSERT_EQ(0, weave_flush(fd, stream, NULL));
+	return fd;
+}
+
+/*
+ * Closing a file never waits on another party's fence: its jobs wait on a
+ * vgem fence that nobody signals during the test, and the close returns
+ * at once, the fence still pending.  Everything is reaped once it signals.
+ */
+TEST_F_TIMEOUT(teardown, close_never_waits_on_a_foreign_fence, 60)
+{
+	struct weave_test_gate gate;
+	int64_t t0, dt;
+	int fd;
+
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	fd = foreign_gated_load(_metadata, self, &gate);
+	t0 = weave_test_now();
+	ASSERT_EQ(0, close(fd));
+	dt = weave_test_now() - t0;
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	ASSERT_GT(FOREIGN_CLOSE_NS, dt) {
+		TH_LOG("the close took %lld ms", (long long)(dt / MS));
+	}
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	await_reaped(_metadata, self, "after the close");
+}
+
+/* The same for a process that exits with the file open. */
+TEST_F_TIMEOUT(teardown, exit_never_waits_on_a_foreign_fence, 60)
+{
+	struct weave_test_gate gate;
+	int64_t t0, dt;
+	int status, fd;
+	pid_t pid;
+
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		fd = foreign_gated_load(_metadata, self, &gate);
+		(void)fd;
+		_exit(0);
+	}
+	t0 = weave_test_now();
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	dt = weave_test_now() - t0;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	ASSERT_GT(FOREIGN_CLOSE_NS, dt) {
+		TH_LOG("the load and the exit took %lld ms",
+		       (long long)(dt / MS));
+	}
+	weave_test_gate_wait(_metadata, self->fd, &gate);
+	await_reaped(_metadata, self, "after the exit");
+}
+
 TEST_F_TIMEOUT(teardown, close_during_hang, 120)
 {
 	hang_points(_metadata, self, close_at);
