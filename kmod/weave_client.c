@@ -396,9 +396,18 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 	} else if (ls->isolated == enter) {
 		ret = -EALREADY;
 	} else {
-		if (enter)
+		/*
+		 * First what FLUSH of the stream does: a task the kernel had
+		 * no memory to pack, or a job it could not push, is refused
+		 * before the hold changes.  Then the get or put executes an
+		 * empty slot, which refuses nothing.
+		 */
+		weave_core_flush(&c->core, args->handle);
+		ret = weave_core_slot_queued(&c->core, args->handle) ||
+		      weave_ectx_held(c->ectx) ? -ENOMEM : 0;
+		if (!ret && enter)
 			ret = weave_core_isolate_get(&c->core, args->handle);
-		else
+		else if (!ret)
 			ret = weave_core_isolate_put(&c->core, args->handle);
 		if (!ret)
 			ls->isolated = enter;

@@ -898,7 +898,8 @@ enum drm_weave_isolation {
  *   or LEAVE on one that holds none (even if another stream on the slot
  *   does; the slot's isolation is then unchanged).
  * - -ENOMEM: The kernel ran out of memory while executing the slot, as
- *   for %DRM_IOCTL_WEAVE_FLUSH; the stream's hold is unchanged and the
+ *   for %DRM_IOCTL_WEAVE_FLUSH (a task it could not pack, or a job of the
+ *   client it could not submit); the stream's hold is unchanged and the
  *   tasks not yet submitted stay queued, in order.  Call again.
  */
 struct drm_weave_stream_isolate {

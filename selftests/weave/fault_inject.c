@@ -2179,6 +2179,92 @@ TEST_F_TIMEOUT(fi, flush_held, 120)
 }
 
 /*
+ * STREAM_ISOLATE executes the slot as FLUSH does, and fails as FLUSH does:
+ * with -ENOMEM, the stream's hold unchanged, when a task could not be
+ * packed or the job could not be submitted.  A 0 means all of the slot's
+ * work was submitted and the hold taken.
+ */
+TEST_F_TIMEOUT(fi, isolate_held, 120)
+{
+	struct drm_weave_stream_isolate args;
+	const char *what = "STREAM_ISOLATE";
+	unsigned int n, held = 0;
+	struct drm_weave_stream_query q;
+	struct fi_client c;
+	struct fi_work w;
+	bool inj;
+	int ret;
+
+	fi_client_open(_metadata, self, &c, -1, 2);
+	fi_client_round(_metadata, self, &c);
+	for (n = 1;; n++) {
+		fi_work_build(self, &c.lane[0], &w, 0x50000u * n);
+		weave_test_enqueue(_metadata, c.fd, c.lane[0].stream, &w.b);
+		memset(&args, 0, sizeof(args));
+		args.handle = c.lane[0].stream;
+		args.op = DRM_WEAVE_ISOLATION_ENTER;
+
+		fi_arm(_metadata, self, n);
+		ret = fi_ioctl(c.fd, DRM_IOCTL_WEAVE_STREAM_ISOLATE, &args);
+		inj = fi_disarm(_metadata, self);
+		fi_ok_or_enomem(_metadata, what, n, ret);
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		if (q.error) {
+			/* Packing failed the stream: see fi_flush_loop(). */
+			if (!ret)
+				ASSERT_EQ(0, weave_stream_isolate(c.fd,
+						c.lane[0].stream,
+						DRM_WEAVE_ISOLATION_LEAVE));
+			ASSERT_EQ(0, weave_stream_destroy(c.fd,
+							  c.lane[0].stream));
+			c.lane[0].stream = weave_test_stream(_metadata, c.fd,
+						DRM_WEAVE_PRIORITY_NORMAL);
+			weave_test_client_idle(_metadata, c.fd);
+			fi_client_round(_metadata, self, &c);
+			if (fi_done(_metadata, self, what, n, inj, ret))
+				break;
+			continue;
+		}
+		if (ret) {
+			held += fi_held(_metadata, &c, ret);
+			ASSERT_EQ(0u, q.isolated) {
+				TH_LOG("fail-nth %u: ENTER failed, but the slot is isolated",
+				       n);
+			}
+			ASSERT_EQ(0, weave_flush(c.fd, c.lane[0].stream, NULL));
+			ASSERT_EQ(0, weave_stream_isolate(c.fd,
+					c.lane[0].stream,
+					DRM_WEAVE_ISOLATION_ENTER));
+		} else {
+			ASSERT_EQ(q.enqueued, q.executed) {
+				TH_LOG("fail-nth %u: ENTER returned 0 with %llu of %llu tasks not submitted",
+				       n, (unsigned long long)(q.enqueued -
+							       q.executed),
+				       (unsigned long long)q.enqueued);
+			}
+		}
+		ASSERT_NE(0u, weave_test_squery(_metadata, c.fd,
+						c.lane[0].stream).isolated);
+		ASSERT_EQ(0, weave_stream_isolate(c.fd, c.lane[0].stream,
+						  DRM_WEAVE_ISOLATION_LEAVE));
+		weave_test_wait(_metadata, c.fd, c.lane[0].stream);
+		q = weave_test_squery(_metadata, c.fd, c.lane[0].stream);
+		ASSERT_EQ(q.enqueued, q.completed);
+		fi_work_check(_metadata, self, &c.lane[0], &w, what, n);
+		weave_test_client_idle(_metadata, c.fd);
+		fi_client_round(_metadata, self, &c);
+		if (fi_done(_metadata, self, what, n, inj, ret))
+			break;
+	}
+	fi_note("%s: %u step(s) held a job\n", what, held);
+	ASSERT_LT(0u, held) {
+		TH_LOG("no step of ENTER kept a job it could not submit: the held-job path was not reached");
+	}
+	fi_client_close(_metadata, self, &c);
+	fi_settled(_metadata, self);
+}
+
+/*
  * A client closed while it holds a job that FLUSH could not submit: the
  * job is dropped with everything it holds.  Each step is a new client,
  * brought to the state fi.flush_held steps from (its lane's backend
