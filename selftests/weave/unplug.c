@@ -251,11 +251,17 @@ static void expect_all_enodev(struct __test_metadata *_metadata, int fd,
 		struct drm_weave_wait w;
 		struct drm_weave_stream_query sq;
 		struct drm_weave_set_param p;
+		struct drm_weave_check ck;
+		struct drm_weave_read rd;
+		struct drm_weave_capture cp;
+		struct drm_weave_replay rp;
+		struct drm_weave_graph_destroy gd;
 		uint8_t raw[256];
 	} a;
+	struct drm_weave_check_range range = weave_check_range(bo, 0, 4);
 	struct drm_weave_device_info info;
 	struct drm_weave_task task;
-	uint32_t h = syncobj;
+	uint32_t h = syncobj, word;
 
 #define EXPECT_ENODEV(cmd, setup) do {					\
 		memset(&a, 0, sizeof(a));				\
@@ -288,6 +294,19 @@ static void expect_all_enodev(struct __test_metadata *_metadata, int fd,
 	EXPECT_ENODEV(DRM_IOCTL_WEAVE_STREAM_QUERY, a.sq.handle = stream);
 	EXPECT_ENODEV(DRM_IOCTL_WEAVE_SET_PARAM,
 		      (a.p.param = DRM_WEAVE_PARAM_STRATEGY, a.p.value = 0));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_CHECK,
+		      (a.ck.ranges.ptr = (uintptr_t)&range,
+		       a.ck.ranges.stride = sizeof(range),
+		       a.ck.ranges.count = 1));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_READ,
+		      (a.rd.handle = bo, a.rd.size = sizeof(word),
+		       a.rd.data = (uintptr_t)&word));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_CAPTURE,
+		      (a.cp.stream = stream,
+		       a.cp.op = DRM_WEAVE_CAPTURE_QUERY));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_REPLAY,
+		      (a.rp.graph = 1, a.rp.stream = stream));
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_GRAPH_DESTROY, a.gd.graph = 1);
 	/* A driver ioctl number weave does not have. */
 	EXPECT_ENODEV(DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_weave_query),
 		      (void)0);
