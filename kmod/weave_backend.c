@@ -28,6 +28,7 @@
 #include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
+#include "weave_gem.h"
 #include "weave_job.h"
 #include "weave_lists.h"
 #include "weave_queue.h"
@@ -79,8 +80,9 @@
  * -ENOMEM if it cannot), so each ENQUEUE has one.  Only a second refusal
  * in one ENQUEUE, with no memory for a reserve in between, finds none:
  * that task's stream is then marked failed with -ENOMEM, the last
- * resort, and the task counts as executed and completed.  Buffers are
- * pinned from their creation, so flush pins nothing.  Flush can still
+ * resort, and the task counts as executed and completed.  A task's
+ * buffers are pinned before it is queued, and a job only counts another
+ * use of each (weave_bo_pin_get()), so flush pins nothing.  Flush can still
  * fail for lack of memory (scheduler job, dependency or reservation
  * slots); the job is then held, unchanged, refused tasks and all.
  *
@@ -324,7 +326,9 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 			job->bos[job->nbos - 1].access |= task->bindings[i].access;
 			continue;
 		}
+		/* The task's tracking record holds a pin: the job takes one. */
 		drm_gem_object_get(obj);
+		weave_bo_pin_get(obj);
 		job->bos[job->nbos].obj = obj;
 		job->bos[job->nbos++].access = task->bindings[i].access;
 	}
@@ -444,7 +448,7 @@ static void weave_job_uniq_bos(struct weave_job *job)
 	u32 i, n = weave_jbos_merge(job->bos, job->nbos);
 
 	for (i = n; i < job->nbos; i++)
-		drm_gem_object_put(job->bos[i].obj);
+		weave_job_put_bo(job->bos[i].obj);
 	job->nbos = n;
 	for (i = 0; i < n; i++)
 		job->objs[i] = job->bos[i].obj;

@@ -25,6 +25,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_gem.h"
 #include "weave_graph.h"
 
 /**
@@ -82,15 +83,44 @@ struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle)
 }
 
 /**
- * weave_btrack_release() - Free a tracking record nothing uses any more.
+ * weave_btrack_pin() - Pin a tracking record's buffer, if it is not yet.
+ * @bt: The record.
+ *
+ * Held until weave_btrack_release() finds no task binding the buffer
+ * queued or being enqueued.
+ *
+ * Context: The client's mutex held.
+ * Return: 0, or a negative errno of weave_bo_pin().
+ */
+int weave_btrack_pin(struct weave_btrack *bt)
+{
+	int ret;
+
+	if (bt->pinned)
+		return 0;
+	ret = weave_bo_pin(bt->obj);
+	bt->pinned = !ret;
+	return ret;
+}
+
+/**
+ * weave_btrack_release() - Let go of what a tracking record no longer needs.
  * @c: The client.
- * @bt: The record; freed if neither a task being registered (busy) nor a
- *	queued task (queued) binds its buffer, else left alone.
+ * @bt: The record.  Its pin goes if no task binding its buffer is queued
+ *	(queued) or being enqueued (busy past held).  It is freed if no
+ *	task binds its buffer at all: neither one being enqueued, recorded
+ *	or in a graph (busy), nor a queued one.
+ *
+ * Jobs hold pins of their own.
  *
  * Context: The client's mutex held.
  */
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt)
 {
+	if (bt->pinned && !bt->track.queued && bt->busy == bt->held) {
+		bt->pinned = false;
+		weave_bo_unpin(bt->obj);
+	}
 	if (bt->busy || bt->track.queued)
 		return;
 	xa_erase(&c->tracks, (unsigned long)bt->obj);
@@ -162,10 +192,16 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	mutex_init(&c->lock);
 	xa_init_flags(&c->streams, XA_FLAGS_ALLOC1);
 	xa_init(&c->tracks);
+	c->quota = weave_bo_quota_create(wdev->max_client_bo_bytes,
+					 wdev->max_client_bos);
+	if (!c->quota) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
 	c->ectx = weave_ectx_create(wdev, &c->streams, wdev->limits.max_streams);
 	if (!c->ectx) {
 		ret = -ENOMEM;
-		goto err_free;
+		goto err_quota;
 	}
 	weave_client_params(c, wdev->limits.max_tasks, &params);
 	ret = weave_core_init(&c->core, &params);
@@ -189,6 +225,8 @@ err_core:
 	mutex_unlock(&c->lock);
 err_ectx:
 	weave_ectx_put(c->ectx);
+err_quota:
+	weave_bo_quota_put(c->quota);
 err_free:
 	mutex_destroy(&c->lock);
 	kfree(c);
@@ -232,6 +270,8 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	mutex_unlock(&c->lock);
 
 	weave_ectx_put(c->ectx);
+	/* Its buffers that live on keep the quota. */
+	weave_bo_quota_put(c->quota);
 	mutex_destroy(&c->lock);
 	kfree(c);
 }

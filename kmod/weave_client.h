@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include <drm/drm_file.h>
+
 #include "weave_capture.h"
 #include "weave_core.h"
 #include "weave_drm.h"
@@ -29,6 +31,7 @@ struct drm_file;
 struct drm_gem_object;
 struct drm_syncobj;
 struct weave_device;
+struct weave_bo_quota;
 struct weave_ectx;
 struct weave_graph;
 struct weave_join;
@@ -56,6 +59,18 @@ struct weave_btrack {
 	u32 busy;
 	/** @recorded: Bindings of it in open windows' recordings. */
 	u32 recorded;
+	/**
+	 * @held: Bindings of it in recordings and graphs, counted in @busy
+	 * too: they hold the record but not a pin.
+	 */
+	u32 held;
+	/**
+	 * @pinned: The record holds a pin of the buffer (weave_bo_pin()):
+	 * from the enqueue that queues a task binding it until no task
+	 * binding it is queued or being enqueued (see "DOC: buffer
+	 * objects").
+	 */
+	bool pinned;
 };
 
 /**
@@ -90,6 +105,8 @@ struct weave_client {
 	u32 ngraphs;
 	/** @next_graph: Where the cyclic allocation of graph handles goes on. */
 	u32 next_graph;
+	/** @quota: What its buffers may take; a reference. */
+	struct weave_bo_quota *quota;
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**
@@ -133,6 +150,18 @@ struct weave_flush_out {
 	struct weave_join *join;
 };
 
+/**
+ * weave_client_quota() - The buffer quota of a file's client.
+ * @file: A file of a weave device, open.
+ *
+ * Return: The quota; the client holds it until the file is closed.
+ */
+static inline struct weave_bo_quota *weave_client_quota(struct drm_file *file)
+{
+	return ((struct weave_client *)file->driver_priv)->quota;
+}
+
+int weave_btrack_pin(struct weave_btrack *bt);
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 int weave_client_open(struct drm_device *drm, struct drm_file *file);
 void weave_client_postclose(struct drm_device *drm, struct drm_file *file);

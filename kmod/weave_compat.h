@@ -49,11 +49,11 @@
  *   before, it takes the helper's pages_lock with
  *   mutex_lock_interruptible().  So on both a pending signal fails a pin
  *   with -EINTR, and neither may be called with the lock it takes held.
- *   weave pins each buffer it creates once, at creation, with no lock held,
- *   and makes -EINTR a restart: weave_compat_shmem_pin().
- *   drm_gem_shmem_unpin() takes whatever lock it needs on both, without
- *   failing, so weave unpins in &drm_gem_object_funcs.free, before the
- *   helper frees the object (6.12 warns about a pinned object there).
+ *   weave pins a buffer for its first use, under its own &weave_bo.pin_lock
+ *   and never under a reservation lock, and makes -EINTR a restart:
+ *   weave_compat_shmem_pin().  drm_gem_shmem_unpin() takes whatever lock
+ *   it needs on both, without failing; weave unpins at its last use, so
+ *   no buffer is pinned when the helper frees it (6.12 warns about one).
  * - &file_operations.fop_flags exists since 6.12, and DRM's file
  *   operations set %FOP_UNSIGNED_OFFSET there (GEM mmap offsets use the
  *   whole unsigned range); weave's own file operations do the same where

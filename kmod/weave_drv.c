@@ -61,23 +61,29 @@
  *    (&weave_eslot).  Waits (%DRM_IOCTL_WEAVE_WAIT) drop it first.  At
  *    close, destroying the scheduler entities may wait, under it, for the
  *    client's jobs to leave them; those jobs never need the mutex.
- * 2. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
+ * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
+ *    and its last unpin (weave_bo_pin(), weave_bo_unpin(); "DOC: buffer
+ *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
+ *    that lets go of its pin take it under the client mutex; READ takes
+ *    it alone, and so does a job's free on the scheduler thread or a
+ *    workqueue (a job freed before it was pushed: under the client
+ *    mutex).  Inside it, the shmem helper takes the object's reservation
+ *    lock (since 6.8) or its pages_lock (before), interruptibly to pin.
+ * 3. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
  *    of a job's buffers, all taken together, not interruptibly, when a
- *    backend stream is flushed; nothing is pinned under them: buffers are
- *    pinned once, at creation, with no weave lock held (the shmem helper
- *    takes the reservation lock on 6.12, its pages_lock on 6.1).  Freeing
- *    a buffer unpins it, taking the same lock.  The last reference may be
- *    dropped under the client mutex (a tracking record's, when its
- *    buffer's last queued task leaves the ring, or at close when the
- *    queued tasks are cancelled) or with no weave lock held (GEM close, a
- *    job freed on the scheduler thread or a workqueue).
- * 3. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ *    backend stream is flushed; nothing is pinned, unpinned or freed
+ *    under them.  The last reference to a buffer may be dropped under
+ *    the client mutex (a tracking record's, when its buffer's last
+ *    queued task leaves the ring, or at close when the queued tasks are
+ *    cancelled) or with no weave lock held (GEM close, a job freed on
+ *    the scheduler thread or a workqueue).
+ * 4. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
- * 4. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ * 5. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
- * 5. Fence locks: a gate's or hardware fence's own spinlock.
- * 6. &weave_failures.lock, the device's failure graph, a spinlock taken
+ * 6. Fence locks: a gate's or hardware fence's own spinlock.
+ * 7. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
@@ -92,8 +98,8 @@
  * above.
  *
  * The soft engine's workers take no lock of weave's but the failure
- * graph's: they run a job's tasks on pages pinned since the buffers'
- * creation, record what the tasks leave on their bytes, and signal the
+ * graph's: they run a job's tasks on pages the job keeps pinned, record
+ * what the tasks leave on their bytes, and signal the
  * job's hardware fence.  The timeout handler (system workqueue) only sets atomics and fence errors,
  * then uses drm_sched_stop() and drm_sched_start() on its own queue.
  *
@@ -165,6 +171,16 @@ static unsigned long long max_bo_size = SZ_256M;
 module_param(max_bo_size, ullong, 0444);
 MODULE_PARM_DESC(max_bo_size,
 		 "Largest buffer object in bytes, a multiple of the page size (at most 4 GiB, default 256 MiB)");
+
+static unsigned long long max_client_bo_bytes;
+module_param(max_client_bo_bytes, ullong, 0444);
+MODULE_PARM_DESC(max_client_bo_bytes,
+		 "Bytes of buffers charged to one client (0, the default: a quarter of the RAM at load)");
+
+static unsigned int max_client_bos = 16384;
+module_param(max_client_bos, uint, 0444);
+MODULE_PARM_DESC(max_client_bos,
+		 "Buffers charged to one client (at least 1, default 16384)");
 
 static unsigned int num_queues = 2;
 module_param(num_queues, uint, 0444);
@@ -386,6 +402,10 @@ static int weave_probe(struct platform_device *pdev)
 		return PTR_ERR(wdev);
 	wdev->pdev = pdev;
 	wdev->max_bo_size = max_bo_size;
+	/* By default the rest of the machine keeps three quarters. */
+	wdev->max_client_bo_bytes = max_client_bo_bytes ?:
+		(u64)totalram_pages() / 4 << PAGE_SHIFT;
+	wdev->max_client_bos = max_client_bos;
 	wdev->limits = (struct weave_limits) {
 		.num_queues = num_queues,
 		.max_streams = max_streams,
@@ -506,6 +526,7 @@ static int __init weave_init(void)
 	    max_client_streams < 1 ||
 	    max_client_streams > WEAVE_CLIENT_STREAMS_MAX ||
 	    max_pending_tasks < 1 || max_staged_bytes < 1 ||
+	    max_client_bos < 1 ||
 	    max_staged_bytes > INT_MAX || slot_staging_bytes < SZ_4K ||
 	    slot_staging_bytes > SZ_64M || slot_staging_bytes % SZ_4K) {
 		pr_err("a scheduler module parameter is out of range\n");

@@ -94,6 +94,16 @@ struct weave_device {
 	u64 max_bo_size;
 
 	/**
+	 * @max_client_bo_bytes: The most bytes of buffers charged to one
+	 * client; the module parameter max_client_bo_bytes, or a quarter of
+	 * the RAM at probe.
+	 */
+	u64 max_client_bo_bytes;
+
+	/** @max_client_bos: The most buffers charged to one client. */
+	u32 max_client_bos;
+
+	/**
 	 * @live_bos: Buffer objects of this device not yet freed, imported
 	 * ones included.
 	 */

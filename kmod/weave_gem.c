@@ -8,7 +8,9 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/fs.h>
+#include <linux/kref.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 
@@ -19,6 +21,7 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_vma_manager.h>
 
+#include "weave_client.h"
 #include "weave_compat.h"
 #include "weave_drm.h"
 #include "weave_drv.h"
@@ -29,13 +32,39 @@
  *
  * A weave buffer object is a &struct drm_gem_shmem_object wrapped in a
  * &struct weave_bo.  The shmem helpers do the work: backing pages come from
- * shmem and are zero.  weave adds three things around them:
+ * shmem and are zero.  weave adds these around them:
  *
- * - Residency.  A buffer created by weave has its pages allocated and
- *   pinned at creation (weave_compat_shmem_pin()) until it is freed, so
- *   the soft engine never pins at submission, where a signal or a lock
- *   could fail it: a job only holds a GEM reference.  Such buffers are not
- *   swappable.  An imported buffer is not pinned: jobs refuse it.
+ * - Residency.  A buffer's pages are pinned only while work uses them, as
+ *   in other shmem-backed GEM drivers; idle, they are ordinary shmem pages
+ *   that the kernel may reclaim and swap.  weave counts its own uses in
+ *   &weave_bo.pins, and holds one pin of the helper's while there are
+ *   any: the first use pins (weave_bo_pin(), which may allocate the pages
+ *   and may fail), the last unpins (weave_bo_unpin()).  The uses are a
+ *   client's tracking record of the buffer while tasks that bind it are
+ *   queued or being enqueued (pinned by ENQUEUE and REPLAY before they
+ *   commit, so that a lack of memory fails the call and loses nothing),
+ *   each job that binds it, from the task that brings it into the job
+ *   until the job is freed (weave_bo_pin_get(), which only counts, as the
+ *   task's record holds a pin), and READ while it copies.  The pages are
+ *   allocated, and charged to a memory cgroup, by the process whose call
+ *   pins them first, or whose fault maps them: a cgroup's limit stops
+ *   the client that asks too much, with -ENOMEM, as the helpers allocate
+ *   with __GFP_RETRY_MAYFAIL, which never calls the OOM killer.  A
+ *   mapping of the buffer holds the helper's own use of the pages while it
+ *   lives, as the helpers make it.  An imported buffer's pages are its
+ *   exporter's: weave never pins them, and jobs and READ refuse it.
+ *
+ * - Quota.  Each client has a &struct weave_bo_quota: the bytes and the
+ *   number of buffers charged to it, with their limits, the module
+ *   parameters max_client_bo_bytes and max_client_bos.  A buffer is
+ *   charged to the client whose file gets its first handle, in
+ *   &drm_gem_object_funcs.open: the creator of a buffer weave makes, the
+ *   importer of a foreign dma-buf.  Past either limit that handle is
+ *   refused with -EDQUOT, so BO_CREATE and a PRIME import fail and leave
+ *   nothing behind.  Another handle of a charged buffer, a re-import of
+ *   the client's own export included, charges nothing.  A buffer stays
+ *   charged until it is freed, even after its client is gone (it may
+ *   live on as a dma-buf): the quota is reference counted.
  *
  * - The creation flags.  %DRM_WEAVE_BO_NO_MMAP refuses every user mapping:
  *   the fake offset, and mmap() through the GEM object functions, which is
@@ -65,13 +94,175 @@ static void weave_gem_account(struct drm_gem_object *obj)
 	atomic64_add(obj->size, &wdev->live_bytes);
 }
 
+/*
+ * shmem fails with -ENOSPC when it cannot allocate a file's inode or
+ * account its pages: a lack of memory, which the uAPI calls -ENOMEM.
+ */
+static int weave_gem_enomem(int err)
+{
+	return err == -ENOSPC ? -ENOMEM : err;
+}
+
+/**
+ * weave_bo_pin() - Make a buffer's pages resident for a use of weave's.
+ * @obj: A buffer weave created (not an imported one); the caller holds a
+ *	reference.
+ *
+ * The first use allocates the pages that are missing, charged to the
+ * caller's memory cgroup, and pins them.  Each call is undone by one
+ * weave_bo_unpin().
+ *
+ * Context: Process context; may sleep.  The caller may hold its client's
+ * mutex, and no reservation lock.
+ * Return: 0, -ENOMEM, or -ERESTARTSYS if a signal interrupted it.
+ */
+int weave_bo_pin(struct drm_gem_object *obj)
+{
+	struct weave_bo *bo = to_weave_bo(obj);
+	int ret;
+
+	if (atomic_inc_not_zero(&bo->pins))
+		return 0;
+	if (mutex_lock_interruptible(&bo->pin_lock))
+		return -ERESTARTSYS;
+	ret = 0;
+	if (!atomic_inc_not_zero(&bo->pins)) {
+		ret = weave_gem_enomem(weave_compat_shmem_pin(&bo->base));
+		if (!ret)
+			atomic_set(&bo->pins, 1);
+	}
+	mutex_unlock(&bo->pin_lock);
+	return ret;
+}
+
+/**
+ * weave_bo_pin_get() - Another use of a buffer's resident pages.
+ * @obj: A buffer of which the caller holds a pin (weave_bo_pin()).
+ *
+ * Undone by weave_bo_unpin().
+ *
+ * Context: Any.
+ */
+void weave_bo_pin_get(struct drm_gem_object *obj)
+{
+	WARN_ON_ONCE(!atomic_inc_not_zero(&to_weave_bo(obj)->pins));
+}
+
+/**
+ * weave_bo_unpin() - End a use of a buffer's pages.
+ * @obj: The buffer; the caller holds a reference.
+ *
+ * The last use unpins the pages, which become reclaimable.
+ *
+ * Context: Process context; may sleep: the last takes the helper's lock
+ * (the reservation lock since 6.8, its pages_lock before).  The caller
+ * holds no reservation lock.
+ */
+void weave_bo_unpin(struct drm_gem_object *obj)
+{
+	struct weave_bo *bo = to_weave_bo(obj);
+
+	if (!atomic_dec_and_mutex_lock(&bo->pins, &bo->pin_lock))
+		return;
+	drm_gem_shmem_unpin(&bo->base);
+	mutex_unlock(&bo->pin_lock);
+}
+
+/**
+ * weave_bo_quota_create() - Make a client's buffer quota.
+ * @max_bytes: The most bytes of buffers it may be charged.
+ * @max_bos: The most buffers it may be charged.
+ *
+ * Return: The quota, with one reference, or NULL.
+ */
+struct weave_bo_quota *weave_bo_quota_create(u64 max_bytes, u64 max_bos)
+{
+	struct weave_bo_quota *quota;
+
+	quota = kzalloc(sizeof(*quota), GFP_KERNEL_ACCOUNT);
+	if (!quota)
+		return NULL;
+	kref_init(&quota->ref);
+	quota->max_bytes = max_bytes;
+	quota->max_bos = max_bos;
+	return quota;
+}
+
+static void weave_bo_quota_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_bo_quota, ref));
+}
+
+/**
+ * weave_bo_quota_put() - Drop a reference to a quota.
+ * @quota: The quota.
+ *
+ * Context: Any but a hard interrupt.
+ */
+void weave_bo_quota_put(struct weave_bo_quota *quota)
+{
+	kref_put(&quota->ref, weave_bo_quota_release);
+}
+
+/*
+ * Charge @size bytes and one buffer to @quota.
+ * Return: 0, or -EDQUOT past one of its limits, with nothing charged.
+ */
+static int weave_bo_quota_charge(struct weave_bo_quota *quota, size_t size)
+{
+	if (atomic64_add_return(size, &quota->bytes) > quota->max_bytes) {
+		atomic64_sub(size, &quota->bytes);
+		return -EDQUOT;
+	}
+	if (atomic64_inc_return(&quota->bos) > quota->max_bos) {
+		atomic64_dec(&quota->bos);
+		atomic64_sub(size, &quota->bytes);
+		return -EDQUOT;
+	}
+	return 0;
+}
+
+static void weave_bo_quota_uncharge(struct weave_bo_quota *quota,
+				    size_t size)
+{
+	atomic64_sub(size, &quota->bytes);
+	atomic64_dec(&quota->bos);
+	weave_bo_quota_put(quota);
+}
+
+/*
+ * &drm_gem_object_funcs.open, for each new handle: the first charges the
+ * buffer to the quota of the file's client.
+ */
+static int weave_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct weave_bo_quota *quota = weave_client_quota(file);
+	struct weave_bo *bo = to_weave_bo(obj);
+	int ret;
+
+	if (READ_ONCE(bo->quota))
+		return 0;
+	ret = weave_bo_quota_charge(quota, obj->size);
+	if (ret)
+		return ret;
+	kref_get(&quota->ref);
+	/* Two first handles at once: one charge stays. */
+	if (cmpxchg(&bo->quota, NULL, quota))
+		weave_bo_quota_uncharge(quota, obj->size);
+	return 0;
+}
+
 static void weave_gem_free(struct drm_gem_object *obj)
 {
 	struct weave_device *wdev = to_weave_device(obj->dev);
+	struct weave_bo *bo = to_weave_bo(obj);
 
-	weave_taints_fini(&wdev->failures, &to_weave_bo(obj)->taints);
-	if (to_weave_bo(obj)->pinned)
-		drm_gem_shmem_unpin(to_drm_gem_shmem_obj(obj));
+	/* Each use holds a reference: none is left. */
+	WARN_ON_ONCE(atomic_read(&bo->pins));
+	weave_taints_fini(&wdev->failures, &bo->taints);
+	if (bo->quota)
+		weave_bo_quota_uncharge(bo->quota, obj->size);
+	mutex_destroy(&bo->pin_lock);
 	atomic64_sub(obj->size, &wdev->live_bytes);
 	atomic64_dec(&wdev->live_bos);
 	drm_gem_shmem_object_free(obj);
@@ -128,6 +319,7 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
 
 /*
  * The shmem helper's own object functions, except for free (accounting),
+ * open (the quota),
  * mmap (DRM_WEAVE_BO_NO_MMAP) and the mappings' fault handler (unplug).
  * The drm_gem_shmem_object_*() wrappers are static inline in the helper's
  * header on every supported kernel, so each build gets the ones that
@@ -135,6 +327,7 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
  */
 static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.free = weave_gem_free,
+	.open = weave_gem_open,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = drm_gem_shmem_object_pin,
 	.unpin = drm_gem_shmem_object_unpin,
@@ -167,6 +360,7 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 		return ERR_PTR(-ENOMEM);
 
 	bo->base.base.funcs = &weave_gem_funcs;
+	mutex_init(&bo->pin_lock);
 	weave_taints_init(&bo->taints);
 	/* The soft engine writes the pages through kmap: keep its data. */
 	bo->base.pages_mark_dirty_on_put = true;
@@ -197,15 +391,6 @@ weave_gem_prime_import_sg_table(struct drm_device *drm,
 		weave_gem_account(obj);
 
 	return obj;
-}
-
-/*
- * shmem fails with -ENOSPC when it cannot allocate a file's inode or
- * account its pages: a lack of memory, which the uAPI calls -ENOMEM.
- */
-static int weave_gem_enomem(int err)
-{
-	return err == -ENOSPC ? -ENOMEM : err;
 }
 
 /**
@@ -245,15 +430,10 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 	weave_gem_account(&shmem->base);
 	to_weave_bo(&shmem->base)->flags = args->flags;
 
-	/* Resident from now on; see "DOC: buffer objects". */
-	ret = weave_compat_shmem_pin(shmem);
-	if (ret) {
-		drm_gem_object_put(&shmem->base);
-		return weave_gem_enomem(ret);
-	}
-	to_weave_bo(&shmem->base)->pinned = true;
-
-	/* On failure, dropping the creation reference frees the object. */
+	/*
+	 * The handle charges the quota; on failure (-EDQUOT among others),
+	 * dropping the creation reference frees the object.
+	 */
 	ret = drm_gem_handle_create(file, &shmem->base, &handle);
 	drm_gem_object_put(&shmem->base);
 	if (ret)

@@ -57,6 +57,28 @@ static void weave_graph_mark(struct weave_graph *g, u32 from, bool on)
 		}
 }
 
+/*
+ * Count the bindings of @g's tasks from @from on in their records' held
+ * bindings, or stop; a record that no longer needs its pin lets it go.
+ */
+static void weave_graph_hold(struct weave_client *c, struct weave_graph *g,
+			     u32 from, bool on)
+{
+	struct weave_btrack *bt;
+	u32 i, j;
+
+	for (i = from; i < g->ntasks; i++)
+		for (j = 0; j < g->tasks[i].num_bindings; j++) {
+			bt = container_of(g->tasks[i].bindings[j].track,
+					  struct weave_btrack, track);
+			if (on)
+				bt->held++;
+			else
+				bt->held--;
+			weave_btrack_release(c, bt);
+		}
+}
+
 static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 {
 	u32 i;
@@ -65,6 +87,7 @@ static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 		return;
 	weave_template_put(g->tmpl);
 	kvfree(g->tracks);
+	weave_graph_hold(c, g, 0, false);
 	for (i = 0; i < g->ntasks; i++)
 		weave_task_release(c, &g->tasks[i]);
 	kvfree(g->tasks);
@@ -237,6 +260,7 @@ int weave_graph_record(struct weave_client *c, u32 stream,
 			tasks[left++] = tasks[i];
 	}
 	weave_graph_mark(g, launches, true);
+	weave_graph_hold(c, g, launches, true);
 	return left;
 }
 
@@ -557,10 +581,15 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	u32 slot = weave_core_slot(&c->core, e->stream);
 	struct weave_insync *in = NULL;
 	struct weave_bstream *bs;
+	u32 i;
 	int ret = 0;
 
+	/* The job pins them for itself, while a pin is held: see below. */
+	for (i = 0; !ret && i < g->ntracks; i++)
+		ret = weave_btrack_pin(container_of(g->tracks[i],
+						    struct weave_btrack, track));
 	weave_replay_after(g, slot, fences, &nf);
-	if (nf) {
+	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;
 	}
@@ -585,6 +614,11 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	weave_insync_put(in);
 	while (nf--)
 		dma_fence_put(fences[nf]);
+	/* The pins taken above, unless queued tasks need them. */
+	for (i = 0; i < g->ntracks; i++)
+		weave_btrack_release(c, container_of(g->tracks[i],
+						     struct weave_btrack,
+						     track));
 	return ret;
 }
 

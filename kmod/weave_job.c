@@ -18,6 +18,7 @@
 
 #include "weave_engine.h"
 #include "weave_fence.h"
+#include "weave_gem.h"
 #include "weave_job.h"
 #include "weave_lists.h"
 #include "weave_queue.h"
@@ -68,6 +69,18 @@ static void weave_job_free_rcu(struct rcu_head *rcu)
 	module_put(THIS_MODULE);
 }
 
+/**
+ * weave_job_put_bo() - Drop a job's pin and reference of a buffer.
+ * @obj: The buffer.
+ *
+ * Context: Process context, no reservation lock held: it may sleep.
+ */
+void weave_job_put_bo(struct drm_gem_object *obj)
+{
+	weave_bo_unpin(obj);
+	drm_gem_object_put(obj);
+}
+
 /*
  * Free what the job holds.  A pushed job's scheduler job is cleaned up
  * already; one never pushed has none.
@@ -98,7 +111,7 @@ void weave_job_free(struct weave_job *job)
 	if (job->tasks)
 		weave_job_bytes_sub(ctx, job->ctasks);
 	for (i = 0; i < job->nbos; i++)
-		drm_gem_object_put(job->bos[i].obj);
+		weave_job_put_bo(job->bos[i].obj);
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i]);
 	if (job->started)

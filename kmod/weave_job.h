@@ -240,6 +240,7 @@ static inline bool weave_job_aborted(struct weave_job *job)
 }
 
 void weave_job_release_tasks(struct weave_job *job);
+void weave_job_put_bo(struct drm_gem_object *obj);
 void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
 		      struct weave_ebinding *more);
 void weave_job_take_gates(struct weave_job *job, u32 slot);

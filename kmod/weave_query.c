@@ -24,6 +24,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_query.h"
 #include "weave_core.h"
@@ -44,7 +45,7 @@ struct weave_query {
 };
 
 /* The largest reply struct any query may have, in bytes. */
-#define WEAVE_QUERY_REPLY_MAX	128
+#define WEAVE_QUERY_REPLY_MAX	256
 
 /*
  * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
@@ -90,6 +91,8 @@ static void weave_query_device_info(struct weave_device *wdev,
 				  WEAVE_ARENA_GRANULE;
 	info->max_graphs = WEAVE_MAX_GRAPHS;
 	info->max_graph_tasks = WEAVE_MAX_GRAPH_TASKS;
+	info->max_client_bos = wdev->max_client_bos;
+	info->max_client_bo_bytes = wdev->max_client_bo_bytes;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,
@@ -133,6 +136,8 @@ static void weave_query_client_usage(struct weave_device *wdev,
 	usage->submitted_jobs = atomic64_read(&ctx->submitted_jobs);
 	usage->arena_bytes = ctx->arena_bytes;
 	usage->alone_bytes = atomic64_read(&ctx->alone_bytes);
+	usage->bo_bytes = atomic64_read(&c->quota->bytes);
+	usage->bos = atomic64_read(&c->quota->bos);
 	mutex_unlock(&c->lock);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +

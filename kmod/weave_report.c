@@ -273,7 +273,7 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 	return full;
 }
 
-/* Copy the range @off, @len of @bo's pinned pages to @dst. */
+/* Copy the range @off, @len of @bo's pages, which it pins, to @dst. */
 static int weave_bo_read(struct weave_bo *bo, u64 off, u64 len,
 			 void __user *dst)
 {
@@ -341,20 +341,30 @@ static int weave_read_flush(struct weave_client *c, struct drm_device *drm,
 	return ret;
 }
 
-/* The report or the copy, once written, inside a device section. */
+/*
+ * The report or the copy, once written.  Outside any device section and
+ * any lock: a copy to user memory may wait on a fault for as long as user
+ * space likes (userfaultfd), and must not hold up an unplug.  What it uses
+ * lives as long as the file and its references: the failure graph, and
+ * the buffer's pages, which it pins.
+ */
 static int weave_read_out(struct weave_client *c, struct drm_device *drm,
 			  struct drm_weave_read *args,
 			  struct drm_gem_object *obj)
 {
-	int idx, ret;
+	int ret;
 
-	if (!drm_dev_enter(drm, &idx))
+	if (drm_dev_is_unplugged(drm))
 		return -ENODEV;
 	ret = weave_read_report(c, args, obj);
-	if (!ret)
-		ret = weave_bo_read(to_weave_bo(obj), args->offset, args->size,
-				    u64_to_user_ptr(args->data));
-	drm_dev_exit(idx);
+	if (ret)
+		return ret;
+	ret = weave_bo_pin(obj);
+	if (ret)
+		return ret;
+	ret = weave_bo_read(to_weave_bo(obj), args->offset, args->size,
+			    u64_to_user_ptr(args->data));
+	weave_bo_unpin(obj);
 	return ret;
 }
 
@@ -392,7 +402,7 @@ int weave_read_ioctl(struct drm_device *drm, void *data,
 	obj = drm_gem_object_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	ret = end > obj->size || !to_weave_bo(obj)->pinned ? -EINVAL : 0;
+	ret = end > obj->size || obj->import_attach ? -EINVAL : 0;
 	if (!ret)
 		ret = weave_read_flush(c, drm, obj);
 	if (!ret)

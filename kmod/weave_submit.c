@@ -626,6 +626,29 @@ static void weave_recording_copy_tasks(struct weave_client *c,
 }
 
 /*
+ * Pin step: the buffers of the @n tasks about to be queued, where their
+ * tracking records do not hold a pin yet (see "DOC: buffer objects").  On
+ * error the pins taken stay with their records, which let go of them when
+ * the tasks are released.
+ */
+static int weave_tasks_pin(struct weave_task *tasks, u32 n)
+{
+	struct weave_btrack *bt;
+	u32 i, j;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < tasks[i].num_bindings; j++) {
+			bt = container_of(tasks[i].bindings[j].track,
+					  struct weave_btrack, track);
+			ret = weave_btrack_pin(bt);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+/*
  * Host writes into a buffer that a capture window records are refused,
  * lazily: they are queued, and taint their destination when they would
  * have run (see "DOC: graph capture").
@@ -713,6 +736,8 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	}
 	if (!ret && !g)
 		weave_enqueue_refuse_writes(tasks, count, record);
+	if (!ret && count)
+		ret = weave_tasks_pin(tasks, count);
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {

@@ -15,6 +15,7 @@
 
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_gem.h"
 #include "weave_job.h"
 #include "weave_lists.h"
 
@@ -187,8 +188,10 @@ int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
 	job->pending = tmpl->ntasks;
 	atomic64_add(tmpl->ntasks, &ctx->pending_tasks);
 	job->failures = &to_weave_device(ctx->drm)->failures;
+	/* The replay pinned them, through the graph's tracking records. */
 	for (i = 0; i < tmpl->nbos; i++) {
 		drm_gem_object_get(tmpl->bos[i].obj);
+		weave_bo_pin_get(tmpl->bos[i].obj);
 		job->bos[i] = tmpl->bos[i];
 	}
 	job->nbos = tmpl->nbos;

@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		5
+#define DRM_WEAVE_UAPI_MINOR		6
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -284,6 +284,33 @@ struct drm_weave_device_info {
 
 	/** @max_graph_tasks: Tasks one graph may record (uAPI 1.5). */
 	__u32 max_graph_tasks;
+
+	/**
+	 * @max_client_bos: Buffers that may be charged to one file (uAPI
+	 * 1.6; zero from an older kernel, which had no such limit).  A
+	 * buffer is charged to the file that gets its first handle: the one
+	 * that creates it with %DRM_IOCTL_WEAVE_BO_CREATE, or imports a
+	 * foreign dma-buf as it; it stays charged until it is freed, also
+	 * after that file is closed.  Past this, or past
+	 * @max_client_bo_bytes, the handle is refused with -EDQUOT.  Set by
+	 * the module parameter max_client_bos.
+	 */
+	__u32 max_client_bos;
+
+	/** @pad1: Reserved, zero. */
+	__u32 pad1;
+
+	/**
+	 * @max_client_bo_bytes: Bytes of buffers that may be charged to one
+	 * file, counted as @max_client_bos counts buffers (uAPI 1.6).  Set
+	 * by the module parameter max_client_bo_bytes; by default a quarter
+	 * of the machine's RAM.  This bounds what one file may make the
+	 * kernel pin: a buffer's pages are pinned only while work that uses
+	 * them is queued or running (see %DRM_IOCTL_WEAVE_BO_CREATE), and
+	 * they are charged to the memory cgroup of the process that makes
+	 * them resident.
+	 */
+	__u64 max_client_bo_bytes;
 };
 
 /**
@@ -408,6 +435,16 @@ struct drm_weave_client_usage {
 	 * rounded up to 16, plus 16 (uAPI 1.4).
 	 */
 	__u64 alone_bytes;
+
+	/**
+	 * @bo_bytes: Bytes of the buffers charged to the file, against
+	 * max_client_bo_bytes (see &struct drm_weave_device_info), whether
+	 * or not it still has a handle to them (uAPI 1.6).
+	 */
+	__u64 bo_bytes;
+
+	/** @bos: The buffers charged to the file, against max_client_bos. */
+	__u64 bos;
 };
 
 /**
@@ -425,8 +462,19 @@ struct drm_weave_client_usage {
  * struct drm_weave_bo_create - Argument of %DRM_IOCTL_WEAVE_BO_CREATE.
  *
  * Creates a buffer object backed by shmem.  Its contents read as zeroes.
- * The buffer is resident: all of its pages are allocated and pinned when
- * it is created and stay until it is freed; they are never swapped out.
+ * Its pages are allocated as they are first used, and pinned only while
+ * they are in use: while tasks that bind the buffer are queued or their
+ * jobs run (see &struct drm_weave_enqueue), while %DRM_IOCTL_WEAVE_READ
+ * copies from it, and while a mapping of it has them mapped.  Otherwise
+ * they are ordinary shmem pages that the kernel may reclaim and swap.
+ * They are charged to the memory cgroup of the process whose call (an
+ * ENQUEUE, a REPLAY, a READ) or page fault makes them resident first.
+ *
+ * The buffer is charged to this file's quota (uAPI 1.6): max_client_bos
+ * buffers and max_client_bo_bytes bytes, see
+ * &struct drm_weave_device_info.  The same holds for a foreign dma-buf
+ * that the file imports with the core's PRIME ioctl, which fails with
+ * -EDQUOT in the same way.
  *
  * Errors:
  *
@@ -434,11 +482,10 @@ struct drm_weave_client_usage {
  *   %DRM_WEAVE_BO_FLAGS.
  * - -E2BIG: @size, rounded up to the page size, is over the device's
  *   max_bo_size (see &struct drm_weave_device_info).
+ * - -EDQUOT: The buffer would take the file past max_client_bos buffers
+ *   or max_client_bo_bytes bytes (uAPI 1.6).  Nothing was created.
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup,
- *   to which the buffer's pages are charged, is at its limit.
- * - -EINTR: A signal interrupted the allocation (the C library restarts
- *   the call if the handler was installed with SA_RESTART).  Nothing was
- *   created.
+ *   to which the buffer's bookkeeping is charged, is at its limit.
  */
 struct drm_weave_bo_create {
 	/**
@@ -794,7 +841,9 @@ struct drm_weave_sync {
  * - -EFAULT: A user pointer cannot be read.
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup is
  *   at its limit (what the kernel keeps for the client, staged host-write
- *   bytes included, is charged to it); nothing was queued.
+ *   bytes included, is charged to it, and so are the pages of the buffers
+ *   the tasks bind that this call makes resident, see
+ *   &struct drm_weave_bo_create); nothing was queued.
  */
 struct drm_weave_enqueue {
 	/** @stream: The stream handle. */
@@ -1289,11 +1338,16 @@ struct drm_weave_check {
  * - -ENOSPC: As -EIO, but @failures or @skips was too short (see
  *   &struct drm_weave_check).
  * - -ETIME: @timeout_ns passed first.
- * - -ERESTARTSYS: A signal interrupted the wait.
- * - -ENOMEM: The kernel could not submit all queued work, as FLUSH, or
- *   had no memory for the report.
+ * - -ERESTARTSYS: A signal interrupted the wait, or the pinning of the
+ *   buffer's pages for the copy.
+ * - -ENOMEM: The kernel could not submit all queued work, as FLUSH, had no
+ *   memory for the report, or could not make the buffer's pages resident
+ *   (charged to the caller's memory cgroup, see
+ *   &struct drm_weave_bo_create).
  * - -EFAULT: @data or a report array cannot be written.
- * - -ENODEV: The device is unplugged.
+ * - -ENODEV: The device is unplugged.  The copy itself runs outside the
+ *   device's unplug guard: one that a fault on @data holds up does not
+ *   hold up an unplug.
  */
 struct drm_weave_read {
 	/** @handle: GEM handle of the buffer. */
@@ -1483,7 +1537,9 @@ struct drm_weave_capture {
  * - -EBUSY: @stream is recording; or the client would pass
  *   max_pending_tasks.
  * - -ECANCELED: The stream has failed.
- * - -ENOMEM: The kernel is out of memory; nothing was queued.  Or, as
+ * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup
+ *   cannot take the pages of the graph's buffers that the call makes
+ *   resident (see &struct drm_weave_bo_create); nothing was queued.  Or, as
  *   for FLUSH, the tasks were queued but not all submitted.
  * - -EFAULT: An array cannot be read, or @seqno written.
  * - -ENODEV: The device is unplugged.
