@@ -177,10 +177,10 @@ module_param(max_client_bo_bytes, ullong, 0444);
 MODULE_PARM_DESC(max_client_bo_bytes,
 		 "Bytes of buffers charged to one client (0, the default: a quarter of the RAM at load)");
 
-static unsigned int max_client_bos = 16384;
+static unsigned int max_client_bos = 4096;
 module_param(max_client_bos, uint, 0444);
 MODULE_PARM_DESC(max_client_bos,
-		 "Buffers charged to one client (at least 1, default 16384)");
+		 "Buffers charged to one client (at least 1, default 4096)");
 
 static unsigned int num_queues = 2;
 module_param(num_queues, uint, 0444);
