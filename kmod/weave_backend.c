@@ -681,7 +681,8 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	init_waitqueue_head(&ctx->staging_wq);
-	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES);
+	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
+			  WEAVE_NO_LIMIT);
 	return ctx;
 }
 
