@@ -44,7 +44,7 @@ struct weave_query {
 };
 
 /* The largest reply struct any query may have, in bytes. */
-#define WEAVE_QUERY_REPLY_MAX	128
+#define WEAVE_QUERY_REPLY_MAX	256
 
 /*
  * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
@@ -90,6 +90,8 @@ static void weave_query_device_info(struct weave_device *wdev,
 				  WEAVE_ARENA_GRANULE;
 	info->max_graphs = WEAVE_MAX_GRAPHS;
 	info->max_graph_tasks = WEAVE_MAX_GRAPH_TASKS;
+	info->max_buffer_claims = wdev->limits.max_buffer_claims;
+	info->max_client_claims = wdev->limits.max_client_claims;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,
@@ -137,6 +139,8 @@ static void weave_query_client_usage(struct weave_device *wdev,
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
 			      usage->alone_bytes;
+	weave_ectx_fail_usage(ctx, &usage->failure_claims,
+			      &usage->failure_records, &usage->failure_bytes);
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */
