@@ -560,8 +560,8 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	int ret = 0;
 
 	weave_replay_after(g, slot, fences, &nf);
-	/* A record and a claim node per task, for what its failure takes. */
-	ret = weave_ectx_fail_reserve(c->ectx, g->ntasks, g->ntasks);
+	/* What the tasks' failures may take of the failure graph. */
+	ret = weave_ectx_fail_reserve(c->ectx, g->tasks, g->ntasks);
 	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;

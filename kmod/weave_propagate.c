@@ -64,8 +64,8 @@
  * the records and claim nodes the graph needs come from the client's
  * stash, &weave_ectx.fstash, which each enqueue fills beforehand with
  * %GFP_KERNEL_ACCOUNT, charged to the client (weave_ectx_fail_reserve()):
- * a record per task and a claim node per write binding, as far as the
- * client's limits allow.  When the records run out, the client's tasks
+ * a record per task and %WEAVE_CLAIM_NODES claim nodes per write binding,
+ * as far as the client's limits allow.  When the records run out, the client's tasks
  * share its overflow failure, whose record is kept aside from the first
  * enqueue on (&weave_ectx.ostash); when the claim nodes run out, or a
  * limit is reached, the taints are coarsened (see "DOC: coarsening"), so
@@ -76,38 +76,43 @@
  * weave_ectx_fail_reserve() - Set memory aside for the failures of tasks
  * a client enqueues.
  * @ctx: The client's engine context.
- * @ntasks: The tasks.
- * @nwrites: Their write bindings.
+ * @tasks: The tasks.
+ * @n: Entries of @tasks.
  *
- * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to one record more
- * per task and one claim node more per write binding, within the room its
- * limits leave: max_live_failures records and max_client_claims nodes,
- * less what its failures hold.  A client with no task pending first gives
- * back what its stash holds past that.  Also keeps the record of the
+ * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to hold one record
+ * more per task and %WEAVE_CLAIM_NODES claim nodes more per write binding
+ * (the most that a task's failure, skip or write may take), up to the
+ * client's limits: max_live_failures records and max_client_claims
+ * nodes.  So the stash holds at most as much again as the client's
+ * failures may.  A client with no task pending first gives back what its
+ * stash holds past what these tasks need.  Also keeps the record of the
  * overflow failure until it is made.
  *
  * Context: Process context, the client's mutex held.
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
  */
-int weave_ectx_fail_reserve(struct weave_ectx *ctx, u32 ntasks, u32 nwrites)
+int weave_ectx_fail_reserve(struct weave_ectx *ctx,
+			    const struct weave_task *tasks, u32 n)
 {
 	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
-	struct weave_fowner *o = &ctx->fowner;
 	bool idle = !atomic64_read(&ctx->pending_tasks);
+	u64 nrec = n, nnodes = 0;
 	unsigned long flags;
-	u32 nrec, nnodes;
+	u32 i, j;
 	int ret;
 
-	spin_lock_irqsave(&g->lock, flags);
-	nrec = o->max > o->live ? o->max - o->live : 0;
-	nnodes = o->max_nodes > o->nodes ? o->max_nodes - o->nodes : 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < tasks[i].num_bindings; j++)
+			if (tasks[i].bindings[j].access & WEAVE_ACCESS_WRITE)
+				nnodes += WEAVE_CLAIM_NODES;
 	if (!idle) {
-		ntasks = min_t(u64, (u64)ntasks + ctx->fstash.nrecords, U32_MAX);
-		nwrites = min_t(u64, (u64)nwrites + ctx->fstash.nnodes, U32_MAX);
+		spin_lock_irqsave(&g->lock, flags);
+		nrec += ctx->fstash.nrecords;
+		nnodes += ctx->fstash.nnodes;
+		spin_unlock_irqrestore(&g->lock, flags);
 	}
-	nrec = min(nrec, ntasks);
-	nnodes = min(nnodes, nwrites);
-	spin_unlock_irqrestore(&g->lock, flags);
+	nrec = min_t(u64, nrec, ctx->fowner.max);
+	nnodes = min_t(u64, nnodes, ctx->fowner.max_nodes);
 
 	if (idle)
 		weave_fstash_trim(g, &ctx->fstash, nrec, nnodes);

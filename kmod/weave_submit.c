@@ -533,23 +533,6 @@ static bool weave_tasks_queue_any(const struct weave_task *tasks, u32 n)
 }
 
 /*
- * Set aside, charged to the client, what the failures of the @n @tasks
- * may take of the failure graph: a record per task and a claim node per
- * write binding (see "DOC: failure propagation").
- */
-static int weave_enqueue_fail_reserve(struct weave_client *c,
-				      const struct weave_task *tasks, u32 n)
-{
-	u32 i, j, writes = 0;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < tasks[i].num_bindings; j++)
-			writes += !!(tasks[i].bindings[j].access &
-				     WEAVE_ACCESS_WRITE);
-	return weave_ectx_fail_reserve(c->ectx, n, writes);
-}
-
-/*
  * Reserve step, the last that can fail: the engine's reserve job, the
  * stream's slot, into *@slot, and the gates of the *@nf in-fences.  Sets
  * *@nf to zero if it put them.
@@ -737,7 +720,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		ret = in ? 0 : -ENOMEM;
 	}
 	if (!ret && count)
-		ret = weave_enqueue_fail_reserve(c, tasks, count);
+		ret = weave_ectx_fail_reserve(c->ectx, tasks, count);
 	if (!ret && count)
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret && count) {

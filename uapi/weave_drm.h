@@ -445,9 +445,9 @@ struct drm_weave_client_usage {
 	 * failures take: @failure_claims claims and @failure_records
 	 * records, plus what is set aside for the failures of its pending
 	 * tasks (uAPI 1.6).  Not part of @kernel_bytes.  Once the client is
-	 * idle and its buffers carry no failure, this is at most the room
-	 * set aside by its last enqueue: a record per task and a claim per
-	 * write binding, plus one record.
+	 * idle and its buffers carry no failure, this is at most what its
+	 * last enqueue set aside: a record per task and two claims per write
+	 * binding, plus one record.
 	 */
 	__u64 failure_bytes;
 };
@@ -1134,9 +1134,11 @@ struct drm_weave_set_param {
  * cgroup of the client whose enqueue set it aside (uAPI 1.6).  A failure
  * has a record; the byte ranges that carry it are *claims*, one per
  * maximal range of one failure on one buffer.  Each %DRM_IOCTL_WEAVE_ENQUEUE
- * sets aside, and may fail with -ENOMEM for, a record per task and a claim
- * per write binding, within the client's limits; the work that runs the
- * tasks takes from that and never allocates.  The limits, reported in
+ * (and %DRM_IOCTL_WEAVE_REPLAY) sets aside, and may fail with -ENOMEM for,
+ * a record per task and two claims per write binding, up to the client's
+ * limits; the work that runs the tasks takes from that and never
+ * allocates.  What is set aside and not yet taken is at most as much
+ * again as the limits.  The limits, reported in
  * &struct drm_weave_device_info:
  *
  * - max_buffer_claims: the claims one buffer holds.
