@@ -359,4 +359,63 @@ TEST_F(fm, first_claim_of_a_buffer_is_free)
 	free(b);
 }
 
+/*
+ * What enqueues set aside is bounded too: tasks that cannot run yet,
+ * behind a delay, with more write bindings than max_client_claims and
+ * more tasks than max_live_failures, do not make the client hold more
+ * than its limits allow, though each enqueue succeeds.
+ */
+TEST_F(fm, reserve_is_bounded_by_the_limits)
+{
+	uint64_t off[FM_RANGES], len[FM_RANGES], writes = 0, bound;
+	struct drm_weave_client_usage u;
+	uint32_t bo, t, j, n;
+	struct fm_batch *b;
+
+	self->size = self->info.page_size;
+	self->failed = calloc(1, self->size);
+	b = calloc(1, sizeof(*b));
+	ASSERT_NE(NULL, self->failed);
+	ASSERT_NE(NULL, b);
+	bo = weave_test_bo(_metadata, self->fd, self->size, 0);
+	n = (self->info.max_client_claims + self->info.max_live_failures) /
+	    FM_RANGES + 2 * FM_BATCH;
+	ASSERT_GE(self->info.max_pending_tasks, n + 1ull);
+
+	fm_add(_metadata, self, b, DRM_WEAVE_KERNEL_DELAY, 1000000, bo, off,
+	       len, 0);
+	for (t = 0; t < n; t++) {
+		for (j = 0; j < FM_RANGES; j++) {
+			off[j] = (t * FM_RANGES + j) % self->size;
+			len[j] = 1;
+		}
+		fm_add(_metadata, self, b, DRM_WEAVE_KERNEL_FAIL, EIO, bo,
+		       off, len, FM_RANGES);
+		writes += FM_RANGES;
+	}
+	fm_enqueue(_metadata, self, b);
+	u = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_LT(0u, u.pending_tasks) {
+		TH_LOG("the delay ended before the usage was read");
+	}
+	/* What one claim per write and a record per task would take. */
+	ASSERT_LT(self->info.max_client_claims, writes);
+	ASSERT_LT(self->info.max_live_failures, n);
+	bound = (uint64_t)self->info.max_client_claims * 128 +
+		(self->info.max_live_failures + 2ull) * FM_OBJECT_MAX;
+	TH_LOG("%u tasks, %llu writes pending: %llu bytes set aside or held, at most %llu",
+	       n, (unsigned long long)writes,
+	       (unsigned long long)u.failure_bytes,
+	       (unsigned long long)bound);
+	EXPECT_GE(bound, u.failure_bytes);
+	/* At 96 bytes a claim and 1 KiB a record, more than the bound. */
+	EXPECT_LT(bound, writes * 96 + n * 1024ull) {
+		TH_LOG("the bound does not tell bounded from not");
+	}
+	u = fm_finish(_metadata, self, b);
+	fm_expect_bounded(_metadata, self, &u, 1);
+	fm_check_bytes(_metadata, self, bo, self->size);
+	free(b);
+}
+
 TEST_HARNESS_MAIN
