@@ -25,7 +25,8 @@
 /* Tasks of the every-other-byte run: 8192 ranges, more than the limit. */
 #define FM_TASKS	1024u
 
-/* An upper bound on the slab size of one claim or one record. */
+/* Upper bounds on the slab size of one claim, and of one record. */
+#define FM_CLAIM_MAX	128
 #define FM_OBJECT_MAX	1024
 
 FIXTURE(fm) {
@@ -122,11 +123,11 @@ static void fm_expect_bounded(struct __test_metadata *_metadata, fm_t *self,
 		claims = self->info.max_client_claims;
 	EXPECT_GE(claims, u->failure_claims);
 	EXPECT_GE(self->info.max_live_failures + 1ull, u->failure_records);
-	/* Claims and records, and a reserve of the same kinds. */
+	/* Claims and records, and what is set aside: as much again. */
 	EXPECT_LE(u->failure_claims + u->failure_records, u->failure_bytes /
 		  8);
-	EXPECT_GE((2 * (uint64_t)self->info.max_client_claims +
-		   2 * (self->info.max_live_failures + 1ull)) * FM_OBJECT_MAX,
+	EXPECT_GE(2 * (uint64_t)self->info.max_client_claims * FM_CLAIM_MAX +
+		  2 * (self->info.max_live_failures + 1ull) * FM_OBJECT_MAX,
 		  u->failure_bytes);
 }
 
@@ -401,7 +402,7 @@ TEST_F(fm, reserve_is_bounded_by_the_limits)
 	/* What one claim per write and a record per task would take. */
 	ASSERT_LT(self->info.max_client_claims, writes);
 	ASSERT_LT(self->info.max_live_failures, n);
-	bound = (uint64_t)self->info.max_client_claims * 128 +
+	bound = (uint64_t)self->info.max_client_claims * FM_CLAIM_MAX +
 		(self->info.max_live_failures + 2ull) * FM_OBJECT_MAX;
 	TH_LOG("%u tasks, %llu writes pending: %llu bytes set aside or held, at most %llu",
 	       n, (unsigned long long)writes,
