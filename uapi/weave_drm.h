@@ -295,10 +295,11 @@ struct drm_weave_device_info {
 	__u32 max_buffer_claims;
 
 	/**
-	 * @max_client_claims: The most claims, besides the first of each
-	 * buffer, that the failures whose root task is one client's hold,
-	 * over all buffers; past it, they are coarsened.  Set by the module
-	 * parameter max_client_claims (uAPI 1.6).
+	 * @max_client_claims: The most claims that the failures whose root
+	 * task is one client's hold, over all buffers, not counting one claim
+	 * per buffer, which the buffer holds at no cost; past it, they are
+	 * coarsened.  Set by the module parameter max_client_claims (uAPI
+	 * 1.6).
 	 */
 	__u32 max_client_claims;
 };
@@ -428,9 +429,9 @@ struct drm_weave_client_usage {
 
 	/**
 	 * @failure_claims: Claims that carry the client's failures (those
-	 * whose root task is the client's) on any buffer, besides the first
-	 * claim of each buffer, which costs nothing; at most
-	 * max_client_claims (uAPI 1.6; see "DOC: failure memory").
+	 * whose root task is the client's) on any buffer, but the one claim
+	 * each buffer holds at no cost; at most max_client_claims (uAPI 1.6;
+	 * see "DOC: failure memory").
 	 */
 	__u64 failure_claims;
 
@@ -1142,8 +1143,8 @@ struct drm_weave_set_param {
  * &struct drm_weave_device_info:
  *
  * - max_buffer_claims: the claims one buffer holds.
- * - max_client_claims: the claims (but the first of each buffer) that a
- *   client's failures hold, wherever they travel.
+ * - max_client_claims: the claims that a client's failures hold, wherever
+ *   they travel, but one per buffer, which the buffer holds at no cost.
  * - max_live_failures: the client's distinct failures; past it, and when
  *   what its enqueues set aside runs out, its failures share one record
  *   (%DRM_WEAVE_FAILURE_OVERFLOW).
