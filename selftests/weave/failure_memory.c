@@ -22,8 +22,8 @@
 #define FM_BATCH	64u
 #define FM_CHECK	64u
 
-/* Tasks of the every-other-byte run: 8192 ranges, more than the limit. */
-#define FM_TASKS	1024u
+/* Tasks of each random round. */
+#define FM_TASKS	640u
 
 /* Upper bounds on the slab size of one claim, and of one record. */
 #define FM_CLAIM_MAX	128
@@ -193,10 +193,14 @@ TEST_F(fm, every_other_byte_is_bounded)
 {
 	struct drm_weave_client_usage u0, u1, u2;
 	uint64_t off[FM_RANGES], len[FM_RANGES];
-	uint32_t bo, t, j, coarse;
+	uint32_t bo, t, j, coarse, n;
 	struct fm_batch *b;
 
-	self->size = FM_TASKS * 2 * FM_RANGES;
+	/* A quarter more ranges than the buffer's limit. */
+	n = self->info.max_buffer_claims / FM_RANGES +
+	    self->info.max_buffer_claims / (4 * FM_RANGES) + 1;
+	ASSERT_GE(65536u, n);
+	self->size = n * 2 * FM_RANGES;
 	self->size = (self->size * 2 + self->info.page_size - 1) /
 		     self->info.page_size * self->info.page_size;
 	self->failed = calloc(1, self->size);
@@ -208,7 +212,7 @@ TEST_F(fm, every_other_byte_is_bounded)
 	EXPECT_EQ(0u, u0.failure_claims);
 	EXPECT_EQ(0u, u0.failure_records);
 
-	for (t = 0; t < FM_TASKS / 2; t++) {
+	for (t = 0; t < n / 2; t++) {
 		for (j = 0; j < FM_RANGES; j++) {
 			off[j] = (t * FM_RANGES + j) * 2;
 			len[j] = 1;
@@ -218,7 +222,7 @@ TEST_F(fm, every_other_byte_is_bounded)
 	}
 	u1 = fm_finish(_metadata, self, b);
 	fm_expect_bounded(_metadata, self, &u1, 1);
-	for (; t < FM_TASKS; t++) {
+	for (; t < n; t++) {
 		for (j = 0; j < FM_RANGES; j++) {
 			off[j] = (t * FM_RANGES + j) * 2;
 			len[j] = 1;
@@ -228,22 +232,22 @@ TEST_F(fm, every_other_byte_is_bounded)
 	}
 	u2 = fm_finish(_metadata, self, b);
 	TH_LOG("%u ranges: %llu claims, %llu records, %llu bytes (after half: %llu claims, %llu bytes)",
-	       FM_TASKS * FM_RANGES, (unsigned long long)u2.failure_claims,
+	       n * FM_RANGES, (unsigned long long)u2.failure_claims,
 	       (unsigned long long)u2.failure_records,
 	       (unsigned long long)u2.failure_bytes,
 	       (unsigned long long)u1.failure_claims,
 	       (unsigned long long)u1.failure_bytes);
 	fm_expect_bounded(_metadata, self, &u2, 1);
 	/* One claim per range would pass the limit: it was coarsened. */
-	ASSERT_LT(self->info.max_buffer_claims, FM_TASKS * FM_RANGES);
+	ASSERT_LT(self->info.max_buffer_claims, n * FM_RANGES);
 	EXPECT_GE(self->info.max_buffer_claims, u2.failure_claims + 1);
 
 	coarse = fm_check_bytes(_metadata, self, bo, self->size);
 	EXPECT_LT(0u, coarse);
 	/* Past the last range, nothing was absorbed. */
 	weave_test_expect_good(_metadata, self->fd, bo,
-			       FM_TASKS * FM_RANGES * 2,
-			       self->size - FM_TASKS * FM_RANGES * 2);
+			       n * FM_RANGES * 2,
+			       self->size - n * FM_RANGES * 2);
 
 	/* Rewritten whole, the buffer is good and the memory is given back. */
 	off[0] = 0;
