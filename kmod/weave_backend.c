@@ -685,7 +685,10 @@ struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	init_waitqueue_head(&ctx->staging_wq);
-	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES);
+	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
+			  wdev->limits.max_client_claims);
+	weave_fstash_init(&ctx->fstash);
+	weave_fstash_init(&ctx->ostash);
 	return ctx;
 }
 
@@ -712,6 +715,8 @@ static void weave_ectx_release(struct kref *ref)
 	if (ctx->overflow)
 		weave_failure_put(failures, ctx->overflow);
 	weave_fowner_detach(failures, &ctx->fowner);
+	weave_fstash_drain(&ctx->fstash);
+	weave_fstash_drain(&ctx->ostash);
 	/* Maybe the device's last reference: see weave_engine_fini(). */
 	drm_dev_put(ctx->drm);
 	kfree_rcu(ctx, rcu);

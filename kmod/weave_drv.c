@@ -227,10 +227,22 @@ module_param(slot_staging_bytes, uint, 0444);
 MODULE_PARM_DESC(slot_staging_bytes,
 		 "Bytes of each slot's staging arena, for host writes up to half of it (a multiple of 4096 in 4 KiB..64 MiB, default 256 KiB)");
 
+static unsigned int max_buffer_claims = 4096;
+module_param(max_buffer_claims, uint, 0444);
+MODULE_PARM_DESC(max_buffer_claims,
+		 "Claims of failures one buffer holds before its taints are coarsened (1-1048576, default 4096)");
+
+static unsigned int max_client_claims = 16384;
+module_param(max_client_claims, uint, 0444);
+MODULE_PARM_DESC(max_client_claims,
+		 "Claim nodes one client's failures hold before they are coarsened (0-16777216, default 16384)");
+
 /* Bounds of the module parameters above. */
 #define WEAVE_TIMEOUT_MS_MIN		10
 #define WEAVE_TIMEOUT_MS_MAX		600000
 #define WEAVE_CLIENT_STREAMS_MAX	BIT(20)
+#define WEAVE_BUFFER_CLAIMS_MAX		BIT(20)
+#define WEAVE_CLIENT_CLAIMS_MAX		BIT(24)
 
 /* The module's platform devices, bound or not. */
 static struct platform_device *weave_pdevs[WEAVE_MAX_DEVICES];
@@ -416,12 +428,15 @@ static int weave_probe(struct platform_device *pdev)
 		.max_pending_tasks = max_pending_tasks,
 		.max_staged_bytes = max_staged_bytes,
 		.slot_staging_bytes = slot_staging_bytes,
+		.max_buffer_claims = max_buffer_claims,
+		.max_client_claims = max_client_claims,
 	};
 	INIT_LIST_HEAD(&wdev->clients);
 	ret = drmm_mutex_init(&wdev->drm, &wdev->clients_lock);
 	if (ret)
 		return ret;
 	weave_failures_init(&wdev->failures);
+	wdev->failures.max_claims = max_buffer_claims;
 	ret = drmm_add_action_or_reset(&wdev->drm, weave_failures_release,
 				       NULL);
 	if (ret)
@@ -528,7 +543,10 @@ static int __init weave_init(void)
 	    max_pending_tasks < 1 || max_staged_bytes < 1 ||
 	    max_client_bos < 1 ||
 	    max_staged_bytes > INT_MAX || slot_staging_bytes < SZ_4K ||
-	    slot_staging_bytes > SZ_64M || slot_staging_bytes % SZ_4K) {
+	    slot_staging_bytes > SZ_64M || slot_staging_bytes % SZ_4K ||
+	    max_buffer_claims < 1 ||
+	    max_buffer_claims > WEAVE_BUFFER_CLAIMS_MAX ||
+	    max_client_claims > WEAVE_CLIENT_CLAIMS_MAX) {
 		pr_err("a scheduler module parameter is out of range\n");
 		return -EINVAL;
 	}

@@ -43,6 +43,10 @@ struct weave_limits {
 	u64 max_staged_bytes;
 	/** @slot_staging_bytes: Bytes of each slot's staging arena. */
 	u32 slot_staging_bytes;
+	/** @max_buffer_claims: Claims of failures one buffer holds. */
+	u32 max_buffer_claims;
+	/** @max_client_claims: Claim nodes one client's failures hold. */
+	u32 max_client_claims;
 };
 
 /* Limits of one ENQUEUE, fixed by the driver. */

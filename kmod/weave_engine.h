@@ -212,9 +212,18 @@ struct weave_ectx {
 	struct weave_fowner fowner;
 	/**
 	 * @overflow: The failure the client's tasks share once @fowner is
-	 * full, a reference; set once, by the first worker that needs it.
+	 * full, or @fstash has no record, a reference; set once, by the first
+	 * worker that needs it, under the graph's lock.
 	 */
 	struct weave_failure *overflow;
+	/**
+	 * @fstash: The memory the failure graph takes for the client's tasks,
+	 * charged to it: filled by weave_ectx_reserve() at each enqueue,
+	 * taken by the workers under the graph's lock.
+	 */
+	struct weave_fstash fstash;
+	/** @ostash: The record kept for @overflow, until it is made. */
+	struct weave_fstash ostash;
 	/**
 	 * @rcu: Frees the context after a grace period: a gate's fence
 	 * callback, which runs with interrupts off, may still be taking
@@ -230,6 +239,10 @@ struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
 void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
 			 struct weave_insync *in, u64 first, u64 last);
 void weave_insync_put(struct weave_insync *in);
+int weave_ectx_fail_reserve(struct weave_ectx *ctx,
+			    const struct weave_task *tasks, u32 n);
+void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
+			   u64 *bytes);
 struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno);
 void weave_eslot_insyncs_free(struct weave_eslot *es);
 

@@ -55,21 +55,68 @@
  *
  * Memory.  Whatever may need memory takes a &struct weave_fstash, filled
  * beforehand where sleeping is allowed (an ioctl, with
- * %GFP_KERNEL_ACCOUNT, so that it is charged to the client).  Those
- * operations are all or nothing: if the stash lacks what they need, they
- * fail with -ENOMEM and change nothing.  Their needs are bounded: one
- * record for weave_failure_create(), %WEAVE_CLAIM_NODES claim nodes for
- * weave_taints_claim() (a claim inside another failure's claim splits it
- * in two around the new one) and %WEAVE_RELEASE_NODES for
- * weave_taints_release() (a release inside a claim splits it).  A buffer's
- * own node (&weave_taints.node) is used before a stash's, so that one
- * failure over one range needs no stash at all.  Freed nodes and records go
- * back to the slab allocator, not to a stash.
+ * %GFP_KERNEL_ACCOUNT, so that it is charged to the client).  Nothing in
+ * the graph allocates.  weave_failure_create() and weave_failure_shared()
+ * take one record from the stash, and fail with -ENOMEM, changing nothing,
+ * if it has none.  A claim or a release needs claim nodes: at most
+ * %WEAVE_CLAIM_NODES for weave_taints_claim() (a claim inside another
+ * failure's claim splits it in two around the new one) and
+ * %WEAVE_RELEASE_NODES for weave_taints_release() (a release inside a
+ * claim splits it).  A buffer's own node (&weave_taints.node) is used
+ * before a stash's, so that one failure over one range needs no stash at
+ * all.  When the nodes are not there, or taking them would pass a limit,
+ * the claim or release is coarsened instead (see "DOC: coarsening"): it
+ * never fails for want of memory.  Freed nodes and records go back to the
+ * slab allocator, not to a stash.
+ *
+ * Limits.  Whatever the pattern of ranges, a buffer holds at most
+ * &weave_failures.max_claims claims, so at most that many nodes, one of
+ * them its own; a client's failures are carried by at most
+ * &weave_fowner.max_nodes nodes taken from stashes, and it has at most
+ * &weave_fowner.max live records, plus the one weave_failure_shared()
+ * makes.  Records of a closed client (after weave_fowner_detach()) count
+ * against no one; each is carried by a claim or held by a caller, so the
+ * buffers' limit bounds them.
  *
  * Teardown.  Freeing a buffer calls weave_taints_fini(), which releases its
  * claims; closing a client calls weave_fowner_detach() after its last
  * create; the device calls weave_failures_fini() last, once every buffer
  * is gone, and it warns if any record or claim node is left.
+ */
+
+/**
+ * DOC: coarsening
+ *
+ * What a buffer's taints become when an operation on them would need a
+ * claim node that is not there (the buffer's own is taken and the stash
+ * is empty), or that would pass a limit: the buffer's
+ * &weave_failures.max_claims, or &weave_fowner.max_nodes of the owner of
+ * the failure that would get the node.  The operation then makes the
+ * taints coarser, with no new node, by these rules:
+ *
+ * - Tainted bytes stay tainted: a byte that failed is never reported good.
+ * - A claim whose range lies inside a claim of another failure leaves that
+ *   claim as it is: its failure now also stands for the new one.
+ * - Any other claim is absorbed by the buffer's claim nearest to it (the
+ *   one before or the one after, whichever leaves the smaller gap; the
+ *   claimed failure's on a tie): that claim grows to cover the range and
+ *   the gap between, taking those bytes from other claims, and merges
+ *   with claims of its failure that it then touches.  So the bytes of the
+ *   gap, which may never have failed, become tainted, and the range's
+ *   bytes carry the neighbour's failure instead of the claimed one.
+ * - A release that would split a claim leaves it whole: bytes that were
+ *   just written stay tainted.
+ *
+ * The failure of every claim that coarsening leaves covering bytes it did
+ * not fail is marked (&weave_failure.coarse), for good, and reports say
+ * so: a report may grow coarser, never wrong.  Coarsening never takes a
+ * node and never adds a claim, so no limit is passed; operations that
+ * need no node stay exact, on a coarsened buffer as on any other.
+ *
+ * A client's limit counts the nodes that carry its failures, wherever its
+ * failures travel: another client's task that reads its bytes and is
+ * skipped passes its failure on, and may so use up the limit, which then
+ * makes this client's later claims coarser, never wrong.
  */
 
 /**
@@ -82,6 +129,8 @@ void weave_failures_init(struct weave_failures *graph)
 	graph->next_id = 1;
 	graph->live = 0;
 	graph->nodes = 0;
+	graph->max_claims = WEAVE_NO_LIMIT;
+	graph->coarsened = 0;
 }
 
 /**
@@ -146,6 +195,78 @@ int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
 }
 
 /**
+ * weave_fstash_refill() - Set memory aside in a stash that the graph uses.
+ * @graph: The graph, under whose lock @stash is used.
+ * @stash: The stash; its other callers only take from it, and only under
+ *	the graph's lock.
+ * @nrecords: How many failure records it must hold.
+ * @nnodes: How many claim nodes it must hold.
+ * @gfp: How to allocate what is missing, e.g. %GFP_KERNEL_ACCOUNT.
+ *
+ * As weave_fstash_fill(), for a stash that the graph's operations may be
+ * taking from meanwhile: it allocates without the lock and adds what it
+ * allocated under it.  One caller at a time.
+ *
+ * Return: 0, or -ENOMEM: then the stash holds what could be allocated.
+ */
+int weave_fstash_refill(struct weave_failures *graph,
+			struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+			gfp_t gfp)
+{
+	struct weave_fstash add;
+	unsigned long flags;
+	u32 have_r, have_n;
+	int ret;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	have_r = stash->nrecords;
+	have_n = stash->nnodes;
+	spin_unlock_irqrestore(&graph->lock, flags);
+	if (have_r >= nrecords && have_n >= nnodes)
+		return 0;
+
+	weave_fstash_init(&add);
+	ret = weave_fstash_fill(&add, nrecords > have_r ? nrecords - have_r : 0,
+				nnodes > have_n ? nnodes - have_n : 0, gfp);
+	spin_lock_irqsave(&graph->lock, flags);
+	list_splice(&add.records, &stash->records);
+	list_splice(&add.nodes, &stash->nodes);
+	stash->nrecords += add.nrecords;
+	stash->nnodes += add.nnodes;
+	spin_unlock_irqrestore(&graph->lock, flags);
+	return ret;
+}
+
+/**
+ * weave_fstash_trim() - Give back what a shared stash holds past a size.
+ * @graph: The graph, under whose lock @stash is used.
+ * @stash: The stash, as for weave_fstash_refill().
+ * @nrecords: How many failure records it may keep.
+ * @nnodes: How many claim nodes it may keep.
+ *
+ * Frees the rest, outside the lock.
+ */
+void weave_fstash_trim(struct weave_failures *graph,
+		       struct weave_fstash *stash, u32 nrecords, u32 nnodes)
+{
+	struct weave_fstash out;
+	unsigned long flags;
+
+	weave_fstash_init(&out);
+	spin_lock_irqsave(&graph->lock, flags);
+	while (stash->nrecords > nrecords) {
+		list_move(stash->records.next, &out.records);
+		stash->nrecords--;
+	}
+	while (stash->nnodes > nnodes) {
+		list_move(stash->nodes.next, &out.nodes);
+		stash->nnodes--;
+	}
+	spin_unlock_irqrestore(&graph->lock, flags);
+	weave_fstash_drain(&out);
+}
+
+/**
  * weave_fstash_drain() - Free what a stash holds.
  * @stash: The stash; empty afterwards, and may be filled again.
  */
@@ -166,13 +287,18 @@ void weave_fstash_drain(struct weave_fstash *stash)
  * @owner: The owner.
  * @client_id: The client's id, kept for the caller.
  * @max: The most live failures it may have.
+ * @max_nodes: The most claim nodes from stashes its failures may have,
+ *	or %WEAVE_NO_LIMIT.
  */
-void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max)
+void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max,
+		       u32 max_nodes)
 {
 	INIT_LIST_HEAD(&owner->records);
 	owner->client_id = client_id;
 	owner->live = 0;
 	owner->max = max;
+	owner->nodes = 0;
+	owner->max_nodes = max_nodes;
 }
 
 /**
@@ -195,7 +321,43 @@ void weave_fowner_detach(struct weave_failures *graph,
 		list_del_init(&f->link);
 	}
 	owner->live = 0;
+	owner->nodes = 0;
 	spin_unlock_irqrestore(&graph->lock, flags);
+}
+
+/* Make a failure from a record of @stash, under the lock; see below. */
+static struct weave_failure *weave_failure_new(struct weave_failures *graph,
+					       struct weave_fowner *owner,
+					       int err,
+					       const struct weave_ftask *root,
+					       struct weave_fstash *stash)
+{
+	struct weave_failure *f;
+
+	lockdep_assert_held(&graph->lock);
+	if (!stash || !stash->nrecords)
+		return ERR_PTR(-ENOMEM);
+	f = list_first_entry(&stash->records, struct weave_failure, link);
+	list_del(&f->link);
+	stash->nrecords--;
+
+	f->id = graph->next_id++;
+	f->err = err;
+	f->refs = 1;
+	f->buffers = 0;
+	f->skipped = 0;
+	f->cause = 0;
+	f->coarse = false;
+	f->root = *root;
+	f->owner = owner;
+	if (owner) {
+		list_add_tail(&f->link, &owner->records);
+		owner->live++;
+	} else {
+		INIT_LIST_HEAD(&f->link);
+	}
+	graph->live++;
+	return f;
 }
 
 /**
@@ -227,33 +389,55 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
 		return ERR_PTR(-EINVAL);
 
 	spin_lock_irqsave(&graph->lock, flags);
-	if (owner && owner->live >= owner->max) {
+	if (owner && owner->live >= owner->max)
 		f = ERR_PTR(-EDQUOT);
-		goto out;
-	}
-	if (!stash || !stash->nrecords) {
-		f = ERR_PTR(-ENOMEM);
-		goto out;
-	}
-	f = list_first_entry(&stash->records, struct weave_failure, link);
-	list_del(&f->link);
-	stash->nrecords--;
+	else
+		f = weave_failure_new(graph, owner, err, root, stash);
+	spin_unlock_irqrestore(&graph->lock, flags);
+	return f;
+}
 
-	f->id = graph->next_id++;
-	f->err = err;
-	f->refs = 1;
-	f->buffers = 0;
-	f->skipped = 0;
-	f->cause = 0;
-	f->root = *root;
-	f->owner = owner;
-	if (owner) {
-		list_add_tail(&f->link, &owner->records);
-		owner->live++;
-	} else {
-		INIT_LIST_HEAD(&f->link);
+/**
+ * weave_failure_shared() - The failure many tasks share, made once.
+ * @graph: The graph.
+ * @slot: Where the shared failure is kept, with a reference of its own;
+ *	read and written under the graph's lock, NULL until it is made.
+ * @owner: The client it counts against, or NULL: it may pass
+ *	&weave_fowner.max, by one.
+ * @err: The root errno, negative, if it is made now.
+ * @root: The task that failed, copied if it is made now.
+ * @cause: The cause (see weave_failure_set_cause()) if it is made now.
+ * @stash: Where the record comes from, if it is made now.
+ *
+ * For the failure a client's tasks share once it has &weave_fowner.max
+ * failures: the first caller makes it, the others get it.
+ *
+ * Return: The failure in @slot, with a reference for the caller; or an
+ * ERR_PTR(): -EINVAL if @err is not an errno, -ENOMEM if it had to be made
+ * and @stash has no record.  On error nothing changed.
+ */
+struct weave_failure *weave_failure_shared(struct weave_failures *graph,
+					   struct weave_failure **slot,
+					   struct weave_fowner *owner, int err,
+					   const struct weave_ftask *root,
+					   u32 cause, struct weave_fstash *stash)
+{
+	struct weave_failure *f;
+	unsigned long flags;
+
+	if (err >= 0 || err < -MAX_ERRNO)
+		return ERR_PTR(-EINVAL);
+
+	spin_lock_irqsave(&graph->lock, flags);
+	f = *slot;
+	if (!f) {
+		f = weave_failure_new(graph, owner, err, root, stash);
+		if (IS_ERR(f))
+			goto out;
+		f->cause = cause;
+		*slot = f;
 	}
-	graph->live++;
+	f->refs++;
 out:
 	spin_unlock_irqrestore(&graph->lock, flags);
 	return f;
@@ -400,6 +584,7 @@ void weave_failure_snapshot(struct weave_failures *graph,
 	out->nskips = n;
 	out->skips_dropped = oldest;
 	out->cause = failure->cause;
+	out->coarse = failure->coarse;
 	weave_ftask_show(&out->root, &failure->root, viewer);
 	for (i = 0; i < n; i++)
 		weave_ftask_show(&out->skips[i],

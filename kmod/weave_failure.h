@@ -9,6 +9,7 @@
 #ifndef _WEAVE_FAILURE_H_
 #define _WEAVE_FAILURE_H_
 
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/spinlock.h>
@@ -20,6 +21,8 @@
 #define WEAVE_CLAIM_NODES	2
 /** WEAVE_RELEASE_NODES - Claim nodes weave_taints_release() needs at most. */
 #define WEAVE_RELEASE_NODES	1
+/** WEAVE_NO_LIMIT - A limit of claims that never binds. */
+#define WEAVE_NO_LIMIT		U32_MAX
 
 /**
  * struct weave_failures - The failure graph of one device.
@@ -30,6 +33,10 @@
  * @live: Failure records allocated and not yet freed.
  * @nodes: Claim nodes taken from stashes and not yet freed; the node
  *	embedded in each &struct weave_taints is not counted.
+ * @max_claims: The most claims one buffer holds: past it, the buffer's
+ *	taints are coarsened (see "DOC: coarsening").  At least 1;
+ *	%WEAVE_NO_LIMIT after weave_failures_init().
+ * @coarsened: Operations that coarsened, ever.
  *
  * Empty when @live and @nodes are zero, which is what weave_failures_fini()
  * expects: once every buffer is freed and every reference dropped.
@@ -39,6 +46,8 @@ struct weave_failures {
 	u64 next_id;
 	u32 live;
 	u32 nodes;
+	u32 max_claims;
+	u64 coarsened;
 };
 
 /**
@@ -69,6 +78,10 @@ struct weave_ftask {
  * @live: Entries of @records.
  * @max: The most live records it may have: weave_failure_create() fails
  *	with -EDQUOT at @max.
+ * @nodes: Claim nodes taken from stashes, not the buffers' own, that
+ *	carry one of @records.
+ * @max_nodes: The most @nodes may reach: a claim that would take one
+ *	more for one of @records is coarsened instead.
  *
  * Owned by the client, under the graph's lock.  Its records outlive it,
  * as they live on bytes: weave_fowner_detach() lets go of them.
@@ -78,6 +91,8 @@ struct weave_fowner {
 	u64 client_id;
 	u32 live;
 	u32 max;
+	u32 nodes;
+	u32 max_nodes;
 };
 
 /**
@@ -95,6 +110,8 @@ struct weave_fowner {
  *	in @skips, the one added last at (@skipped - 1) modulo the size.
  * @cause: Why it began, a value of the caller's that the graph only
  *	keeps: see weave_failure_set_cause().  0 when created.
+ * @coarse: Whether a claim of it was coarsened: it may be carried by
+ *	bytes that it did not fail (see "DOC: coarsening").  Never cleared.
  * @root: The task that failed.
  * @skips: A ring of the newest skip records: tasks that read its bytes and
  *	were skipped, passing it on to what they should have written.
@@ -110,6 +127,7 @@ struct weave_failure {
 	u32 buffers;
 	u64 skipped;
 	u32 cause;
+	bool coarse;
 	struct weave_ftask root;
 	struct weave_ftask skips[WEAVE_FAILURE_SKIPS];
 };
@@ -122,6 +140,7 @@ struct weave_failure {
  * @nskips: Used entries of @skips.
  * @skips_dropped: Skip records older than @skips, no longer kept.
  * @cause: &weave_failure.cause.
+ * @coarse: &weave_failure.coarse.
  * @root: The root task.
  * @skips: The newest skip records, oldest first; the entries after
  *	@nskips are zero.
@@ -136,6 +155,7 @@ struct weave_fsnap {
 	u32 nskips;
 	u64 skips_dropped;
 	u32 cause;
+	bool coarse;
 	struct weave_ftask root;
 	struct weave_ftask skips[WEAVE_FAILURE_SKIPS];
 };
@@ -190,8 +210,9 @@ struct weave_taints {
  * @nnodes: Entries of @nodes.
  *
  * Filled where sleeping is allowed, weave_fstash_fill(), and used where
- * it is not.  Owned by one caller at a time, which serialises its use;
- * the graph's lock does not cover it.
+ * it is not.  Either owned by one caller at a time, which serialises its
+ * use, or shared: then it is filled with weave_fstash_refill() and used
+ * only by the graph's operations, under the graph's lock.
  */
 struct weave_fstash {
 	struct list_head records;
@@ -206,9 +227,15 @@ void weave_failures_fini(struct weave_failures *graph);
 void weave_fstash_init(struct weave_fstash *stash);
 int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
 		      gfp_t gfp);
+int weave_fstash_refill(struct weave_failures *graph,
+			struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+			gfp_t gfp);
+void weave_fstash_trim(struct weave_failures *graph,
+		       struct weave_fstash *stash, u32 nrecords, u32 nnodes);
 void weave_fstash_drain(struct weave_fstash *stash);
 
-void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max);
+void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max,
+		       u32 max_nodes);
 void weave_fowner_detach(struct weave_failures *graph,
 			 struct weave_fowner *owner);
 
@@ -216,6 +243,11 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
 					   struct weave_fowner *owner, int err,
 					   const struct weave_ftask *root,
 					   struct weave_fstash *stash);
+struct weave_failure *weave_failure_shared(struct weave_failures *graph,
+					   struct weave_failure **slot,
+					   struct weave_fowner *owner, int err,
+					   const struct weave_ftask *root,
+					   u32 cause, struct weave_fstash *stash);
 void weave_failure_skip(struct weave_failures *graph,
 			struct weave_failure *failure,
 			const struct weave_ftask *skip);

@@ -589,6 +589,9 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 		ret = weave_btrack_pin(container_of(g->tracks[i],
 						    struct weave_btrack, track));
 	weave_replay_after(g, slot, fences, &nf);
+	/* What the tasks' failures may take of the failure graph. */
+	if (!ret)
+		ret = weave_ectx_fail_reserve(c->ectx, g->tasks, g->ntasks);
 	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;

@@ -31,9 +31,9 @@
  *   its first tainted read binding, and the failure records the skip.
  * - A task that runs and fails (a FAIL kernel) makes a new failure, its
  *   root, which the ranges it writes take.  A client has at most
- *   %WEAVE_MAX_LIVE_FAILURES failures live; past them its tasks' failures
- *   share one record, the client's overflow failure, which names the
- *   first of them.
+ *   %WEAVE_MAX_LIVE_FAILURES failures live; past them, or when its stash
+ *   has no record left, its tasks' failures share one record, the
+ *   client's overflow failure, which names the first of them.
  * - So does a task the engine had no memory to encode where the core
  *   could not keep it queued (&weave_etask.refused, see
  *   weave_engine_fail()): it does not run, whatever its in-syncs, and
@@ -60,15 +60,96 @@
  *   not run at all counts as cut short before its first task.
  *
  * A task whose bindings carry no failure costs a lockless comparison per
- * binding.  The worker is a fence signalling path and must not sleep in
- * allocations: the records and claim nodes the graph needs come from its
- * queue's stash, topped up with %GFP_NOWAIT before each change.  If even
- * that fails, the task's job gets -ENOMEM on its fences, the only way left
- * to say that bytes were not written; the taints stay as they were.
+ * binding.  The worker is a fence signalling path and never allocates:
+ * the records and claim nodes the graph needs come from the client's
+ * stash, &weave_ectx.fstash, which each enqueue fills beforehand with
+ * %GFP_KERNEL_ACCOUNT, charged to the client (weave_ectx_fail_reserve()):
+ * a record per task and %WEAVE_CLAIM_NODES claim nodes per write binding,
+ * as far as the client's limits allow.  When the records run out, the client's tasks
+ * share its overflow failure, whose record is kept aside from the first
+ * enqueue on (&weave_ectx.ostash); when the claim nodes run out, or a
+ * limit is reached, the taints are coarsened (see "DOC: coarsening"), so
+ * a worker never fails for want of memory.
  */
 
-/* The flags of the worker's allocations: no sleep, no warning. */
-#define WEAVE_FGFP	(GFP_NOWAIT | __GFP_NOWARN)
+/**
+ * weave_ectx_fail_reserve() - Set memory aside for the failures of tasks
+ * a client enqueues.
+ * @ctx: The client's engine context.
+ * @tasks: The tasks.
+ * @n: Entries of @tasks.
+ *
+ * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to hold one record
+ * more per task and %WEAVE_CLAIM_NODES claim nodes more per write binding
+ * (the most that a task's failure, skip or write may take), up to the
+ * client's limits: max_live_failures records and max_client_claims
+ * nodes.  So the stash holds at most as much again as the client's
+ * failures may.  A client with no task pending first gives back what its
+ * stash holds past what these tasks need.  Also keeps the record of the
+ * overflow failure until it is made.
+ *
+ * Context: Process context, the client's mutex held.
+ * Return: 0, or -ENOMEM: then the stash keeps what it could get.
+ */
+int weave_ectx_fail_reserve(struct weave_ectx *ctx,
+			    const struct weave_task *tasks, u32 n)
+{
+	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
+	bool idle = !atomic64_read(&ctx->pending_tasks);
+	u64 nrec = n, nnodes = 0;
+	unsigned long flags;
+	u32 i, j;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < tasks[i].num_bindings; j++)
+			if (tasks[i].bindings[j].access & WEAVE_ACCESS_WRITE)
+				nnodes += WEAVE_CLAIM_NODES;
+	if (!idle) {
+		spin_lock_irqsave(&g->lock, flags);
+		nrec += ctx->fstash.nrecords;
+		nnodes += ctx->fstash.nnodes;
+		spin_unlock_irqrestore(&g->lock, flags);
+	}
+	nrec = min_t(u64, nrec, ctx->fowner.max);
+	nnodes = min_t(u64, nnodes, ctx->fowner.max_nodes);
+
+	if (idle)
+		weave_fstash_trim(g, &ctx->fstash, nrec, nnodes);
+	ret = weave_fstash_refill(g, &ctx->fstash, nrec, nnodes,
+				  GFP_KERNEL_ACCOUNT);
+	if (!ret && !READ_ONCE(ctx->overflow))
+		ret = weave_fstash_refill(g, &ctx->ostash, 1, 0,
+					  GFP_KERNEL_ACCOUNT);
+	return ret;
+}
+
+/**
+ * weave_ectx_fail_usage() - What a client holds of the failure graph.
+ * @ctx: The client's engine context.
+ * @claims: Set to the claim nodes from stashes that carry its failures.
+ * @records: Set to its live failure records.
+ * @bytes: Set to the bytes of those, and of what its stashes hold, at
+ *	the size the slab allocator gives each.
+ */
+void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
+			   u64 *bytes)
+{
+	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
+	size_t node = kmalloc_size_roundup(sizeof(struct weave_claim));
+	size_t rec = kmalloc_size_roundup(sizeof(struct weave_failure));
+	unsigned long flags;
+	u64 nodes, recs;
+
+	spin_lock_irqsave(&g->lock, flags);
+	*claims = ctx->fowner.nodes;
+	*records = ctx->fowner.live;
+	nodes = (u64)ctx->fowner.nodes + ctx->fstash.nnodes;
+	recs = (u64)ctx->fowner.live + ctx->fstash.nrecords +
+	       ctx->ostash.nrecords;
+	spin_unlock_irqrestore(&g->lock, flags);
+	*bytes = nodes * node + recs * rec;
+}
 
 /*
  * struct weave_insync - The in-fences of one enqueue, which its tasks, the
@@ -291,7 +372,7 @@ static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
 static int weave_etask_claim(struct weave_job *job, struct weave_etask *t,
 			     struct weave_failure *f)
 {
-	struct weave_fstash *stash = &job->queue->fstash;
+	struct weave_fstash *stash = &job->ctx->fstash;
 	struct weave_ebinding *b;
 	u32 i;
 	int ret;
@@ -300,7 +381,6 @@ static int weave_etask_claim(struct weave_job *job, struct weave_etask *t,
 		if (!(t->access[i] & WEAVE_ACCESS_WRITE))
 			continue;
 		b = weave_etask_binding(t, i);
-		weave_fstash_fill(stash, 0, WEAVE_CLAIM_NODES, WEAVE_FGFP);
 		ret = weave_taints_claim(job->failures, weave_binding_taints(b),
 					 b->offset, b->size, f, stash);
 		if (ret)
@@ -313,7 +393,7 @@ static int weave_etask_claim(struct weave_job *job, struct weave_etask *t,
 static int weave_etask_release(struct weave_job *job,
 			       struct weave_etask *t)
 {
-	struct weave_fstash *stash = &job->queue->fstash;
+	struct weave_fstash *stash = &job->ctx->fstash;
 	struct weave_ebinding *b;
 	struct weave_taints *taints;
 	u32 i;
@@ -327,7 +407,6 @@ static int weave_etask_release(struct weave_job *job,
 		if (!weave_taints_any(job->failures, taints, b->offset,
 				      b->size))
 			continue;
-		weave_fstash_fill(stash, 0, WEAVE_RELEASE_NODES, WEAVE_FGFP);
 		ret = weave_taints_release(job->failures, taints, b->offset,
 					   b->size, stash);
 		if (ret)
@@ -337,53 +416,27 @@ static int weave_etask_release(struct weave_job *job,
 }
 
 /*
- * The client's overflow failure, with a reference, made from @ft and @err
- * by the first task that needs it.
- */
-static struct weave_failure *weave_ectx_overflow(struct weave_job *job,
-						 int err,
-						 const struct weave_ftask *ft)
-{
-	struct weave_ectx *ctx = job->ctx;
-	struct weave_failure *f, *old;
-
-	f = READ_ONCE(ctx->overflow);
-	if (!f) {
-		weave_fstash_fill(&job->queue->fstash, 1, 0, WEAVE_FGFP);
-		f = weave_failure_create(job->failures, NULL, err, ft,
-					 &job->queue->fstash);
-		if (IS_ERR(f))
-			return f;
-		weave_failure_set_cause(job->failures, f,
-					DRM_WEAVE_FAILURE_OVERFLOW);
-		/* Two queues may race here: one record wins, for good. */
-		old = cmpxchg(&ctx->overflow, NULL, f);
-		if (old) {
-			weave_failure_put(job->failures, f);
-			f = old;
-		}
-	}
-	weave_failure_get(job->failures, f);
-	return f;
-}
-
-/*
  * A new failure of the client's, with root @x, error @err and cause
- * @cause, or the client's overflow failure; with a reference.
+ * @cause; or, past the client's limit or its stash, the client's overflow
+ * failure, made from those by the first task that needs it.  With a
+ * reference.
  */
 static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
 						int err, u32 cause)
 {
 	struct weave_job *job = x->job;
+	struct weave_ectx *ctx = job->ctx;
 	struct weave_failure *f;
 	struct weave_ftask ft;
 
 	weave_exec_ftask(x, &ft);
-	weave_fstash_fill(&job->queue->fstash, 1, 0, WEAVE_FGFP);
-	f = weave_failure_create(job->failures, &job->ctx->fowner, err, &ft,
-				 &job->queue->fstash);
-	if (PTR_ERR_OR_ZERO(f) == -EDQUOT)
-		return weave_ectx_overflow(job, err, &ft);
+	f = weave_failure_create(job->failures, &ctx->fowner, err, &ft,
+				 &ctx->fstash);
+	if (PTR_ERR_OR_ZERO(f) == -EDQUOT || PTR_ERR_OR_ZERO(f) == -ENOMEM)
+		return weave_failure_shared(job->failures, &ctx->overflow,
+					    &ctx->fowner, err, &ft,
+					    DRM_WEAVE_FAILURE_OVERFLOW,
+					    &ctx->ostash);
 	if (!IS_ERR(f) && cause)
 		weave_failure_set_cause(job->failures, f, cause);
 	return f;
@@ -482,9 +535,9 @@ int weave_job_fail_from(struct weave_job *job, u32 first,
  *
  * Context: The worker of @job's queue, a fence signalling path.
  * Return: 0; -EINTR if the job was cut short while the task ran, which
- * then changed nothing in the graph; or -ENOMEM if the failure graph had
- * no memory for the change the task makes, which the job then reports on
- * its fences.
+ * then changed nothing in the graph; or -ENOMEM if the task's failure
+ * found no record, not even the overflow failure's (which the client's
+ * enqueues set aside), which the job then reports on its fences.
  */
 int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 		       const struct weave_tally *tally, u32 pos)

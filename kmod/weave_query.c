@@ -93,6 +93,8 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->max_graph_tasks = WEAVE_MAX_GRAPH_TASKS;
 	info->max_client_bos = wdev->max_client_bos;
 	info->max_client_bo_bytes = wdev->max_client_bo_bytes;
+	info->max_buffer_claims = wdev->limits.max_buffer_claims;
+	info->max_client_claims = wdev->limits.max_client_claims;
 }
 
 static void weave_query_memory_usage(struct weave_device *wdev,
@@ -142,6 +144,8 @@ static void weave_query_client_usage(struct weave_device *wdev,
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
 			      usage->alone_bytes;
+	weave_ectx_fail_usage(ctx, &usage->failure_claims,
+			      &usage->failure_records, &usage->failure_bytes);
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */

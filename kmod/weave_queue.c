@@ -259,7 +259,6 @@ static void weave_queue_fini(struct weave_queue *q)
 	drm_sched_fini(&q->sched);
 	destroy_workqueue(q->wq);
 	kfree(q->scratch);
-	weave_fstash_drain(&q->fstash);
 }
 
 static void weave_engine_free(struct weave_engine *engine)
@@ -301,7 +300,6 @@ int weave_engine_init(struct weave_device *wdev)
 		init_waitqueue_head(&q->abort_wq);
 		q->fence_context = dma_fence_context_alloc(1);
 		atomic64_set(&q->fence_seqno, 0);
-		weave_fstash_init(&q->fstash);
 		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
 		/* The worker signals fences: memory reclaim may wait for it. */
 		q->wq = alloc_ordered_workqueue("%s", WQ_MEM_RECLAIM, q->name);

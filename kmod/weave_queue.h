@@ -35,11 +35,6 @@ struct weave_queue {
 	atomic64_t fence_seqno;
 	/** @scratch: Three pages of bounce buffers, used by the worker only. */
 	u8 *scratch;
-	/**
-	 * @fstash: Memory for the failure graph, used by the worker only,
-	 * which tops it up without sleeping (see "DOC: failure propagation").
-	 */
-	struct weave_fstash fstash;
 	/** @name: The scheduler's name. */
 	char name[24];
 };

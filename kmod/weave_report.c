@@ -122,6 +122,7 @@ static int weave_report_failure(struct weave_report *rep,
 		.nskips = snap.nskips,
 		.first_skip = rep->nskips,
 		.skips_dropped = snap.skips_dropped,
+		.flags = snap.coarse ? DRM_WEAVE_FAILURE_COARSE : 0,
 	};
 	weave_ftask_to_user(&snap.root, &uf.root);
 	for (i = 0; i < snap.nskips; i++, rep->nskips++) {

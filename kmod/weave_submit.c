@@ -745,6 +745,8 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		ret = in ? 0 : -ENOMEM;
 	}
 	if (!ret && count)
+		ret = weave_ectx_fail_reserve(c->ectx, tasks, count);
+	if (!ret && count)
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret && count) {
 		/* Committed: it takes the tasks, the fences and in-syncs. */

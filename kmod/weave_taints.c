@@ -8,6 +8,7 @@
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
@@ -29,16 +30,25 @@
  * of its claims, found in &weave_taints.by_fail in O(log n).
  *
  * Every operation first finds what it would do without changing anything
- * (the need for claim nodes), fails with -ENOMEM if the buffer's own node
- * and the stash cannot cover it, and only then changes the trees.  A
- * claim or a release costs O((k + 1) log n), where k is the number of
- * claims it touches and n the buffer's claims; every claim it removes was
- * made by an earlier operation.
+ * (the need for claim nodes); if the buffer's own node and the stash
+ * cannot cover it, or a limit would be passed, it coarsens instead (see
+ * "DOC: coarsening"), and only then changes the trees.  A claim or a
+ * release costs O((k + 1) log n), where k is the number of claims it
+ * touches and n the buffer's claims, at most &weave_failures.max_claims;
+ * every claim it removes was made by an earlier operation.
  */
 
 static struct weave_claim *weave_claim_next(struct weave_claim *c)
 {
 	struct rb_node *n = rb_next(&c->by_off);
+
+	return n ? rb_entry(n, struct weave_claim, by_off) : NULL;
+}
+
+static struct weave_claim *weave_claim_prev(struct weave_taints *t,
+					    struct weave_claim *c)
+{
+	struct rb_node *n = c ? rb_prev(&c->by_off) : rb_last(&t->by_off);
 
 	return n ? rb_entry(n, struct weave_claim, by_off) : NULL;
 }
@@ -117,6 +127,8 @@ static void weave_claim_link(struct weave_taints *t, struct weave_claim *new)
 	rb_insert_color(&new->by_fail, &t->by_fail);
 
 	WRITE_ONCE(t->claims, t->claims + 1);
+	if (new != &t->node && new->failure->owner)
+		new->failure->owner->nodes++;
 }
 
 static void weave_claim_unlink(struct weave_taints *t, struct weave_claim *c)
@@ -124,6 +136,21 @@ static void weave_claim_unlink(struct weave_taints *t, struct weave_claim *c)
 	rb_erase(&c->by_off, &t->by_off);
 	rb_erase(&c->by_fail, &t->by_fail);
 	WRITE_ONCE(t->claims, t->claims - 1);
+	if (c != &t->node && c->failure->owner)
+		c->failure->owner->nodes--;
+}
+
+/* Whether a node more for a claim of @f would pass its owner's limit. */
+static bool weave_owner_full(const struct weave_failure *f)
+{
+	return f->owner && f->owner->nodes >= f->owner->max_nodes;
+}
+
+/* Whether @n more claims would pass the buffer's limit. */
+static bool weave_buffer_full(const struct weave_failures *g,
+			      const struct weave_taints *t, u32 n)
+{
+	return (u64)t->claims + n > g->max_claims;
 }
 
 /* Nodes an operation on @t may take: the buffer's own and the stash's. */
@@ -193,6 +220,78 @@ static void weave_claim_split(struct weave_failures *g, struct weave_taints *t,
 	weave_claim_link(t, right);
 }
 
+/*
+ * Coarsen, so that [@s, @e) carries a failure with no new claim: the
+ * claim around it, or else the nearest one (@f's on a tie), absorbs it
+ * and the gap, as "DOC: coarsening" says.  The buffer has a claim.
+ */
+static void weave_taints_absorb(struct weave_failures *g,
+				struct weave_taints *t, u64 s, u64 e,
+				struct weave_failure *f)
+{
+	struct weave_claim *c, *next, *a, *prev, *after;
+	u64 gp = U64_MAX, ga = U64_MAX, ns, ne;
+
+	c = weave_claim_from(t, s);
+	if (c && c->start <= s && c->end >= e) {
+		a = c;
+		goto mark;
+	}
+	if (c && c->start < s) {
+		prev = c;
+		after = weave_claim_next(c);
+	} else {
+		prev = weave_claim_prev(t, c);
+		after = c;
+	}
+	if (prev)
+		gp = prev->end >= s ? 0 : s - prev->end;
+	if (after)
+		ga = after->start <= e ? 0 : after->start - e;
+	if (WARN_ON_ONCE(!prev && !after))
+		return;
+	if (gp == ga)
+		a = after && after->failure == f ? after : prev;
+	else
+		a = gp < ga ? prev : after;
+
+	ns = min(s, a->start);
+	ne = max(e, a->end);
+	for (c = weave_claim_from(t, ns); c && c->start <= ne; c = next) {
+		next = weave_claim_next(c);
+		if (c == a)
+			continue;
+		if (c->failure == a->failure) {
+			/* Touches or overlaps: merge; the buffer keeps it. */
+			ns = min(ns, c->start);
+			ne = max(ne, c->end);
+			weave_claim_unlink(t, c);
+			weave_failure_put_locked(g, c->failure);
+			weave_node_free(g, t, c);
+			continue;
+		}
+		if (c->end <= ns || c->start >= ne)
+			continue;	/* touches another failure: stays */
+		if (c->start < ns) {
+			c->end = ns;
+			continue;
+		}
+		if (c->end > ne) {
+			c->start = ne;
+			continue;
+		}
+		weave_claim_unlink(t, c);
+		weave_claim_drop(g, t, c);
+		weave_node_free(g, t, c);
+	}
+	/* Every other claim is now outside: both trees keep their order. */
+	a->start = ns;
+	a->end = ne;
+mark:
+	a->failure->coarse = true;
+	g->coarsened++;
+}
+
 /* Whether [@off, @off + @len) is a valid range, and its end then. */
 static bool weave_range(u64 off, u64 len, u64 *end)
 {
@@ -257,8 +356,17 @@ void weave_taints_fini(struct weave_failures *graph,
  * another failure's claim, which is split around it; one when no claim
  * inside the range or of @failure next to it can be reused; else none.
  *
- * Return: 0, -EINVAL if the range wraps around, or -ENOMEM if the nodes
- * it needs are not there; on error nothing changed.
+ * If those nodes are not there, or taking them would pass the buffer's
+ * limit (&weave_failures.max_claims) or that of the owner of a failure
+ * that would get one (&weave_fowner.max_nodes), the claim is coarsened
+ * instead, with no new node (see "DOC: coarsening"): the bytes are
+ * tainted all the same, maybe by another failure, marked coarse.  A
+ * failure without an owner has no limit of its own.  The owner's limit
+ * is checked conservatively: a claim that would add a claim of @failure
+ * where the buffer has a claim already, other than with the buffer's own
+ * node, is coarsened at the limit.
+ *
+ * Return: 0, or -EINVAL if the range wraps around; then nothing changed.
  */
 int weave_taints_claim(struct weave_failures *graph,
 		       struct weave_taints *taints, u64 off, u64 len,
@@ -266,11 +374,10 @@ int weave_taints_claim(struct weave_failures *graph,
 		       struct weave_fstash *stash)
 {
 	struct weave_claim *c, *next, *spare = NULL, *split = NULL;
+	bool reuse = false, merge = false, same = false, held, mine;
 	u64 s = off, e, ns = off, ne;
-	bool reuse = false, held;
 	unsigned long flags;
 	u32 need;
-	int ret = 0;
 
 	if (!weave_range(off, len, &e))
 		return -EINVAL;
@@ -286,6 +393,7 @@ int weave_taints_claim(struct weave_failures *graph,
 			if (c->start <= s && c->end >= e)
 				goto out;	/* it is already so */
 			reuse = true;
+			merge = true;
 		} else if (c->start < s && c->end > e) {
 			split = c;
 		} else if (c->start >= s && c->end <= e) {
@@ -293,8 +401,12 @@ int weave_taints_claim(struct weave_failures *graph,
 		}
 	}
 	need = split ? 2 : !reuse;
-	if (need > weave_nodes_free(taints, stash)) {
-		ret = -ENOMEM;
+	if (need > weave_nodes_free(taints, stash) ||
+	    weave_buffer_full(graph, taints, need) ||
+	    (split && weave_owner_full(split->failure)) ||
+	    (!merge && weave_owner_full(failure) &&
+	     (need != 1 || taints->node_busy))) {
+		weave_taints_absorb(graph, taints, s, e, failure);
 		goto out;
 	}
 
@@ -322,19 +434,25 @@ int weave_taints_claim(struct weave_failures *graph,
 			continue;
 		}
 		/* Merged, or inside the range: the node may be reused. */
+		mine = c->failure == failure;
 		weave_claim_unlink(taints, c);
 		/*
 		 * A merged claim's reference never is the last (the new claim
 		 * holds one), and the buffer keeps the failure.
 		 */
-		if (c->failure == failure)
+		if (mine)
 			weave_failure_put_locked(graph, failure);
 		else
 			weave_claim_drop(graph, taints, c);
-		if (spare)
-			weave_node_free(graph, taints, c);
-		else
+		/* Reuse a node of @failure's: its owner's count never grows. */
+		if (!spare || (mine && !same)) {
+			if (spare)
+				weave_node_free(graph, taints, spare);
 			spare = c;
+			same = mine;
+		} else {
+			weave_node_free(graph, taints, c);
+		}
 	}
 insert:
 	c = spare ? spare : weave_node_take(graph, taints, stash);
@@ -346,7 +464,7 @@ insert:
 		failure->buffers++;
 out:
 	spin_unlock_irqrestore(&graph->lock, flags);
-	return ret;
+	return 0;
 }
 
 /**
@@ -361,11 +479,13 @@ out:
  * For a task that wrote the bytes, or a host write: exactly those bytes
  * carry no failure afterwards.  A failure whose last claim goes is freed
  * unless someone holds it.  Takes at most %WEAVE_RELEASE_NODES node, when
- * the range lies strictly inside a claim, which is split around it.  A
- * buffer with no claim costs a comparison, without the lock.
+ * the range lies strictly inside a claim, which is split around it.  If
+ * that node is not there, or would pass a limit as for
+ * weave_taints_claim(), the release is coarsened: the claim stays whole,
+ * its failure marked coarse, and the bytes stay tainted.  A buffer with
+ * no claim costs a comparison, without the lock.
  *
- * Return: 0, -EINVAL if the range wraps around, or -ENOMEM if the node it
- * needs is not there; on error nothing changed.
+ * Return: 0, or -EINVAL if the range wraps around; then nothing changed.
  */
 int weave_taints_release(struct weave_failures *graph,
 			 struct weave_taints *taints, u64 off, u64 len,
@@ -374,7 +494,6 @@ int weave_taints_release(struct weave_failures *graph,
 	struct weave_claim *c, *next;
 	u64 s = off, e;
 	unsigned long flags;
-	int ret = 0;
 
 	if (!weave_range(off, len, &e))
 		return -EINVAL;
@@ -384,11 +503,12 @@ int weave_taints_release(struct weave_failures *graph,
 	spin_lock_irqsave(&graph->lock, flags);
 	c = weave_claim_at(taints, s);
 	if (c && c->start < s && c->end > e) {
-		if (!weave_nodes_free(taints, stash)) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		weave_claim_split(graph, taints, c, s, e, stash);
+		if (!weave_nodes_free(taints, stash) ||
+		    weave_buffer_full(graph, taints, 1) ||
+		    weave_owner_full(c->failure))
+			weave_taints_absorb(graph, taints, s, e, NULL);
+		else
+			weave_claim_split(graph, taints, c, s, e, stash);
 		goto out;
 	}
 	for (; c && c->start < e; c = next) {
@@ -405,7 +525,7 @@ int weave_taints_release(struct weave_failures *graph,
 	}
 out:
 	spin_unlock_irqrestore(&graph->lock, flags);
-	return ret;
+	return 0;
 }
 
 /**

@@ -311,6 +311,24 @@ struct drm_weave_device_info {
 	 * them resident.
 	 */
 	__u64 max_client_bo_bytes;
+
+	/**
+	 * @max_buffer_claims: The most claims (byte ranges that carry one
+	 * failure) one buffer holds; past it, its taints are coarsened (see
+	 * "DOC: failure memory").  Set by the module parameter
+	 * max_buffer_claims (uAPI 1.6; zero from an older kernel, which had
+	 * no such limit).
+	 */
+	__u32 max_buffer_claims;
+
+	/**
+	 * @max_client_claims: The most claims that the failures whose root
+	 * task is one client's hold, over all buffers, not counting one claim
+	 * per buffer, which the buffer holds at no cost; past it, they are
+	 * coarsened.  Set by the module parameter max_client_claims (uAPI
+	 * 1.6).
+	 */
+	__u32 max_client_claims;
 };
 
 /**
@@ -445,6 +463,31 @@ struct drm_weave_client_usage {
 
 	/** @bos: The buffers charged to the file, against max_client_bos. */
 	__u64 bos;
+
+	/**
+	 * @failure_claims: Claims that carry the client's failures (those
+	 * whose root task is the client's) on any buffer, but the one claim
+	 * each buffer holds at no cost; at most max_client_claims (uAPI 1.6;
+	 * see "DOC: failure memory").
+	 */
+	__u64 failure_claims;
+
+	/**
+	 * @failure_records: The client's failures alive, overflow included;
+	 * at most max_live_failures + 1 (uAPI 1.6).
+	 */
+	__u64 failure_records;
+
+	/**
+	 * @failure_bytes: Kernel memory, charged to the client, that its
+	 * failures take: @failure_claims claims and @failure_records
+	 * records, plus what is set aside for the failures of its pending
+	 * tasks (uAPI 1.6).  Not part of @kernel_bytes.  Once the client is
+	 * idle and its buffers carry no failure, this is at most what its
+	 * last enqueue set aside: a record per task and two claims per write
+	 * binding, plus one record.
+	 */
+	__u64 failure_bytes;
 };
 
 /**
@@ -841,8 +884,9 @@ struct drm_weave_sync {
  * - -EFAULT: A user pointer cannot be read.
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup is
  *   at its limit (what the kernel keeps for the client, staged host-write
- *   bytes included, is charged to it, and so are the pages of the buffers
- *   the tasks bind that this call makes resident, see
+ *   bytes and the memory set aside for the tasks' failures included, see
+ *   "DOC: failure memory", is charged to it, and so are the pages of the
+ *   buffers the tasks bind that this call makes resident, see
  *   &struct drm_weave_bo_create); nothing was queued.
  */
 struct drm_weave_enqueue {
@@ -1120,6 +1164,10 @@ struct drm_weave_set_param {
  * stream, sequence number and label of a task are reported only to the
  * client that enqueued it; others see the errno, the kernel and the id.
  *
+ * The kernel memory failures take is bounded, per buffer and per client,
+ * whatever the pattern of ranges: past a limit, taints are coarsened (see
+ * "DOC: failure memory").
+ *
  * %DRM_IOCTL_WEAVE_CHECK reports the failures on buffer ranges;
  * %DRM_IOCTL_WEAVE_READ reads a range once the work that writes it is
  * done, or reports its failures.  A mapping
@@ -1127,6 +1175,52 @@ struct drm_weave_set_param {
  * failure is not reported on fences, nor does it change its stream's
  * state; a fence's error says that work was cut short (timeout, close,
  * unplug) or that the kernel had no memory to record a failure.
+ */
+
+/**
+ * DOC: failure memory
+ *
+ * What the kernel holds for failures is bounded and charged to the memory
+ * cgroup of the client whose enqueue set it aside (uAPI 1.6).  A failure
+ * has a record; the byte ranges that carry it are *claims*, one per
+ * maximal range of one failure on one buffer.  Each %DRM_IOCTL_WEAVE_ENQUEUE
+ * (and %DRM_IOCTL_WEAVE_REPLAY) sets aside, and may fail with -ENOMEM for,
+ * a record per task and two claims per write binding, up to the client's
+ * limits; the work that runs the tasks takes from that and never
+ * allocates.  What is set aside and not yet taken is at most as much
+ * again as the limits.  The limits, reported in
+ * &struct drm_weave_device_info:
+ *
+ * - max_buffer_claims: the claims one buffer holds.
+ * - max_client_claims: the claims that a client's failures hold, wherever
+ *   they travel, but one per buffer, which the buffer holds at no cost.
+ * - max_live_failures: the client's distinct failures; past it, and when
+ *   what its enqueues set aside runs out, its failures share one record
+ *   (%DRM_WEAVE_FAILURE_OVERFLOW).
+ *
+ * &struct drm_weave_client_usage counts what a client holds.  When a
+ * change of taints would need a claim past a limit, or past what was set
+ * aside, the buffer's taints are *coarsened* instead:
+ *
+ * - A byte that failed is never reported good: a report may grow coarser,
+ *   never wrong.
+ * - Bytes a failure lies inside keep the failure they carry, which then
+ *   also stands for the new one.
+ * - Otherwise the nearest claim on the buffer (the one before or after the
+ *   range, whichever is closer) grows to cover the range and the gap
+ *   between: the range takes that claim's failure, and the bytes of the
+ *   gap, which may never have failed, become tainted with it.
+ * - A successful write that would split a claim in two leaves it whole:
+ *   the bytes it wrote stay tainted until a later write covers the
+ *   claim's edge, or the whole claim.
+ *
+ * A failure any of whose claims was so coarsened has
+ * %DRM_WEAVE_FAILURE_COARSE in its report, for the rest of its life; only
+ * bytes carrying such a failure may be tainted without having failed, or
+ * carry another failure than their own.  A task that reads such bytes is
+ * skipped.  Work that needs no new claim (a write over a whole claim, or
+ * at its edge, a failure over a claim of its own) stays exact on a
+ * coarsened buffer too.
  */
 
 /**
@@ -1140,8 +1234,10 @@ enum drm_weave_failure_cause {
 	DRM_WEAVE_FAILURE_KERNEL = 0,
 	/**
 	 * @DRM_WEAVE_FAILURE_OVERFLOW: The client already had
-	 * max_live_failures failures; this one stands for every failure of
-	 * the client's tasks until some are cleared, and names the first.
+	 * max_live_failures failures, or what its enqueues set aside for
+	 * failures ran out (uAPI 1.6, see "DOC: failure memory"); this one
+	 * stands for every such failure of the client's tasks, and names the
+	 * first.
 	 */
 	DRM_WEAVE_FAILURE_OVERFLOW = 1,
 	/**
@@ -1191,6 +1287,14 @@ enum drm_weave_failure_cause {
 #define DRM_WEAVE_FAILURE_TASK_OWN	0x00000001u
 
 /**
+ * DRM_WEAVE_FAILURE_COARSE - Some bytes carry the failure only because
+ * their buffer's taints were coarsened: they may never have failed, or
+ * have failed with another failure, which this one then stands for (uAPI
+ * 1.6; see "DOC: failure memory").
+ */
+#define DRM_WEAVE_FAILURE_COARSE	0x00000001u
+
+/**
  * struct drm_weave_failure_task - A task in a failure report.
  */
 struct drm_weave_failure_task {
@@ -1235,8 +1339,11 @@ struct drm_weave_failure {
 	__u32 nskips;
 	/** @first_skip: Index of the first in the report's skip array. */
 	__u32 first_skip;
-	/** @pad: Zero. */
-	__u32 pad;
+	/**
+	 * @flags: Zero or %DRM_WEAVE_FAILURE_COARSE (uAPI 1.6; before, this
+	 * was padding, always zero).
+	 */
+	__u32 flags;
 	/** @skips_dropped: Earlier skips, no longer kept. */
 	__u64 skips_dropped;
 };

@@ -55,7 +55,7 @@ module_params() {
 	ko=$build/kmod/$kver/weave.ko
 	n=1
 	echo "TAP version 13"
-	echo "1..10"
+	echo "1..13"
 	if rmmod weave && [ ! -e /sys/module/weave ]; then
 		echo "ok $n rmmod weave before reloading"
 	else
@@ -63,7 +63,9 @@ module_params() {
 	fi
 	for p in num_devices=0 num_devices=9 max_bo_size=4097 max_streams=0 \
 		 max_staged_bytes=2147483648 slot_staging_bytes=6000 \
-		 slot_staging_bytes=134217728 max_client_bos=0; do
+		 slot_staging_bytes=134217728 max_buffer_claims=0 \
+		 max_buffer_claims=1048577 max_client_claims=16777217 \
+		 max_client_bos=0; do
 		n=$((n + 1))
 		if insmod "$ko" "$p" 2> /tmp/insmod.err; then
 			echo "not ok $n insmod weave.ko $p is refused"

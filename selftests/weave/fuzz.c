@@ -3051,7 +3051,8 @@ static void check_check(struct fz_ctx *c, int ret)
 	f = (const struct drm_weave_failure *)c->out;
 	for (i = 0; i < a->nfailures && i < fit_f; i++, f++) {
 		if (!f->id || f->error >= 0 || f->error < -4095 ||
-		    f->cause > DRM_WEAVE_FAILURE_CAPTURE || f->pad ||
+		    f->cause > DRM_WEAVE_FAILURE_CAPTURE ||
+		    f->flags & ~DRM_WEAVE_FAILURE_COARSE ||
 		    !f->buffers || f->nskips > DRM_WEAVE_FAILURE_SKIPS ||
 		    f->first_skip + (uint64_t)f->nskips > a->nskips ||
 		    !fz_task_sane(&f->root)) {

@@ -994,7 +994,7 @@ weave_test_failure_sane(struct __test_metadata *_metadata,
 	ASSERT_GT(0, f->error);
 	ASSERT_LE(-4095, f->error);
 	ASSERT_GE((uint32_t)DRM_WEAVE_FAILURE_CAPTURE, f->cause);
-	ASSERT_EQ(0u, f->pad);
+	ASSERT_EQ(0u, f->flags & ~DRM_WEAVE_FAILURE_COARSE);
 	ASSERT_LE(1u, f->buffers);
 	ASSERT_GE((uint32_t)DRM_WEAVE_FAILURE_SKIPS, f->nskips);
 	ASSERT_GE(nskips, f->first_skip + f->nskips);

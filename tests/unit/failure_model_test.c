@@ -3,7 +3,10 @@
  * The failure graph's model check: kmod/weave_failure.c and
  * kmod/weave_taints.c, compiled in user space against tests/unit/include,
  * driven by random operations and compared after each with a shadow that
- * holds each byte's failure id.
+ * holds each byte's failure id.  Until a buffer's taints are coarsened
+ * (see "DOC: coarsening"), which the shadow predicts, they must equal the
+ * shadow; after, every byte the shadow says failed must be tainted, and
+ * a byte that differs from the shadow must carry a coarse failure.
  */
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +48,10 @@ struct model {
 	struct weave_taints t[M_BUFS];
 	/* The shadow: each byte's failure id, 0 if good. */
 	u64 bytes[M_BUFS][M_SIZE];
+	/* Whether the buffer's taints were coarsened since it was made. */
+	bool coarse[M_BUFS];
+	/* Whether stashes are always full and no limit binds. */
+	bool exact;
 	/* Skip records added, by id. */
 	u64 skips[M_IDS];
 	/* The failure the current step holds a reference to, if any. */
@@ -175,12 +182,42 @@ static u32 shadow_release_need(const struct model *m, const struct range *r)
 	return 1;
 }
 
+/*
+ * A coarsened buffer: no byte the shadow says failed is good, and a byte
+ * whose failure differs from the shadow's carries a coarse failure.
+ */
+static int coarse_compare(struct model *m, int b)
+{
+	const struct weave_claim *c;
+	struct weave_failure *have[M_SIZE] = { NULL };
+	u64 i;
+
+	for (c = claim_of(rb_first(&m->t[b].by_off)); c;
+	     c = claim_of(rb_next(&c->by_off)))
+		for (i = c->start; i < c->end && i < M_SIZE; i++)
+			have[i] = c->failure;
+	for (i = 0; i < M_SIZE; i++) {
+		u64 id = have[i] ? have[i]->id : 0;
+
+		if (m->bytes[b][i] && !have[i])
+			return FAILED(m, "buffer %d: byte %llu of #%llu is good",
+				      b, (unsigned long long)i,
+				      (unsigned long long)m->bytes[b][i]);
+		if (id != m->bytes[b][i] && !have[i]->coarse)
+			return FAILED(m, "buffer %d: byte %llu: #%llu, not coarse, want #%llu",
+				      b, (unsigned long long)i,
+				      (unsigned long long)id,
+				      (unsigned long long)m->bytes[b][i]);
+	}
+	return 0;
+}
+
 /* Compare everything with the shadow. */
 static int model_compare(struct model *m)
 {
 	char got[1024], want[1024];
 	const struct weave_claim *c;
-	u32 live = 0, claims = 0, own = 0;
+	u32 live = 0, claims = 0, own = 0, owned = 0;
 	int b;
 
 	for (b = 0; b < M_BUFS; b++) {
@@ -189,12 +226,24 @@ static int model_compare(struct model *m)
 		if (err)
 			return FAILED(m, "buffer %d: %s: %s", b, err, got);
 		shadow_str(m, b, want, sizeof(want));
-		if (strcmp(got, want))
+		if (!m->coarse[b] && strcmp(got, want))
 			return FAILED(m, "buffer %d: have %s, want %s", b, got,
 				      want);
+		if (m->coarse[b] && coarse_compare(m, b))
+			return -1;
+		if (m->t[b].claims > m->g.max_claims)
+			return FAILED(m, "buffer %d: %u claims, limit %u", b,
+				      m->t[b].claims, m->g.max_claims);
 		claims += m->t[b].claims;
 		own += m->t[b].node_busy;
+		for (c = claim_of(rb_first(&m->t[b].by_off)); c;
+		     c = claim_of(rb_next(&c->by_off)))
+			owned += c != &m->t[b].node &&
+				 c->failure->owner == &m->owner;
 	}
+	if (owned != m->owner.nodes)
+		return FAILED(m, "owner nodes %u, want %u", m->owner.nodes,
+			      owned);
 	/* Each failure: its refs are its claims, its buffers counted. */
 	for (b = 0; b < M_BUFS; b++) {
 		for (c = claim_of(rb_first(&m->t[b].by_off)); c;
@@ -255,7 +304,10 @@ static int model_compare(struct model *m)
 static void model_stash(struct model *m, bool full)
 {
 	weave_fstash_drain(&m->stash);
-	if (full)
+	if (m->exact)	/* for two claims */
+		weave_fstash_fill(&m->stash, 1, 2 * WEAVE_CLAIM_NODES,
+				  GFP_KERNEL);
+	else if (full)
 		weave_fstash_fill(&m->stash, 1, WEAVE_CLAIM_NODES, GFP_KERNEL);
 	else
 		weave_fstash_fill(&m->stash, rnd(m, 2), rnd(m, 3), GFP_KERNEL);
@@ -266,36 +318,40 @@ static u32 nodes_free(const struct model *m, int b)
 	return m->stash.nnodes + !m->t[b].node_busy;
 }
 
-/* Claim @r for @f; on -ENOMEM, check that nothing changed, and retry. */
+/* Whether an operation needing @need nodes on @b coarsens, as documented. */
+static bool model_coarsens(const struct model *m, int b, u32 need)
+{
+	return need > nodes_free(m, b) ||
+	       (u64)m->t[b].claims + need > m->g.max_claims;
+}
+
+/*
+ * Claim @r for @f.  On a buffer not yet coarsened, the shadow says how
+ * many nodes it needs, and so whether it coarsens.
+ */
 static int model_claim(struct model *m, const struct range *r,
 		       struct weave_failure *f)
 {
-	u32 need = shadow_claim_need(m, r, f->id), avail, before;
+	u32 need = shadow_claim_need(m, r, f->id), before;
+	bool coarsens = model_coarsens(m, r->buf, need);
+	u64 i, was = m->g.coarsened;
 	int ret;
-	u64 i;
 
-	avail = nodes_free(m, r->buf);
 	before = m->stash.nnodes;
 	ret = weave_taints_claim(&m->g, &m->t[r->buf], r->off, r->len, f,
 				 &m->stash);
-	if (ret == -ENOMEM) {
-		if (need <= avail)
-			return FAILED(m, "claim needing %u of %u: -ENOMEM",
-				      need, avail);
-		if (model_compare(m))
-			return -1;
-		model_stash(m, true);
-		ret = weave_taints_claim(&m->g, &m->t[r->buf], r->off, r->len,
-					 f, &m->stash);
-	} else if (!ret && need > avail) {
-		return FAILED(m, "claim needing %u of %u succeeded", need,
-			      avail);
-	} else if (!ret && before - m->stash.nnodes > need) {
-		return FAILED(m, "claim needing %u took %u", need,
-			      before - m->stash.nnodes);
-	}
 	if (ret)
 		return FAILED(m, "claim: %d", ret);
+	if (m->exact && m->g.coarsened != was)
+		return FAILED(m, "claim needing %u coarsened", need);
+	if (!m->coarse[r->buf] && (m->g.coarsened != was) != coarsens)
+		return FAILED(m, "claim needing %u of %u, %u claims: %s", need,
+			      nodes_free(m, r->buf), m->t[r->buf].claims,
+			      coarsens ? "exact" : "coarsened");
+	if (!m->coarse[r->buf] && before - m->stash.nnodes > need)
+		return FAILED(m, "claim needing %u took %u", need,
+			      before - m->stash.nnodes);
+	m->coarse[r->buf] |= m->g.coarsened != was;
 	for (i = r->off; i < r->off + r->len; i++)
 		m->bytes[r->buf][i] = f->id;
 	return model_compare(m);
@@ -303,27 +359,21 @@ static int model_claim(struct model *m, const struct range *r,
 
 static int model_release(struct model *m, const struct range *r)
 {
-	u32 need = shadow_release_need(m, r), avail = nodes_free(m, r->buf);
+	u32 need = shadow_release_need(m, r);
+	bool coarsens = need && model_coarsens(m, r->buf, need);
+	u64 i, was = m->g.coarsened;
 	int ret;
-	u64 i;
 
 	ret = weave_taints_release(&m->g, &m->t[r->buf], r->off, r->len,
 				   &m->stash);
-	if (ret == -ENOMEM) {
-		if (need <= avail)
-			return FAILED(m, "release needing %u of %u: -ENOMEM",
-				      need, avail);
-		if (model_compare(m))
-			return -1;
-		model_stash(m, true);
-		ret = weave_taints_release(&m->g, &m->t[r->buf], r->off,
-					   r->len, &m->stash);
-	} else if (!ret && need > avail) {
-		return FAILED(m, "release needing %u of %u succeeded", need,
-			      avail);
-	}
 	if (ret)
 		return FAILED(m, "release: %d", ret);
+	if (m->exact && m->g.coarsened != was)
+		return FAILED(m, "release needing %u coarsened", need);
+	if (!m->coarse[r->buf] && (m->g.coarsened != was) != coarsens)
+		return FAILED(m, "release needing %u: %s", need,
+			      coarsens ? "exact" : "coarsened");
+	m->coarse[r->buf] |= m->g.coarsened != was;
 	for (i = r->off; i < r->off + r->len; i++)
 		m->bytes[r->buf][i] = 0;
 	return model_compare(m);
@@ -346,7 +396,9 @@ static int model_launch(struct model *m)
 		want = shadow_first(m, &reads[i]);
 		f = weave_taints_first(&m->g, &m->t[reads[i].buf],
 				       reads[i].off, reads[i].len);
-		if ((f ? f->id : 0) != want)
+		/* Coarsened: tainted if the shadow is, maybe otherwise. */
+		if ((f ? f->id : 0) != want &&
+		    (!m->coarse[reads[i].buf] || !f || !f->coarse))
 			return FAILED(m, "first of read %d: #%llu, want #%llu",
 				      i, (unsigned long long)(f ? f->id : 0),
 				      (unsigned long long)want);
@@ -422,6 +474,12 @@ static int model_probe(struct model *m)
 		if (id && k == n)
 			want[n++] = id;
 	}
+	if (m->coarse[r.buf]) {
+		/* Tainted if the shadow is; the rest, coarse_compare(). */
+		if (n && !weave_taints_any(&m->g, &m->t[r.buf], r.off, r.len))
+			return FAILED(m, "any: a failed byte is good");
+		return model_compare(m);
+	}
 	if (weave_taints_any(&m->g, &m->t[r.buf], r.off, r.len) != !!n)
 		return FAILED(m, "any: wrong");
 	got = weave_taints_list(&m->g, &m->t[r.buf], r.off, r.len, out, nbuf,
@@ -461,16 +519,23 @@ static int model_probe(struct model *m)
 	return model_compare(m);
 }
 
-static int model_run(struct model *m, u32 seed)
+/*
+ * Seed @seed: exact (full stashes, no limit), or with random stashes and,
+ * on odd seeds, a buffer limit of 1 to 8 claims.
+ */
+static int model_run(struct model *m, u32 seed, bool exact)
 {
 	int b, op, ret = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->rng = 0x9e3779b97f4a7c15ull * (seed + 1);
 	m->next_id = 1;
+	m->exact = exact;
 	weave_failures_init(&m->g);
+	if (!exact && seed % 2)
+		m->g.max_claims = 1 + rnd(m, 8);
 	weave_fstash_init(&m->stash);
-	weave_fowner_init(&m->owner, CLIENT, M_OWNER_MAX);
+	weave_fowner_init(&m->owner, CLIENT, M_OWNER_MAX, WEAVE_NO_LIMIT);
 	for (b = 0; b < M_BUFS; b++)
 		weave_taints_init(&m->t[b]);
 
@@ -491,6 +556,7 @@ static int model_run(struct model *m, u32 seed)
 			weave_taints_fini(&m->g, &m->t[b]);
 			weave_taints_init(&m->t[b]);
 			memset(m->bytes[b], 0, sizeof(m->bytes[b]));
+			m->coarse[b] = false;
 			ret = model_compare(m);
 		} else {
 			ret = model_probe(m);
@@ -533,17 +599,32 @@ FIXTURE_TEARDOWN(model)
  * id: launches (skipped, passing on the failure of the first tainted byte
  * they read, if a read is tainted; else their writes become good), failed
  * launches, host writes, buffers freed and checks.  Stashes are random,
- * so -ENOMEM is met and must change nothing.  Freeing every buffer at the
- * end must leave the graph empty.
+ * and half the seeds have a buffer limit, so operations coarsen where the
+ * shadow says they must, and only there; a coarsened buffer never shows a
+ * failed byte good, and marks every byte that differs.  Freeing every
+ * buffer at the end must leave the graph empty.
  */
 TEST_F(model, random_operations_match_a_shadow_of_every_byte)
 {
 	u32 seed;
 
 	for (seed = 0; seed < M_SEEDS; seed++) {
-		ASSERT_EQ(0, model_run(&self->m, seed))
+		ASSERT_EQ(0, model_run(&self->m, seed, false))
 			TH_LOG("seed %u, %s: %s", seed, self->m.dump,
 			       self->m.err);
+	}
+}
+
+/* With full stashes and no limit, nothing ever coarsens: all exact. */
+TEST_F(model, full_stashes_never_coarsen)
+{
+	u32 seed;
+
+	for (seed = 0; seed < M_SEEDS; seed++) {
+		ASSERT_EQ(0, model_run(&self->m, seed, true))
+			TH_LOG("seed %u, %s: %s", seed, self->m.dump,
+			       self->m.err);
+		ASSERT_EQ(0u, self->m.g.coarsened);
 	}
 }
 

@@ -46,7 +46,7 @@ FIXTURE_SETUP(fg)
 	weave_failures_init(&self->g);
 	weave_fstash_init(&self->stash);
 	ASSERT_EQ(0, weave_fstash_fill(&self->stash, 8, 16, GFP_KERNEL));
-	weave_fowner_init(&self->owner, CLIENT, OWNER_MAX);
+	weave_fowner_init(&self->owner, CLIENT, OWNER_MAX, WEAVE_NO_LIMIT);
 	for (i = 0; i < NBUF; i++)
 		weave_taints_init(&self->t[i]);
 }
@@ -126,8 +126,6 @@ TEST_F(fg, one_range_uses_the_buffers_own_node)
 					NULL));
 	TAINTS(0, "[0,24)#1");
 	/* A second range does. */
-	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 30, 2,
-					      f, NULL));
 	CLAIM(0, 30, 2, f);
 	TAINTS(0, "[0,24)#1 [30,32)#1");
 	ASSERT_EQ(1u, self->g.nodes);
@@ -294,10 +292,6 @@ TEST_F(fg, release_in_the_middle_splits)
 
 	CLAIM(0, 0, 16, f);
 	PUT(f);
-	/* The own node is busy and there is no stash: no node for it. */
-	ASSERT_EQ(-ENOMEM, weave_taints_release(&self->g, &self->t[0], 4, 4,
-						NULL));
-	TAINTS(0, "[0,16)#1");
 	RELEASE(0, 4, 4);
 	TAINTS(0, "[0,4)#1 [8,16)#1");
 	ASSERT_EQ(2u, f->refs);
@@ -577,10 +571,12 @@ TEST_F(fg, create_checks_errno_and_stash)
 	ASSERT_EQ(1u, self->g.next_id);
 }
 
-TEST_F(fg, enomem_changes_nothing)
+/* With no node for it, an operation coarsens: a failed byte stays so. */
+TEST_F(fg, no_node_coarsens_and_never_untaints)
 {
 	struct weave_failure *f = NEW(-EIO), *g = NEW(-EINVAL);
 	struct weave_fstash one;
+	struct weave_fsnap snap;
 
 	CLAIM(0, 0, 32, f);
 	CLAIM(0, 40, 8, g);
@@ -590,37 +586,223 @@ TEST_F(fg, enomem_changes_nothing)
 	PUT(g);
 	weave_fstash_init(&one);
 	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 1, GFP_KERNEL));
-	DUMP(self->before);
+	ASSERT_FALSE(f->coarse);
 
-	/* A split needs two nodes; one is not enough. */
-	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 8, 8,
-					      g, &one));
-	/* A new range needs one; the own node is busy. */
-	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 34, 2,
-					      g, NULL));
-	/* A release inside a claim needs one. */
-	ASSERT_EQ(-ENOMEM, weave_taints_release(&self->g, &self->t[0], 8, 8,
-						NULL));
-	DUMP(self->buf);
-	ASSERT_STREQ(self->before, self->buf);
+	/* A split needs two nodes; with one, f's claim stands for g. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 8, 8, g,
+					&one));
+	TAINTS(0, "[0,32)#1 [40,48)#2");
 	ASSERT_EQ(1u, one.nnodes);
+	ASSERT_TRUE(f->coarse);
+	ASSERT_FALSE(g->coarse);
+	ASSERT_EQ(1u, self->g.coarsened);
+	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	ASSERT_TRUE(snap.coarse);
 
-	/* What needs none goes through without a stash. */
+	/* A new range needs one, the own node is busy: the nearest grows. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 34, 2, g,
+					NULL));
+	TAINTS(0, "[0,36)#1 [40,48)#2");
+	/* A release inside a claim needs one: the bytes stay tainted. */
+	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 8, 8, NULL));
+	TAINTS(0, "[0,36)#1 [40,48)#2");
+	ASSERT_EQ(3u, self->g.coarsened);
+	ASSERT_EQ(1u, f->refs);
+	ASSERT_EQ(2u, g->refs);
+
+	/* What needs none stays exact, without a stash. */
 	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 32, 8, g,
 					NULL));
-	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 0, 8,
-					  NULL));
+	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 0, 8, NULL));
 	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 28, 4, g,
 					NULL));
 	TAINTS(0, "[8,28)#1 [28,48)#2");
-	ASSERT_EQ(-ENOMEM, weave_taints_claim(&self->g, &self->t[0], 40, 2,
-					      f, &one));
+	ASSERT_EQ(3u, self->g.coarsened);
 	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 2, GFP_KERNEL));
 	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 40, 2, f,
 					&one));
 	TAINTS(0, "[8,28)#1 [28,40)#2 [40,42)#1 [42,48)#2");
 	ASSERT_EQ(0u, one.nnodes);
+	ASSERT_FALSE(g->coarse);
 	weave_fstash_drain(&one);
+}
+
+/*
+ * The nearest claim absorbs the range and the gap; on a tie, the claimed
+ * failure's; claims in between are taken over, and touching claims of
+ * the absorbing failure merge.
+ */
+TEST_F(fg, coarsening_takes_the_nearest_claim)
+{
+	struct weave_failure *f = NEW(-EIO), *g = NEW(-EIO), *h = NEW(-EIO);
+
+	CLAIM(0, 0, 4, f);
+	CLAIM(0, 20, 4, g);
+	CLAIM(0, 40, 4, h);
+	CLAIM(0, 50, 4, g);
+	/* Nearer to g's [20,24) than to f's: g grows over the gap. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 14, 2, f,
+					NULL));
+	TAINTS(0, "[0,4)#1 [14,24)#2 [40,44)#3 [50,54)#2");
+	ASSERT_TRUE(g->coarse);
+	ASSERT_FALSE(f->coarse);
+	/* A tie between h and g: the claimed failure's, g, grows. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 46, 2, g,
+					NULL));
+	TAINTS(0, "[0,4)#1 [14,24)#2 [40,44)#3 [46,54)#2");
+	/* A tie, with neither the claimed one's: the one before grows. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 7, 4, h,
+					NULL));
+	TAINTS(0, "[0,11)#1 [14,24)#2 [40,44)#3 [46,54)#2");
+	ASSERT_TRUE(f->coarse);
+	ASSERT_FALSE(h->coarse);
+	/* Over h, between g's claims: g takes h's bytes and merges. */
+	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 25, 1, h,
+					NULL));
+	TAINTS(0, "[0,11)#1 [14,26)#2 [40,44)#3 [46,54)#2");
+	PUT(f);
+	PUT(g);
+	PUT(h);
+	ASSERT_EQ(4u, self->g.coarsened);
+}
+
+/* A buffer never holds more than max_claims, whatever the ranges. */
+TEST_F(fg, buffer_limit_bounds_every_other_byte)
+{
+	struct weave_failure *f;
+	u64 i;
+
+	self->g.max_claims = 8;
+	for (i = 0; i < 512; i += 2) {
+		ASSERT_EQ(0, weave_fstash_fill(&self->stash, 1, 2,
+					       GFP_KERNEL));
+		f = NEW(-EIO);
+		CLAIM(0, i, 1, f);
+		PUT(f);
+		ASSERT_GE(8u, self->t[0].claims);
+		ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], i, 1));
+	}
+	/* Every byte that failed still does. */
+	for (i = 0; i < 512; i += 2)
+		ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], i, 1));
+	ASSERT_EQ(8u, self->t[0].claims);
+	ASSERT_LT(0u, self->g.coarsened);
+	/* Records beyond the buffer's claims were freed. */
+	ASSERT_GE(8u, self->g.live);
+	ASSERT_GE(7u, self->g.nodes);
+}
+
+/*
+ * An owner's failures hold at most max_nodes nodes from stashes; a
+ * buffer's own node is free, even past the limit.
+ */
+TEST_F(fg, owner_limit_bounds_the_nodes_of_its_failures)
+{
+	struct weave_failure *f = NEW(-EIO), *g;
+	struct weave_ftask root = ftask(9, 1, 1, 2, 0);
+	struct weave_fowner other;
+
+	self->owner.max_nodes = 1;
+	CLAIM(0, 0, 4, f);
+	ASSERT_EQ(0u, self->owner.nodes);
+	CLAIM(0, 8, 4, f);
+	ASSERT_EQ(1u, self->owner.nodes);
+	CLAIM(0, 16, 4, f);
+	TAINTS(0, "[0,4)#1 [8,20)#1");
+	ASSERT_TRUE(f->coarse);
+	ASSERT_EQ(1u, self->owner.nodes);
+	CLAIM(1, 0, 4, f);
+	TAINTS(1, "[0,4)#1");
+	ASSERT_EQ(1u, self->owner.nodes);
+
+	/* Another owner's failure splits f: f's right part needs a node. */
+	weave_fowner_init(&other, 9, 4, WEAVE_NO_LIMIT);
+	g = weave_failure_create(&self->g, &other, -EIO, &root, &self->stash);
+	ASSERT_FALSE(IS_ERR(g));
+	CLAIM(0, 10, 2, g);
+	TAINTS(0, "[0,4)#1 [8,20)#1");
+	ASSERT_EQ(0u, other.nodes);
+	/* At an edge, no node is needed. */
+	CLAIM(0, 18, 2, g);
+	TAINTS(0, "[0,4)#1 [8,18)#1 [18,20)#2");
+	ASSERT_EQ(1u, other.nodes);
+	PUT(g);
+
+	/* Released, nodes go back; detached, the owner counts nothing. */
+	RELEASE(0, 8, 10);
+	ASSERT_EQ(0u, self->owner.nodes);
+	CLAIM(0, 8, 4, f);
+	ASSERT_EQ(1u, self->owner.nodes);
+	PUT(f);
+	weave_fowner_detach(&self->g, &self->owner);
+	ASSERT_EQ(0u, self->owner.nodes);
+	RELEASE(0, 0, 64);
+	ASSERT_EQ(0u, self->owner.nodes);
+	weave_fowner_detach(&self->g, &other);
+	ASSERT_EQ(0u, other.nodes);
+}
+
+/* The shared failure is made once, past the owner's max, from a record. */
+TEST_F(fg, shared_failure_is_made_once)
+{
+	struct weave_ftask root = ftask(CLIENT, 1, 5, 2, 0);
+	struct weave_failure *slot = NULL, *a, *b;
+	struct weave_fstash none;
+	u32 i;
+
+	weave_fstash_init(&none);
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_shared(&self->g, &slot,
+							&self->owner, -EIO,
+							&root, 7, &none)));
+	ASSERT_EQ(NULL, slot);
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_shared(&self->g, &slot,
+							&self->owner, 0,
+							&root, 7,
+							&self->stash)));
+	ASSERT_EQ(0, weave_fstash_fill(&self->stash, OWNER_MAX + 1, OWNER_MAX,
+				       GFP_KERNEL));
+	for (i = 0; i < OWNER_MAX; i++) {
+		a = NEW(-EIO);
+		CLAIM(1, 8 * i, 4, a);
+		PUT(a);
+	}
+	ASSERT_EQ((u32)OWNER_MAX, self->owner.live);
+	a = weave_failure_shared(&self->g, &slot, &self->owner, -EIO, &root,
+				 7, &self->stash);
+	ASSERT_FALSE(IS_ERR(a));
+	ASSERT_EQ(a, slot);
+	ASSERT_EQ(7u, a->cause);
+	ASSERT_EQ((u32)OWNER_MAX + 1, self->owner.live);
+	b = weave_failure_shared(&self->g, &slot, &self->owner, -EINVAL,
+				 &root, 1, &none);
+	ASSERT_EQ(a, b);
+	ASSERT_EQ(3u, a->refs);
+	ASSERT_EQ(-EIO, b->err);
+	PUT(a);
+	PUT(b);
+	PUT(slot);
+}
+
+/* A shared stash is refilled and trimmed under the graph's lock. */
+TEST_F(fg, refill_and_trim)
+{
+	struct weave_fstash s;
+
+	weave_fstash_init(&s);
+	ASSERT_EQ(0, weave_fstash_refill(&self->g, &s, 3, 5, GFP_KERNEL));
+	ASSERT_EQ(3u, s.nrecords);
+	ASSERT_EQ(5u, s.nnodes);
+	ASSERT_EQ(0, weave_fstash_refill(&self->g, &s, 1, 6, GFP_KERNEL));
+	ASSERT_EQ(3u, s.nrecords);
+	ASSERT_EQ(6u, s.nnodes);
+	weave_fstash_trim(&self->g, &s, 1, 2);
+	ASSERT_EQ(1u, s.nrecords);
+	ASSERT_EQ(2u, s.nnodes);
+	weave_fstash_trim(&self->g, &s, 4, 4);
+	ASSERT_EQ(1u, s.nrecords);
+	ASSERT_EQ(2u, s.nnodes);
+	weave_fstash_drain(&s);
+	ASSERT_EQ(0u, s.nrecords + s.nnodes);
 }
 
 TEST_F(fg, fill_and_drain)

@@ -67,6 +67,26 @@ static inline bool list_empty(const struct list_head *head)
 	return head->next == head;
 }
 
+static inline void list_move(struct list_head *entry, struct list_head *head)
+{
+	__list_unlink(entry);
+	list_add(entry, head);
+}
+
+/* Join @list, which is left as it was, at the front of @head. */
+static inline void list_splice(const struct list_head *list,
+			       struct list_head *head)
+{
+	struct list_head *first = list->next, *last = list->prev;
+
+	if (list_empty(list))
+		return;
+	first->prev = head;
+	last->next = head->next;
+	head->next->prev = last;
+	head->next = first;
+}
+
 #define list_entry(ptr, type, member)	container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

@@ -95,6 +95,15 @@ static inline struct rb_node *rb_first(const struct rb_root *root)
 	return n;
 }
 
+static inline struct rb_node *rb_last(const struct rb_root *root)
+{
+	struct rb_node *n = root->rb_node;
+
+	while (n && n->rb_right)
+		n = n->rb_right;
+	return n;
+}
+
 static inline struct rb_node *rb_next(const struct rb_node *node)
 {
 	const struct rb_node *n = node;
