@@ -63,10 +63,9 @@
  * order on one queue, whose ordered workqueue runs them and signals their
  * hardware fences in that order, and each finished fence signals from its
  * hardware fence's callback, before the worker moves on.  A timeout keeps
- * that order: the timed-out job still finishes on the worker (aborted),
- * and drm_sched_stop() and drm_sched_start() reattach the callbacks of
- * the pending jobs in order, signalling at once those whose hardware fence
- * already has; none is signalled ahead of an earlier one.  Gates, joins
+ * that order: the timed-out job is cut short on the worker and signals
+ * there, in its place, like any other; the scheduler is never stopped
+ * (see "DOC: hardware queues", Timeouts).  Gates, joins
  * and the proxies of out-syncs (weave_proxy_attach()) each have a context
  * of their own: nothing orders them.
  */
