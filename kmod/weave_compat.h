@@ -41,12 +41,12 @@
  *   number of run queues on 6.12: weave_compat_sched_init().
  * - drm_sched_job_init() takes a credits count since 6.8:
  *   weave_compat_sched_job_init() passes 1.
- * - The scheduler passes the error of a job's hardware fence on to its
- *   finished fence since 6.4 (drm_sched_fence_finished() takes the
- *   result); 6.1's does not, and the driver sets it on the finished fence
- *   itself, before the hardware fence signals: weave_compat_sched_job_error().
- * - hrtimer_setup() sets a timer up with its function since 6.13;
- *   hrtimer_init() is gone since 6.16: weave_compat_hrtimer_setup().
+ * - 6.12's scheduler passes the error of a job's hardware fence on to its
+ *   finished fence (drm_sched_fence_finished() takes the result); 6.1's
+ *   does not, and the driver sets it on the finished fence itself, before
+ *   the hardware fence signals: weave_compat_sched_job_error().
+ * - Kernels after 6.12 set a timer up with hrtimer_setup(), and later ones
+ *   drop hrtimer_init(): weave_compat_hrtimer_setup().
  * - &enum drm_sched_priority was MIN, NORMAL, HIGH, KERNEL on 6.1 and is
  *   KERNEL, HIGH, NORMAL, LOW since 6.8: the order flipped, so weave maps
  *   its priorities by name, %WEAVE_COMPAT_SCHED_PRIORITY_LOW being LOW where

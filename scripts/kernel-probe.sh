@@ -85,8 +85,8 @@ probe WEAVE_HAVE_FOP_FLAGS include/linux/fs.h \
 probe WEAVE_HAVE_PLATFORM_REMOVE_VOID include/linux/platform_device.h \
 	'^[[:space:]]*void \(\*remove\)\(struct platform_device \*\);'
 
-# hrtimer_setup() sets a timer up with its function (6.13+); hrtimer_init()
-# is gone since 6.16.
+# hrtimer_setup() sets a timer up with its function (after 6.12; later
+# kernels drop hrtimer_init()).
 probe WEAVE_HAVE_HRTIMER_SETUP include/linux/hrtimer.h \
 	'void hrtimer_setup\(struct hrtimer \*timer'
 
@@ -105,8 +105,9 @@ probe WEAVE_HAVE_SCHED_INIT_SUBMIT_WQ include/drm/gpu_scheduler.h \
 probe WEAVE_HAVE_SCHED_JOB_INIT_CREDITS include/drm/gpu_scheduler.h \
 	'u32 credits, void \*owner\);'
 
-# drm_sched_fence_finished() takes no result (before 6.4): the scheduler
-# does not pass a hardware fence's error on to the job's finished fence.
+# drm_sched_fence_finished() takes no result (6.1): the scheduler does not
+# pass a hardware fence's error on to the job's finished fence.  Where it
+# takes one (6.12), or has left the public header, the scheduler does.
 probe WEAVE_HAVE_SCHED_FINISHED_NO_RESULT include/drm/gpu_scheduler.h \
 	'^void drm_sched_fence_finished\(struct drm_sched_fence \*fence\);'
 
