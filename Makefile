@@ -138,12 +138,15 @@ MULTI_SUITES := devices
 # Suites that need the debug kernel's fault injection or sw_sync; the lane
 # runs them on that kernel only.
 DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))
+# Debug-kernel suites the lane runs after reloading weave.ko with
+# max_streams=256, where a client's per-slot arrays outgrow a page.
+WIDE_SUITES := $(filter fence_release,$(SUITES))
 KSFT_OUT := $(BUILD)/selftests
 SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
 TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
 
 selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/tests-multi \
-	$(KSFT_OUT)/weave/tests-debug \
+	$(KSFT_OUT)/weave/tests-debug $(KSFT_OUT)/weave/tests-wide \
 	$(KSFT_OUT)/weave/settings \
 	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
 
@@ -154,11 +157,15 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 # The list follows the suites' sources, so that a new suite joins it.
 $(KSFT_OUT)/weave/tests: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
-	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES),$(SUITES))) > $@
+	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES) $(WIDE_SUITES),$(SUITES))) > $@
 
 $(KSFT_OUT)/weave/tests-debug: Makefile
 	@mkdir -p $(@D)
 	echo $(DEBUG_SUITES:%=./%) > $@
+
+$(KSFT_OUT)/weave/tests-wide: Makefile
+	@mkdir -p $(@D)
+	echo $(WIDE_SUITES:%=./%) > $@
 
 $(KSFT_OUT)/weave/tests-multi: Makefile
 	@mkdir -p $(@D)

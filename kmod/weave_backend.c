@@ -112,10 +112,9 @@
  * for it is freed; drm_sched_entity_fini() then finds each entity empty and
  * kills nothing.  That runs on weave_engine_wq, because the last job can
  * be freed by the scheduler itself.  The scheduler frees a job in a later
- * pass of the thread or ordered work queue that ran it, or with that
- * stopped (drm_sched_stop() at a timeout), so after everything the pass
- * that took the job did with its entity (such as signalling its idle
- * completion).  A closed client's jobs drain without help: its abort fired
+ * pass of the thread or ordered work queue that ran it, so after
+ * everything the pass that took the job did with its entity (such as
+ * signalling its idle completion).  A closed client's jobs drain without help: its abort fired
  * every gate, so they wait only for each other and for room on their
  * queue, and they skip their tasks.  The same holds at unload: no job
  * means no backend stream, and module exit drains weave_engine_wq.

@@ -5,6 +5,9 @@
 #ifndef _WEAVE_COMPAT_H_
 #define _WEAVE_COMPAT_H_
 
+#include <linux/dma-fence.h>
+#include <linux/hrtimer.h>
+
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
 #include <drm/gpu_scheduler.h>
@@ -38,8 +41,12 @@
  *   number of run queues on 6.12: weave_compat_sched_init().
  * - drm_sched_job_init() takes a credits count since 6.8:
  *   weave_compat_sched_job_init() passes 1.
- * - drm_sched_start() takes a bool full_recovery before 6.12, nothing on
- *   6.12, an errno after: weave_compat_sched_start().
+ * - 6.12's scheduler passes the error of a job's hardware fence on to its
+ *   finished fence (drm_sched_fence_finished() takes the result); 6.1's
+ *   does not, and the driver sets it on the finished fence itself, before
+ *   the hardware fence signals: weave_compat_sched_job_error().
+ * - Kernels after 6.12 set a timer up with hrtimer_setup(), and later ones
+ *   drop hrtimer_init(): weave_compat_hrtimer_setup().
  * - &enum drm_sched_priority was MIN, NORMAL, HIGH, KERNEL on 6.1 and is
  *   KERNEL, HIGH, NORMAL, LOW since 6.8: the order flipped, so weave maps
  *   its priorities by name, %WEAVE_COMPAT_SCHED_PRIORITY_LOW being LOW where
@@ -113,12 +120,12 @@
  * @sched: The scheduler to initialise.
  * @ops: Its backend operations.
  * @credit_limit: Jobs the hardware queue holds at once.
- * @timeout: Job timeout in jiffies.
+ * @timeout: Job timeout in jiffies, or %MAX_SCHEDULE_TIMEOUT for none.
  * @name: Name of the queue; must outlive @sched.
  * @dev: The device, for messages.
  *
- * The timeout work runs on the system workqueue, and on kernels that take
- * one, the scheduler allocates its own ordered submit workqueue.
+ * A timeout work would run on the system workqueue, and on kernels that
+ * take one, the scheduler allocates its own ordered submit workqueue.
  *
  * Return: 0 or a negative errno.
  */
@@ -165,20 +172,37 @@ static inline int weave_compat_sched_job_init(struct drm_sched_job *job,
 }
 
 /**
- * weave_compat_sched_start() - Restart a queue stopped by drm_sched_stop().
- * @sched: The scheduler.
+ * weave_compat_sched_job_error() - Report a job's error to the scheduler.
+ * @job: The job, run; its hardware fence, not signalled yet, has @err.
+ * @err: A negative errno.
  *
- * A full recovery: jobs on the pending list get their hardware fence
- * callbacks back.
+ * Where the scheduler passes the hardware fence's error on to the finished
+ * fence as it signals it, there is nothing to do.  On 6.1 the finished
+ * fence gets @err here: it signals only from the hardware fence's
+ * callback, so it has not signalled yet either.
  */
-static inline void weave_compat_sched_start(struct drm_gpu_scheduler *sched)
+static inline void weave_compat_sched_job_error(struct drm_sched_job *job,
+						int err)
 {
-#if defined(WEAVE_HAVE_SCHED_START_FULL_RECOVERY)
-	drm_sched_start(sched, true);
-#elif defined(WEAVE_HAVE_SCHED_START_ERRNO)
-	drm_sched_start(sched, 0);
+#ifdef WEAVE_HAVE_SCHED_FINISHED_NO_RESULT
+	dma_fence_set_error(&job->s_fence->finished, err);
+#endif
+}
+
+/**
+ * weave_compat_hrtimer_setup() - Set up a relative CLOCK_MONOTONIC hrtimer.
+ * @timer: The timer.
+ * @fn: Its function.
+ */
+static inline void
+weave_compat_hrtimer_setup(struct hrtimer *timer,
+			   enum hrtimer_restart (*fn)(struct hrtimer *))
+{
+#ifdef WEAVE_HAVE_HRTIMER_SETUP
+	hrtimer_setup(timer, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 #else
-	drm_sched_start(sched);
+	hrtimer_init(timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	timer->function = fn;
 #endif
 }
 

@@ -99,9 +99,10 @@
  *
  * The soft engine's workers take no lock of weave's but the failure
  * graph's: they run a job's tasks on pages the job keeps pinned, record
- * what the tasks leave on their bytes, and signal the
- * job's hardware fence.  The timeout handler (system workqueue) only sets atomics and fence errors,
- * then uses drm_sched_stop() and drm_sched_start() on its own queue.
+ * what the tasks leave on their bytes, and signal the job's hardware
+ * fence.  A queue's watchdog (an hrtimer, in hard interrupt context) only
+ * sets the running job's abort and wakes the worker; the scheduler has no
+ * timeout of its own, and nothing in weave stops or restarts it.
  *
  * Device-wide state needs no lock: the usage counters are atomics and the
  * limits and engine are fixed from creation to removal.  A client's usage

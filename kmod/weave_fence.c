@@ -49,6 +49,28 @@
  * for it, a proxy (weave_proxy_create()) made with the job and attached
  * when it is armed.
  *
+ * Release.  A fence's last reference can go wherever a fence is put: in
+ * the callback of a fence it waits for, under that fence's lock with
+ * interrupts off (a proxy's or a join's input, a gate's in-fence), in an
+ * RCU callback, or in any driver's code.  So no release here sleeps,
+ * takes a mutex or frees vmalloc() memory: it puts the fences it holds,
+ * whose releases keep the same rule, and leaves the freeing to the RCU
+ * callback above.  A join's inputs, which kvmalloc() takes from vmalloc()
+ * when they are larger than a page (max_streams of 103 and up) and its
+ * kmalloc() fails, are freed there too, in softirq context or with bottom
+ * halves off, where kvfree() hands vmalloc() memory to a worker.  Nothing
+ * else of weave's is let go in a fence callback: jobs, and the buffers,
+ * streams and clients they hold, are freed by the scheduler's free_job,
+ * by an ioctl or at close, all in process context.
+ *
+ * A join is weave's own, not a &struct dma_fence_array, which signals
+ * once all its fences have, with the first error, and frees with
+ * kfree() only.  6.1's dma_fence_array_create() allocates when it is
+ * given the fences, which FLUSH_ALL knows only once its work is
+ * submitted, where nothing may fail any more (dma_fence_array_alloc()
+ * came in 6.11); and its fences are scheduler fences, which
+ * dma_fence_unwrap() (sync_file's fence info) would show user space.
+ *
  * Timelines.  The proxies of a backend stream's jobs are one timeline per
  * scheduler entity: fence context &weave_bstream.fence_context plus the
  * priority, with a seqno taken from &weave_bstream.fence_seqno when the
@@ -63,10 +85,9 @@
  * order on one queue, whose ordered workqueue runs them and signals their
  * hardware fences in that order, and each finished fence signals from its
  * hardware fence's callback, before the worker moves on.  A timeout keeps
- * that order: the timed-out job still finishes on the worker (aborted),
- * and drm_sched_stop() and drm_sched_start() reattach the callbacks of
- * the pending jobs in order, signalling at once those whose hardware fence
- * already has; none is signalled ahead of an earlier one.  Gates, joins
+ * that order: the timed-out job is cut short on the worker and signals
+ * there, in its place, like any other; the scheduler is never stopped
+ * (see "DOC: hardware queues", Timeouts).  Gates, joins
  * and the proxies of out-syncs (weave_proxy_attach()) each have a context
  * of their own: nothing orders them.
  */
@@ -139,6 +160,21 @@ static void weave_proxy_release(struct dma_fence *f)
 	weave_fence_free(f);
 }
 
+/*
+ * The end of a join, a grace period after its release: its inputs' array
+ * may be vmalloc() memory, which the release cannot free (see "DOC:
+ * fences", Release).  An RCU callback runs in softirq context, or with
+ * bottom halves off, where kvfree() hands vmalloc() memory to a worker.
+ */
+static void weave_join_free_rcu(struct rcu_head *rcu)
+{
+	struct weave_join *join = container_of(rcu, struct weave_join,
+					       f.base.rcu);
+
+	kvfree(join->in);
+	weave_fence_free_rcu(rcu);
+}
+
 static void weave_join_release(struct dma_fence *f)
 {
 	struct weave_join *join = container_of(f, struct weave_join, f.base);
@@ -146,8 +182,7 @@ static void weave_join_release(struct dma_fence *f)
 
 	for (i = 0; i < join->n; i++)
 		dma_fence_put(join->in[i].fence);
-	kvfree(join->in);
-	weave_fence_free(f);
+	call_rcu(&f->rcu, weave_join_free_rcu);
 }
 
 static const struct dma_fence_ops weave_join_ops = {

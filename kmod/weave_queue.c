@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's hardware queues: DRM GPU schedulers set up and
- * torn down with the engine, their run_job, timedout_job and free_job, and
- * the worker that executes a job.
+ * torn down with the engine, their run_job and free_job, and the worker
+ * that executes a job, with its watchdog.
  */
 
 #include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/dma-fence.h>
-#include <linux/jiffies.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
@@ -46,7 +47,22 @@
  * remaining tasks are skipped, its fences get -ETIMEDOUT, and what its
  * unfinished tasks should have written carries one -ETIMEDOUT failure;
  * their streams stay usable.  A job of a closed client stops between two
- * tasks with -ECANCELED.
+ * tasks with -ECANCELED.  The worker reports a job's error the way the
+ * scheduler expects of hardware: on the hardware fence, before it
+ * signals it; the scheduler hands it on to the finished fence (on 6.1,
+ * which does not, weave_compat_sched_job_error() does).
+ *
+ * Timeouts.  The hardware times its jobs itself, as a GPU's watchdog
+ * would: each queue has an hrtimer that the worker arms when it starts a
+ * job, for job_timeout_ms, and cancels when the job ends.  If it fires,
+ * it sets the job's abort to -ETIMEDOUT and wakes the worker, which cuts
+ * the job short between two tasks, or within a task's page, or out of a
+ * long delay, and signals its fences as for any other job, in order.  A
+ * job's time counts from when it starts running, not while it waits for
+ * the one ahead of it.  A timeout is thus never a hang: the scheduler's
+ * own timeout is off (%MAX_SCHEDULE_TIMEOUT), and the driver never stops,
+ * resubmits or restarts a scheduler.  No job is ever cut short but by its
+ * own timer, its client's close or its device's unplug.
  */
 
 /* Jobs a hardware queue holds at once. */
@@ -65,16 +81,36 @@ static int weave_job_cut_reason(struct weave_job *job, int err)
 	       atomic_read(&job->ctx->aborted) ?: -ECANCELED;
 }
 
+/*
+ * The watchdog of a queue's running job (see "DOC: hardware queues",
+ * Timeouts), in hard interrupt context: cut the job short.
+ */
+static enum hrtimer_restart weave_queue_watchdog(struct hrtimer *timer)
+{
+	struct weave_queue *q = container_of(timer, struct weave_queue,
+					     watchdog);
+
+	/* The worker cancels the timer before it lets the job go. */
+	WRITE_ONCE(q->running->abort, -ETIMEDOUT);
+	wake_up_all(&q->abort_wq);
+	return HRTIMER_NORESTART;
+}
+
 /* Run the job's tasks and signal its hardware fence. */
 static void weave_job_execute(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
+	struct weave_queue *q = job->queue;
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
 	const struct weave_tally *tally = job->tallies;
 	u32 i, pos = 0;
-	bool skip;
+	bool skip, cut;
 	int ret;
+
+	q->running = job;
+	hrtimer_start(&q->watchdog, ms_to_ktime(q->timeout_ms),
+		      HRTIMER_MODE_REL);
 
 	/*
 	 * A job that failed before it ran (its entity died, say) runs
@@ -104,10 +140,16 @@ static void weave_job_execute(struct weave_job *job)
 		}
 	}
 	/*
+	 * Done or cut short: no timeout from here on, and none that fires
+	 * after the last task is counted.
+	 */
+	hrtimer_cancel(&q->watchdog);
+	cut = i < job->ntasks;
+	/*
 	 * Tasks that did not finish leave bytes unwritten, or half written,
 	 * which another process may share: they carry why.
 	 */
-	if (i < job->ntasks) {
+	if (cut) {
 		ret = weave_job_fail_from(job, i, tally, pos,
 					  weave_job_cut_reason(job, skip ? err : 0));
 		if (ret && !err)
@@ -116,16 +158,17 @@ static void weave_job_execute(struct weave_job *job)
 	for (i = 0; i < job->ntallies; i++)
 		atomic64_add(job->tallies[i].count,
 			     &job->tallies[i].ls->completed);
-	if (READ_ONCE(job->abort))
+	if (cut && READ_ONCE(job->abort))
 		err = READ_ONCE(job->abort);
 	else if (!err)
 		err = atomic_read(&ctx->aborted);
 
 	weave_job_release_tasks(job);
 
+	/* Only the worker signals the hardware fence: it is not yet. */
 	if (err) {
-		weave_fence_error(&job->base.s_fence->finished, err);
-		weave_fence_error(hw, err);
+		dma_fence_set_error(hw, err);
+		weave_compat_sched_job_error(&job->base, err);
 	}
 	dma_fence_signal(hw);
 }
@@ -156,66 +199,11 @@ static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
 
-	/*
-	 * Called again by drm_sched_resubmit_jobs() after a timeout: the job
-	 * is already on the hardware, hand out its fence again.
-	 */
-	if (!job->started) {
-		job->started = true;
-		weave_hw_fence_init(job->hw, q->fence_context,
-				    atomic64_inc_return(&q->fence_seqno));
-		queue_work(q->wq, &job->work);
-	}
+	job->started = true;
+	weave_hw_fence_init(job->hw, q->fence_context,
+			    atomic64_inc_return(&q->fence_seqno));
+	queue_work(q->wq, &job->work);
 	return dma_fence_get(&job->hw->base);
-}
-
-static enum drm_gpu_sched_stat
-weave_queue_timedout_job(struct drm_sched_job *sched_job)
-{
-	struct weave_job *job = to_weave_job(sched_job);
-	struct weave_queue *q = job->queue;
-	struct drm_gpu_scheduler *sched = &q->sched;
-	bool cookie;
-
-	/*
-	 * Cutting the job short is what makes its fences signal: a critical
-	 * section of the signalling path.  What follows is not: on 6.1,
-	 * drm_sched_stop() waits for the finished fence of a job that
-	 * completed meanwhile, and every one of them signals without it.
-	 */
-	cookie = dma_fence_begin_signalling();
-	if (!dma_fence_is_signaled(&job->hw->base)) {
-		weave_fence_error(&sched_job->s_fence->finished, -ETIMEDOUT);
-		WRITE_ONCE(job->abort, -ETIMEDOUT);
-		wake_up_all(&q->abort_wq);
-	}
-	dma_fence_end_signalling(cookie);
-
-	/*
-	 * The scheduler took the job off its pending list before calling
-	 * this: drm_sched_stop() puts it back (or frees it if it completed),
-	 * the resubmit reattaches every pending job to its hardware fence
-	 * and the restart rearms the fence callbacks.  The worker finishes
-	 * the aborted job quickly.  @job must not be touched after
-	 * drm_sched_stop().
-	 *
-	 * drm_sched_resubmit_jobs() is deprecated because it makes drivers
-	 * run jobs a second time and hand out a fresh fence for work whose
-	 * first fence may already have been seen; nothing of that happens
-	 * here.  The hardware (the queue's worker) never lost a job, and
-	 * run_job of a started job neither runs it again nor makes a fence:
-	 * it only returns another reference to the job's one hardware fence,
-	 * without allocating, so the resubmit only restores the pointers
-	 * drm_sched_stop() cleared.  No job is marked guilty (karma is never
-	 * raised), so it sets no error on a fence either.  Without it,
-	 * drm_sched_start() would complete every job that lost its hardware
-	 * fence at once, before it ran.
-	 */
-	drm_sched_stop(sched, sched_job);
-	drm_sched_resubmit_jobs(sched);
-	weave_compat_sched_start(sched);
-
-	return DRM_GPU_SCHED_STAT_NOMINAL;
 }
 
 static void weave_queue_free_job(struct drm_sched_job *sched_job)
@@ -227,8 +215,8 @@ static void weave_queue_free_job(struct drm_sched_job *sched_job)
 }
 
 static const struct drm_sched_backend_ops weave_queue_ops = {
+	/* No timedout_job: the scheduler's timeout is off, see Timeouts. */
 	.run_job = weave_queue_run_job,
-	.timedout_job = weave_queue_timedout_job,
 	.free_job = weave_queue_free_job,
 };
 
@@ -284,7 +272,6 @@ int weave_engine_init(struct weave_device *wdev)
 {
 	struct weave_engine *engine;
 	struct weave_queue *q;
-	long timeout;
 	u32 i;
 	int ret;
 
@@ -293,11 +280,12 @@ int weave_engine_init(struct weave_device *wdev)
 		return -ENOMEM;
 	engine->dev = get_device(wdev->drm.dev);
 	INIT_WORK(&engine->fini_work, weave_engine_fini_work);
-	timeout = msecs_to_jiffies(wdev->limits.job_timeout_ms);
 	for (i = 0; i < wdev->limits.num_queues; i++) {
 		q = &engine->queues[i];
 		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
 		init_waitqueue_head(&q->abort_wq);
+		weave_compat_hrtimer_setup(&q->watchdog, weave_queue_watchdog);
+		q->timeout_ms = wdev->limits.job_timeout_ms;
 		q->fence_context = dma_fence_context_alloc(1);
 		atomic64_set(&q->fence_seqno, 0);
 		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
@@ -307,9 +295,11 @@ int weave_engine_init(struct weave_device *wdev)
 			ret = -ENOMEM;
 			goto err;
 		}
+		/* The hardware times its jobs: no scheduler timeout. */
 		ret = weave_compat_sched_init(&q->sched, &weave_queue_ops,
-					      WEAVE_QUEUE_CREDITS, timeout,
-					      q->name, engine->dev);
+					      WEAVE_QUEUE_CREDITS,
+					      MAX_SCHEDULE_TIMEOUT, q->name,
+					      engine->dev);
 		if (ret)
 			goto err;
 		engine->num_queues++;

@@ -7,6 +7,7 @@
 #define _WEAVE_QUEUE_H_
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -29,6 +30,15 @@ struct weave_queue {
 	struct workqueue_struct *wq;
 	/** @abort_wq: Woken when a job of the queue is aborted. */
 	wait_queue_head_t abort_wq;
+	/**
+	 * @watchdog: Cuts @running short after @timeout_ms; armed and
+	 * cancelled by the worker (see "DOC: hardware queues", Timeouts).
+	 */
+	struct hrtimer watchdog;
+	/** @running: The job the worker runs, while @watchdog is armed. */
+	struct weave_job *running;
+	/** @timeout_ms: How long a job may run, job_timeout_ms. */
+	u32 timeout_ms;
 	/** @fence_context: The context of the queue's hardware fences. */
 	u64 fence_context;
 	/** @fence_seqno: The last hardware fence seqno. */

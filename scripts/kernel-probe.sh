@@ -85,6 +85,11 @@ probe WEAVE_HAVE_FOP_FLAGS include/linux/fs.h \
 probe WEAVE_HAVE_PLATFORM_REMOVE_VOID include/linux/platform_device.h \
 	'^[[:space:]]*void \(\*remove\)\(struct platform_device \*\);'
 
+# hrtimer_setup() sets a timer up with its function (after 6.12; later
+# kernels drop hrtimer_init()).
+probe WEAVE_HAVE_HRTIMER_SETUP include/linux/hrtimer.h \
+	'void hrtimer_setup\(struct hrtimer \*timer'
+
 # --- the DRM GPU scheduler (gpu-sched) ---------------------------------------
 
 # drm_sched_init() takes a struct drm_sched_init_args (Debian's 6.1 has it
@@ -100,13 +105,11 @@ probe WEAVE_HAVE_SCHED_INIT_SUBMIT_WQ include/drm/gpu_scheduler.h \
 probe WEAVE_HAVE_SCHED_JOB_INIT_CREDITS include/drm/gpu_scheduler.h \
 	'u32 credits, void \*owner\);'
 
-# drm_sched_start() takes a bool full_recovery (before 6.12).
-probe WEAVE_HAVE_SCHED_START_FULL_RECOVERY include/drm/gpu_scheduler.h \
-	'^void drm_sched_start\(struct drm_gpu_scheduler \*sched, bool'
-
-# drm_sched_start() takes an errno for the killed jobs (6.13+).
-probe WEAVE_HAVE_SCHED_START_ERRNO include/drm/gpu_scheduler.h \
-	'^void drm_sched_start\(struct drm_gpu_scheduler \*sched, int'
+# drm_sched_fence_finished() takes no result (6.1): the scheduler does not
+# pass a hardware fence's error on to the job's finished fence.  Where it
+# takes one (6.12), or has left the public header, the scheduler does.
+probe WEAVE_HAVE_SCHED_FINISHED_NO_RESULT include/drm/gpu_scheduler.h \
+	'^void drm_sched_fence_finished\(struct drm_sched_fence \*fence\);'
 
 # The priority enum has DRM_SCHED_PRIORITY_LOW (6.8+); before, the lowest
 # was DRM_SCHED_PRIORITY_MIN and the enum ran the other way.

@@ -300,7 +300,7 @@ typedef void (*teardown_fn)(struct __test_metadata *_metadata,
 
 /*
  * A hung head job, torn down well before the job timeout, right around
- * it, and while the timeout handler and the released jobs run.  Each
+ * it, and while the timed-out job and the released jobs finish.  Each
  * iteration shifts the points by a few milliseconds.
  */
 static void hang_points(struct __test_metadata *_metadata,

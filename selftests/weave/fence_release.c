@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: a weave fence's last reference dropped where nothing may sleep.
+ * The fence that FLUSH_ALL hands out (weave's join of every slot's last
+ * job) is released by the callback of its last input when user space let
+ * it go first: from the signalling of a scheduler fence, with interrupts
+ * off.  With max_streams=256 its inputs take more than a page, and
+ * kvmalloc() falls back to vmalloc() when the kmalloc() it tries first
+ * fails; so the release must not vfree() there, which may sleep.
+ *
+ * The suite needs the debug kernel (fail-nth, FAILSLAB, FAIL_PAGE_ALLOC,
+ * DEBUG_ATOMIC_SLEEP) and weave.ko loaded with max_streams=256, which the
+ * VM lane does for the suites of tests-wide.  fail-nth fails each
+ * allocation of FLUSH_ALL in turn, one of them kvmalloc()'s kmalloc()
+ * attempt; the lane's console check fails the run on the "BUG: sleeping
+ * function called from invalid context" that a vfree() in the callback
+ * prints.  Without the knobs, or with fewer slots, the test fails; it
+ * never skips.
+ */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+/*
+ * The slots of the device weave.ko must be loaded with: with at least 103,
+ * a join's inputs (40 bytes each on 64-bit) take more than a page, the
+ * size from which kvmalloc() may fall back to vmalloc().
+ */
+#define FR_MAX_STREAMS	256u
+
+/* A loop that gets this far is stuck: FLUSH_ALL allocates a handful. */
+#define FR_MAX_STEPS	64u
+
+/* Streams whose jobs the join waits for, on slots of their own. */
+#define FR_STREAMS	3u
+
+#define FR_DEBUGFS	"/sys/kernel/debug/"
+
+/*
+ * By default failslab and fail_page_alloc only consider allocations that
+ * cannot sleep, and fail_page_alloc only those of order 1 and up; the
+ * kmalloc() attempt of kvmalloc() can sleep (and is of order 2 here).
+ * Quiet, as each injected failure would print a stack dump otherwise.
+ */
+static const struct {
+	const char *file;
+	const char *value;
+} fr_knobs[] = {
+	{ "failslab/ignore-gfp-wait", "N" },
+	{ "failslab/cache-filter", "N" },
+	{ "failslab/verbose", "0" },
+	{ "fail_page_alloc/ignore-gfp-wait", "N" },
+	{ "fail_page_alloc/min-order", "0" },
+	{ "fail_page_alloc/verbose", "0" },
+};
+
+#define FR_NKNOBS	(sizeof(fr_knobs) / sizeof(fr_knobs[0]))
+
+FIXTURE(fr) {
+	int fd;
+	int nth;		/* /proc/thread-self/fail-nth */
+	bool knobs_set;
+	char saved[FR_NKNOBS][24];
+	uint32_t stream[FR_STREAMS];
+};
+
+typedef FIXTURE_DATA(fr) fr_t;
+
+/* Reads a debugfs knob into @buf (@len bytes) without its newline. */
+static int fr_knob_read(const char *file, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), FR_DEBUGFS "%s", file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return n ? -errno : -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int fr_knob_write(const char *file, const char *value)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), FR_DEBUGFS "%s", file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -EIO;
+}
+
+FIXTURE_SETUP(fr)
+{
+	struct drm_weave_device_info info;
+	char buf[24];
+	uint32_t i;
+	int ret;
+
+	self->nth = -1;
+	self->fd = weave_test_open(_metadata);
+	info = weave_test_info(_metadata, self->fd);
+	ASSERT_LE(FR_MAX_STREAMS, info.max_streams) {
+		TH_LOG("weave.ko has %u slots per client: load it with max_streams=%u",
+		       info.max_streams, FR_MAX_STREAMS);
+	}
+	/* Slots 1, 2 and 3: the join gets an input from each. */
+	for (i = 0; i < FR_STREAMS; i++) {
+		self->stream[i] = weave_test_stream(_metadata, self->fd,
+						    DRM_WEAVE_PRIORITY_NORMAL);
+		ASSERT_NE(0u, self->stream[i] % info.max_streams);
+	}
+
+	/* No page fault, which allocates, while fail-nth is armed. */
+	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		TH_LOG("mlockall: %s", strerror(errno));
+	}
+	self->nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->nth) {
+		TH_LOG("/proc/thread-self/fail-nth: %s (the kernel needs CONFIG_FAULT_INJECTION_DEBUG_FS)",
+		       strerror(errno));
+	}
+	for (i = 0; i < FR_NKNOBS; i++) {
+		ret = fr_knob_read(fr_knobs[i].file, self->saved[i],
+				   sizeof(self->saved[i]));
+		ASSERT_EQ(0, ret) {
+			TH_LOG("%s%s: %s (the kernel needs CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC, debugfs mounted)",
+			       FR_DEBUGFS, fr_knobs[i].file, strerror(-ret));
+		}
+	}
+	/* Nothing but fail-nth may fail an allocation. */
+	ASSERT_EQ(0, fr_knob_read("failslab/probability", buf, sizeof(buf)));
+	ASSERT_STREQ("0", buf);
+	ASSERT_EQ(0, fr_knob_read("fail_page_alloc/probability", buf,
+				  sizeof(buf)));
+	ASSERT_STREQ("0", buf);
+	self->knobs_set = true;
+	for (i = 0; i < FR_NKNOBS; i++) {
+		ret = fr_knob_write(fr_knobs[i].file, fr_knobs[i].value);
+		ASSERT_EQ(0, ret) {
+			TH_LOG("writing %s to %s%s: %s", fr_knobs[i].value,
+			       FR_DEBUGFS, fr_knobs[i].file, strerror(-ret));
+		}
+	}
+}
+
+FIXTURE_TEARDOWN(fr)
+{
+	size_t i;
+
+	if (self->nth >= 0) {
+		if (pwrite(self->nth, "0", 1, 0) != 1)
+			TH_LOG("cannot disarm fail-nth");
+		close(self->nth);
+	}
+	for (i = 0; self->knobs_set && i < FR_NKNOBS; i++)
+		fr_knob_write(fr_knobs[i].file, self->saved[i]);
+	close(self->fd);
+}
+
+/* Arms fail-nth: the @n-th allocation from now on fails. */
+static void fr_arm(struct __test_metadata *_metadata, fr_t *self,
+		   unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	ASSERT_EQ(len, pwrite(self->nth, buf, len, 0));
+}
+
+/* Disarms fail-nth; returns whether the armed failure was injected. */
+static bool fr_disarm(struct __test_metadata *_metadata, fr_t *self)
+{
+	char buf[24];
+	ssize_t len;
+
+	len = pread(self->nth, buf, sizeof(buf) - 1, 0);
+	ASSERT_EQ(1, pwrite(self->nth, "0", 1, 0));
+	ASSERT_LT(0, len);
+	buf[len] = 0;
+	return strtoul(buf, NULL, 10) == 0;
+}
+
+/*
+ * FLUSH_ALL with an out-sync, with the N-th of its allocations failed for
+ * each N in turn, while every stream's job waits behind a gate.  The
+ * out-sync is destroyed before the gate opens, so that the join's last
+ * reference is its inputs': the last input's callback, in the signalling
+ * of a scheduler fence with interrupts off, releases it.  Each step must
+ * succeed or fail with -ENOMEM and leave no fence behind: weave.ko's
+ * reference count comes back to what it was with each slot's last fence.
+ */
+TEST_F_TIMEOUT(fr, flush_all_last_put_in_callback, 120)
+{
+	struct weave_test_batch b;
+	struct weave_test_gate g;
+	struct drm_weave_sync in, out;
+	unsigned int n, injected = 0;
+	uint32_t obj, i;
+	long refs;
+	bool inj;
+	int ret;
+
+	/*
+	 * Each slot keeps the fence of its last job, which holds the module:
+	 * the baseline is taken once every stream has one.
+	 */
+	for (i = 0; i < FR_STREAMS; i++) {
+		weave_test_batch_init(&b);
+		weave_test_noop(&b);
+		weave_test_enqueue(_metadata, self->fd, self->stream[i], &b);
+		weave_test_finish(_metadata, self->fd, self->stream[i]);
+	}
+	weave_test_client_idle(_metadata, self->fd);
+	refs = weave_test_settled_refs();
+	ASSERT_LT(0, refs);
+	for (n = 1;; n++) {
+		ASSERT_GT(FR_MAX_STEPS, n) {
+			TH_LOG("FLUSH_ALL still allocating at fail-nth %u", n);
+		}
+		weave_test_gate_open(_metadata, &g, self->fd);
+		in = weave_sync(g.syncobj, 0);
+		for (i = 0; i < FR_STREAMS; i++) {
+			weave_test_batch_init(&b);
+			weave_test_noop(&b);
+			ASSERT_EQ(0, weave_enqueue(self->fd, self->stream[i],
+						   b.task, b.n, &in, 1, NULL));
+			ASSERT_EQ(0, weave_flush(self->fd, self->stream[i],
+						 NULL));
+		}
+		obj = weave_test_syncobj(_metadata, self->fd);
+		out = weave_sync(obj, 0);
+
+		fr_arm(_metadata, self, n);
+		ret = weave_flush_all(self->fd, &out);
+		inj = fr_disarm(_metadata, self);
+
+		ASSERT_TRUE(ret == 0 || ret == -ENOMEM) {
+			TH_LOG("FLUSH_ALL at fail-nth %u: %d (%s), not 0 or -ENOMEM",
+			       n, ret, strerror(-ret));
+		}
+		if (!ret) {
+			/* The join waits for the gated jobs. */
+			ASSERT_EQ(-ETIME, drmSyncobjWait(self->fd, &obj, 1, 0,
+							 0, NULL) ? -errno : 0);
+		} else {
+			ASSERT_TRUE(inj);
+		}
+		weave_test_gate_pending(_metadata, self->fd, &g);
+		/* The join's last references are its inputs' now. */
+		ASSERT_EQ(0, drmSyncobjDestroy(self->fd, obj));
+		weave_test_gate_wait(_metadata, self->fd, &g);
+		for (i = 0; i < FR_STREAMS; i++)
+			weave_test_wait(_metadata, self->fd, self->stream[i]);
+		weave_test_client_idle(_metadata, self->fd);
+		/* Jobs, gates and the join are all gone; the slots' fences stay. */
+		weave_test_await_refs(_metadata, refs);
+		if (inj)
+			injected++;
+		if (!inj) {
+			ASSERT_EQ(0, ret);
+			break;
+		}
+	}
+	/* FLUSH_ALL with an out-sync makes the join and its inputs' array. */
+	ASSERT_LE(2u, injected);
+	ksft_print_msg("FLUSH_ALL: %u allocation(s) failed in turn\n",
+		       injected);
+}
+
+TEST_HARNESS_MAIN
