@@ -247,9 +247,10 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 		ret = -ENOMEM;
 	if (!ret)
 		ret = weave_check_ranges(file, args, ranges, objs);
+	/* A buffer that a window records has no answer yet. */
+	if (!ret)
+		ret = weave_client_lock(c);
 	if (!ret) {
-		/* A buffer that a window records has no answer yet. */
-		mutex_lock(&c->lock);
 		for (i = 0; !ret && i < n; i++)
 			if (weave_graph_records(c, objs[i]))
 				ret = -EBUSY;
