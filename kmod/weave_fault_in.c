@@ -35,7 +35,10 @@
  * elements before it have had their say, as they would have with faults
  * enabled.  A page taken away again between the fault-in and the try (by
  * reclaim, or by a thread of the caller's) costs one more round, up to
- * %WEAVE_FAULT_IN_TRIES, and a signal ends the call between rounds.
+ * %WEAVE_FAULT_IN_TRIES, and a signal ends the call between rounds.  The
+ * fault-in itself, as any access to user memory, waits for a page until
+ * it comes or a fatal signal arrives (a userfaultfd's wait for a kernel
+ * fault is not cut short by other signals): it holds nothing meanwhile.
  */
 
 /* Fault in @len bytes at user address @ptr.  Return: true if it failed. */

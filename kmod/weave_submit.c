@@ -46,6 +46,12 @@
  * is executed first, which hands them to a job.  The work is bounded by
  * max_tasks_per_enqueue, max_bindings, max_in_syncs and
  * %DRM_WEAVE_MAX_STRIDE.
+ *
+ * All of that is one try, inside a drm_dev_enter() section and with page
+ * faults disabled.  A try that finds user memory missing, or the slot's
+ * staging arena full, undoes itself as any failed try does, and the call
+ * faults the memory in ("DOC: user memory") or waits for room ("DOC:
+ * staging") with no lock held and outside the section, then tries again.
  */
 
 /* weave_uarray_tasks() reads every field: keep it in step with the struct. */

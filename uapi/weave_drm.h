@@ -800,11 +800,12 @@ struct drm_weave_sync {
  *   or the slot's staging arena stayed full for job_timeout_ms while the
  *   call waited (see above); wait for work to complete and retry.  (Not
  *   -EAGAIN: libdrm's drmIoctl() restarts on it, and would spin.)
- * - -EINTR: A signal arrived while the call waited: for the client's lock,
- *   for the staging arena, or for user memory to be faulted in (the call
- *   reads user memory with nothing held, and with page faults disabled
- *   under its lock); nothing was queued.  (A handler installed with
- *   SA_RESTART restarts the call instead, as does drmIoctl().)
+ * - -EINTR: A signal arrived while the call waited for the client's lock
+ *   or the staging arena, or while it faulted its user memory in; nothing
+ *   was queued.  (A handler installed with SA_RESTART restarts the call
+ *   instead, as does drmIoctl().)  The call faults user memory in with no
+ *   lock held and outside the device's unplug guard; like any access to
+ *   user memory that wait ends when the page comes or with a fatal signal.
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
  * - -EFAULT: A user pointer cannot be read, or its memory cannot be
  *   faulted in (a page that keeps being taken away from under the call
