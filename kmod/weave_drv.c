@@ -268,10 +268,11 @@ WEAVE_IOCTL_IN_DEVICE(weave_graph_destroy_ioctl)
  * The handlers named *_in_device run inside a drm_dev_enter() section;
  * the others enter their own around what they do to the device, and read
  * or write user memory outside them, or inside with page faults disabled
- * (see "DOC: locking").  WAIT, READ and CHECK and the first part of
- * CAPTURE do not enter one while they wait: drm_dev_unplug() waits for
- * every section to end, and their fences are cancelled only by the
- * weave_clients_unplug() that follows it.
+ * (see "DOC: locking").  WAIT, READ and the first part of CAPTURE are
+ * outside one while they wait: drm_dev_unplug() waits for every section
+ * to end, and their fences are cancelled only by the
+ * weave_clients_unplug() that follows it.  CHECK reads and writes its
+ * arrays and the failure graph, which outlives the device, in none.
  */
 static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_QUERY, weave_query_ioctl, DRM_RENDER_ALLOW),
