@@ -311,6 +311,119 @@ TEST_F(signals, kill_while_stuck_on_user_memory)
 	weave_test_await_refs(_metadata, base);
 }
 
+/* Bytes of each host write the lock's holder copies in under the lock. */
+#define HOLDER_BYTES	(16u << 20)
+
+/* How long the contention test may try to catch a wait for the lock. */
+#define CONTEND_NS	(20 * WEAVE_TEST_SEC)
+
+/* A thread that keeps the client's lock busy with long host writes. */
+struct lock_holder {
+	int fd;
+	uint32_t stream, bo;
+	uint8_t *data;
+	volatile int stop;
+	int errors;
+};
+
+static void *hold_lock(void *p)
+{
+	struct lock_holder *h = p;
+	struct weave_test_batch b;
+	int ret;
+
+	while (!h->stop) {
+		weave_test_batch_init(&b);
+		weave_test_write_task(&b, h->bo, 0, HOLDER_BYTES, h->data);
+		ret = weave_test_submit(h->fd, h->stream, &b);
+		if (!ret)
+			ret = weave_flush(h->fd, h->stream, NULL);
+		if (!ret)
+			ret = weave_wait(h->fd, h->stream,
+					 weave_timeout_ns(WEAVE_TEST_WAIT_NS));
+		if (ret)
+			h->errors++;
+	}
+	return NULL;
+}
+
+/* A thread that signals @target every half millisecond. */
+struct pester {
+	pthread_t target;
+	volatile int stop;
+};
+
+static void *pester_run(void *p)
+{
+	struct pester *k = p;
+
+	while (!k->stop) {
+		pthread_kill(k->target, SIGUSR1);
+		usleep(500);
+	}
+	return NULL;
+}
+
+/*
+ * Calls that wait for the client's lock, held by another thread's long
+ * host writes, end with -EINTR at a signal (no SA_RESTART), having done
+ * nothing: every stream created is one whose call succeeded.  Whether a
+ * signal finds a caller waiting is up to the scheduler, so the test tries
+ * until it has seen some.
+ */
+TEST_F_TIMEOUT(signals, lock_wait_fails_with_eintr, 120)
+{
+	uint32_t created = 0, intr = 0, other = 0;
+	struct drm_weave_stream_create sc;
+	struct drm_weave_stream_query sq;
+	struct lock_holder h;
+	pthread_t holder, pester;
+	struct pester k;
+	int64_t end;
+	int ret;
+
+	memset(&h, 0, sizeof(h));
+	h.fd = self->fd;
+	h.stream = self->stream;
+	h.bo = weave_test_bo(_metadata, self->fd, HOLDER_BYTES, 0);
+	h.data = malloc(HOLDER_BYTES);
+	ASSERT_NE(NULL, h.data);
+	weave_test_fill(h.data, HOLDER_BYTES, 0x10c4);
+	catch_signal(_metadata, SIGUSR1, 0);
+	memset(&k, 0, sizeof(k));
+	k.target = pthread_self();
+	ASSERT_EQ(0, pthread_create(&holder, NULL, hold_lock, &h));
+	ASSERT_EQ(0, pthread_create(&pester, NULL, pester_run, &k));
+
+	end = weave_test_now() + CONTEND_NS;
+	while (intr < 3 && weave_test_now() < end) {
+		memset(&sq, 0, sizeof(sq));
+		sq.handle = self->stream;
+		ret = raw_ioctl(self->fd, DRM_IOCTL_WEAVE_STREAM_QUERY, &sq);
+		intr += ret == -EINTR;
+		other += ret && ret != -EINTR;
+		memset(&sc, 0, sizeof(sc));
+		ret = raw_ioctl(self->fd, DRM_IOCTL_WEAVE_STREAM_CREATE, &sc);
+		created += !ret;
+		intr += ret == -EINTR;
+		other += ret && ret != -EINTR;
+	}
+	k.stop = 1;
+	h.stop = 1;
+	ASSERT_EQ(0, pthread_join(pester, NULL));
+	ASSERT_EQ(0, pthread_join(holder, NULL));
+	signal(SIGUSR1, SIG_DFL);
+	TH_LOG("%u calls interrupted, %u streams created, %d signals",
+	       intr, created, (int)handled);
+	EXPECT_EQ(0u, other);
+	EXPECT_EQ(0, h.errors);
+	EXPECT_LT(0u, intr);
+	/* The fixture's stream and the created ones, no more. */
+	EXPECT_EQ(1u + created,
+		  weave_test_client_usage(_metadata, self->fd).streams);
+	free(h.data);
+}
+
 /*
  * Tasks, bindings and host-write bytes whose pages are not mapped in yet
  * (a shared file mapping just zapped): the ENQUEUE faults them in, with
