@@ -70,9 +70,9 @@
  *    of a job's buffers, all taken together, interruptibly, when a
  *    backend stream is flushed (a signal leaves the job held for the next
  *    flush, and the flush fails with -ERESTARTSYS); nothing is pinned
- *    under them: buffers are
- *    pinned once, at creation, with no weave lock held (the shmem helper
- *    takes the reservation lock on 6.12, its pages_lock on 6.1).  Freeing
+ *    under them: buffers are pinned once, at creation, with no weave lock
+ *    held (the shmem helper takes the reservation lock on 6.12, its
+ *    pages_lock on 6.1).  Freeing
  *    a buffer unpins it, taking the same lock.  The last reference may be
  *    dropped under the client mutex (a tracking record's, when its
  *    buffer's last queued task leaves the ring, or at close when the
@@ -105,7 +105,9 @@
  * as the page's owner likes (a userfaultfd never served).  drm_ioctl()
  * copies each argument outside the handler's section; ENQUEUE and REPLAY
  * read theirs with page faults disabled, and fault the memory in with
- * nothing held before they try again (see "DOC: user memory").
+ * nothing held before they try again (see "DOC: user memory").  READ's
+ * copy of a buffer's bytes, in a section of its own, is the one exception
+ * left, to go with the rework of its buffers' pinning.
  *
  * The soft engine's workers take no lock of weave's but the failure
  * graph's: they run a job's tasks on pages pinned since the buffers'
