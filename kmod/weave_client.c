@@ -63,6 +63,20 @@ void weave_lstream_put(struct weave_lstream *ls)
 }
 
 /**
+ * weave_client_lock() - Take a client's mutex in an ioctl.
+ * @c: The client.
+ *
+ * Its holders do not wait for long (see "DOC: locking"), but a caller
+ * that has to wait can still be interrupted, and killed.
+ *
+ * Return: 0 with the mutex held, or -ERESTARTSYS on a signal.
+ */
+int weave_client_lock(struct weave_client *c)
+{
+	return mutex_lock_interruptible(&c->lock) ? -ERESTARTSYS : 0;
+}
+
+/**
  * weave_client_stream() - Look up a logical stream of a client.
  * @c: The client.
  * @handle: The stream's handle, as user space gave it.
@@ -335,7 +349,11 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	kref_init(&ls->ref);
 	ls->priority = args->priority;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret) {
+		kfree(ls);
+		return ret;
+	}
 	/* Cyclic: a destroyed stream's handle does not name the next one. */
 	ret = xa_alloc_cyclic(&c->streams, &id, ls,
 			      XA_LIMIT(1, wdev->limits.max_client_streams),
@@ -377,7 +395,9 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	if (args->pad)
 		return -EINVAL;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		return ret;
 	ls = weave_client_stream(c, args->handle);
 	if (IS_ERR(ls)) {
 		mutex_unlock(&c->lock);
@@ -429,7 +449,9 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 	enter = args->op == DRM_WEAVE_ISOLATION_ENTER;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		return ret;
 	ls = weave_client_stream(c, args->handle);
 	if (IS_ERR(ls)) {
 		ret = PTR_ERR(ls);
@@ -443,8 +465,9 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 		 * empty slot, which refuses nothing.
 		 */
 		weave_core_flush(&c->core, args->handle);
-		ret = weave_core_slot_queued(&c->core, args->handle) ||
-		      weave_ectx_held(c->ectx) ? -ENOMEM : 0;
+		if (weave_core_slot_queued(&c->core, args->handle) ||
+		    weave_ectx_held(c->ectx))
+			ret = weave_flush_refused();
 		if (!ret && enter)
 			ret = weave_core_isolate_get(&c->core, args->handle);
 		else if (!ret)
@@ -492,7 +515,9 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 	if (args->pad)
 		return -EINVAL;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		return ret;
 	switch (args->param) {
 	case DRM_WEAVE_PARAM_STRATEGY:
 		if (args->value > DRM_WEAVE_STRATEGY_SEQUENTIAL) {

@@ -20,6 +20,13 @@
 /* Tasks of an enqueue copied from user space at once. */
 #define WEAVE_TASK_CHUNK	8u
 
+/*
+ * Rounds of faulting in an ioctl's user memory and trying again, before a
+ * page that keeps going away fails it with -EFAULT (see "DOC: user
+ * memory").
+ */
+#define WEAVE_FAULT_IN_TRIES	4
+
 /* Enqueues up to this many tasks reuse the client's scratch buffer. */
 #define WEAVE_ENQUEUE_CACHE	64
 
@@ -136,6 +143,23 @@ struct weave_client {
 };
 
 /**
+ * struct weave_room - What an ENQUEUE that found its staging arena full
+ * waits for, with no lock held.
+ * @full: Set if the call stopped, with -EAGAIN, to wait for room.
+ * @last: Set by the caller: the wait timed out, so fail with -EBUSY
+ *	rather than stop again.
+ * @slot: The slot whose arena is full.
+ * @seen: Its weave_staging_reclaimed() once the call let go of its own
+ *	slices.
+ */
+struct weave_room {
+	bool full;
+	bool last;
+	u32 slot;
+	u64 seen;
+};
+
+/**
  * struct weave_flush_out - What a FLUSH needs to set its out-sync,
  * allocated before it submits.
  * @syncobj: The out-sync's syncobj, a reference, or NULL.
@@ -178,9 +202,13 @@ int weave_set_param_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
+int weave_client_lock(struct weave_client *c);
 int weave_submit(struct weave_client *c, struct drm_file *file,
 		 struct drm_weave_enqueue *args, const struct weave_graph *g,
-		 int refuse);
+		 int refuse, struct weave_room *room);
+bool weave_enqueue_fault_in(struct weave_client *c,
+			    const struct drm_weave_enqueue *args);
+bool weave_syncs_fault_in(const struct drm_weave_array *syncs);
 struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 					   const struct drm_weave_enqueue *args,
 					   u32 count);
@@ -192,6 +220,7 @@ void weave_task_release(struct weave_client *c, struct weave_task *t);
 int weave_flush_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int weave_client_flush_all(struct weave_client *c);
+int weave_flush_refused(void);
 int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
 			const struct drm_weave_flush *args,
 			struct weave_flush_out *out);

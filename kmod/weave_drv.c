@@ -54,29 +54,36 @@
  *    client; unplug takes it around each client's mutex in turn, to cancel
  *    their work (weave_clients_unplug()).
  * 1. &weave_client.lock, the client's mutex.  Every ioctl of a client that
- *    touches its streams or scheduler takes it, and so does close.  It is
- *    the scheduler core's lock: the core and the backend ops (encoding
- *    tasks into jobs, arming and pushing them) run under it, and it
- *    protects the client's xarrays and the engine's per-slot state
- *    (&weave_eslot).  Waits (%DRM_IOCTL_WEAVE_WAIT) drop it first.  At
- *    close, destroying the scheduler entities may wait, under it, for the
- *    client's jobs to leave them; those jobs never need the mutex.
+ *    touches its streams or scheduler takes it, interruptibly
+ *    (weave_client_lock()), and so do close and the unplug, plainly: they
+ *    must get it, and its holders do not wait long.  It is the scheduler
+ *    core's lock: the core and the backend ops (encoding tasks into jobs,
+ *    arming and pushing them) run under it, and it protects the client's
+ *    xarrays and the engine's per-slot state (&weave_eslot).  No wait that
+ *    only a job, a fence or job_timeout_ms ends is made under it: WAIT,
+ *    READ and the drains of CAPTURE drop it first, and an ENQUEUE whose
+ *    staging arena is full undoes what it did and drops it to wait
+ *    ("DOC: staging").  At close, destroying the scheduler entities may
+ *    wait, under it, for the client's jobs to leave them; those jobs never
+ *    need the mutex, and an aborted job stops at its next task.
  * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_bo_pin(), weave_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
  *    that lets go of its pin take it under the client mutex; READ takes
  *    it alone, and so does a job's free on the scheduler thread or a
  *    workqueue (a job freed before it was pushed: under the client
- *    mutex).  Inside it, the shmem helper takes the object's reservation
- *    lock (since 6.8) or its pages_lock (before), interruptibly to pin.
+ *    mutex).  A pin takes it interruptibly.  Inside it, the shmem helper
+ *    takes the object's reservation lock (since 6.8) or its pages_lock
+ *    (before), interruptibly to pin.
  * 3. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
- *    of a job's buffers, all taken together, not interruptibly, when a
- *    backend stream is flushed; nothing is pinned, unpinned or freed
- *    under them.  The last reference to a buffer may be dropped under
- *    the client mutex (a tracking record's, when its buffer's last
- *    queued task leaves the ring, or at close when the queued tasks are
- *    cancelled) or with no weave lock held (GEM close, a job freed on
- *    the scheduler thread or a workqueue).
+ *    of a job's buffers, all taken together, interruptibly, when a
+ *    backend stream is flushed (a signal leaves the job held for the next
+ *    flush, and the flush fails with -ERESTARTSYS); nothing is pinned,
+ *    unpinned or freed under them.  The last reference to a buffer may be
+ *    dropped under the client mutex (a tracking record's, when its
+ *    buffer's last queued task leaves the ring, or at close when the
+ *    queued tasks are cancelled) or with no weave lock held (GEM close, a
+ *    job freed on the scheduler thread or a workqueue).
  * 4. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
@@ -91,11 +98,22 @@
  *
  * The unplug's sections are no lock, but drm_dev_unplug() waits for each
  * drm_dev_enter() section to end, so nothing inside one may wait for the
- * unplug or for what comes after it: weave's ioctls run inside one except
- * WAIT, whose fences only the unplug's cancel signals; client open and the
- * fault handler of mappings run inside one; the unbind takes no lock of
- * weave's before drm_dev_unplug() returns.  Sections may take any lock
- * above.
+ * unplug or for what comes after it, nor for long: weave's ioctls run
+ * what they do to the device inside one (see weave_ioctls[]) except the
+ * waits of WAIT, READ and CAPTURE, whose fences only the unplug's cancel
+ * signals, and the staging wait of ENQUEUE; client open and the fault
+ * handler of mappings run inside one; the unbind takes no lock of weave's
+ * before drm_dev_unplug() returns.  Sections may take any lock above.
+ *
+ * User memory: no copy from or to user memory is made inside a section
+ * or under a client's mutex with page faults enabled, since the unplug
+ * waits for the first and takes the second, and a fault can last as long
+ * as the page's owner likes (a userfaultfd never served).  drm_ioctl()
+ * copies each argument outside the handler's section; ENQUEUE and REPLAY
+ * read theirs with page faults disabled, and fault the memory in with
+ * nothing held before they try again (see "DOC: user memory").  READ
+ * copies a buffer's bytes with no section and no lock, holding a pin of
+ * the pages and references that outlive the device.
  *
  * The soft engine's workers take no lock of weave's but the failure
  * graph's: they run a job's tasks on pages the job keeps pinned, record
@@ -248,58 +266,85 @@ MODULE_PARM_DESC(max_client_claims,
 /* The module's platform devices, bound or not. */
 static struct platform_device *weave_pdevs[WEAVE_MAX_DEVICES];
 
+/*
+ * WEAVE_IOCTL_IN_DEVICE(func) - Define func_in_device(), which runs the
+ * ioctl handler @func inside a drm_dev_enter() section: for the handlers
+ * that read and write no user memory but their argument, which
+ * drm_ioctl() copies in before and out after, outside the section.
+ */
+#define WEAVE_IOCTL_IN_DEVICE(func)					\
+static int func##_in_device(struct drm_device *drm, void *data,	\
+			    struct drm_file *file)			\
+{									\
+	int idx, ret;							\
+									\
+	if (!drm_dev_enter(drm, &idx))					\
+		return -ENODEV;						\
+	ret = func(drm, data, file);					\
+	drm_dev_exit(idx);						\
+	return ret;							\
+}
+
+WEAVE_IOCTL_IN_DEVICE(weave_gem_bo_create_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_gem_bo_mmap_offset_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_stream_create_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_stream_destroy_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_flush_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_stream_isolate_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_stream_query_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_set_param_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_graph_destroy_ioctl)
+
+/*
+ * The handlers named *_in_device run inside a drm_dev_enter() section;
+ * the others enter their own around what they do to the device, and read
+ * or write user memory outside them, or inside with page faults disabled
+ * (see "DOC: locking").  WAIT, READ and the first part of CAPTURE are
+ * outside one while they wait: drm_dev_unplug() waits for every section
+ * to end, and their fences are cancelled only by the
+ * weave_clients_unplug() that follows it.  CHECK reads and writes its
+ * arrays and the failure graph, which outlives the device, in none.
+ */
 static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_QUERY, weave_query_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_BO_CREATE, weave_gem_bo_create_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_BO_CREATE, weave_gem_bo_create_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_BO_MMAP_OFFSET, weave_gem_bo_mmap_offset_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_BO_MMAP_OFFSET,
+			  weave_gem_bo_mmap_offset_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_CREATE, weave_stream_create_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_CREATE,
+			  weave_stream_create_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_DESTROY, weave_stream_destroy_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_DESTROY,
+			  weave_stream_destroy_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_ENQUEUE, weave_enqueue_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_FLUSH, weave_flush_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_ISOLATE, weave_stream_isolate_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_FLUSH, weave_flush_ioctl_in_device,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_ISOLATE,
+			  weave_stream_isolate_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_WAIT, weave_wait_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_QUERY, weave_stream_query_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_STREAM_QUERY,
+			  weave_stream_query_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_CHECK, weave_check_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_READ, weave_read_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_SET_PARAM, weave_set_param_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_SET_PARAM, weave_set_param_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_CAPTURE, weave_capture_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_REPLAY, weave_replay_ioctl, DRM_RENDER_ALLOW),
-	DRM_IOCTL_DEF_DRV(WEAVE_GRAPH_DESTROY, weave_graph_destroy_ioctl,
+	DRM_IOCTL_DEF_DRV(WEAVE_GRAPH_DESTROY,
+			  weave_graph_destroy_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
 };
 
 /*
- * Whether ioctl @cmd runs inside drm_dev_enter(): each of weave's own but
- * WAIT, READ and CAPTURE (whose drains wait as WAIT does).
- * drm_dev_unplug() waits for every such section to end, and WAIT sleeps
- * on fences that only the unplug that follows cancels; it
- * reads nothing but its file's own state and a fence, which outlive the
- * device.  READ enters its own sections around what it does before and
- * after its wait, and CAPTURE around what it does after its drain.  The
- * core's ioctls run as drm_ioctl() runs them.
- */
-static bool weave_ioctl_in_device(unsigned int cmd)
-{
-	unsigned int nr = DRM_IOCTL_NR(cmd);
-
-	return DRM_IOCTL_TYPE(cmd) == DRM_IOCTL_BASE &&
-	       nr >= DRM_COMMAND_BASE && nr < DRM_COMMAND_END &&
-	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_WAIT) &&
-	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_READ) &&
-	       nr != DRM_IOCTL_NR(DRM_IOCTL_WEAVE_CAPTURE);
-}
-
-/*
  * Run ioctl @cmd with @core (drm_ioctl() or drm_compat_ioctl()): -ENODEV
- * once the device is unplugged, the syncobj guard in front of the core's
- * ioctls, and weave's own inside drm_dev_enter().
+ * once the device is unplugged, and the syncobj guard in front of the
+ * core's ioctls.  No section is held around @core, which copies the
+ * argument in and out: weave's handlers enter their own (see
+ * weave_ioctls[]).
  */
 static long weave_ioctl_run(struct file *filp, unsigned int cmd,
 			    unsigned long arg, void __user *uarg,
@@ -308,17 +353,9 @@ static long weave_ioctl_run(struct file *filp, unsigned int cmd,
 {
 	struct drm_file *file = filp->private_data;
 	long ret;
-	int idx;
 
-	if (!drm_dev_enter(file->minor->dev, &idx))
+	if (drm_dev_is_unplugged(file->minor->dev))
 		return -ENODEV;
-	if (weave_ioctl_in_device(cmd)) {
-		ret = core(filp, cmd, arg);
-		drm_dev_exit(idx);
-		return ret;
-	}
-	drm_dev_exit(idx);
-
 	if (weave_syncobj_guard(filp, cmd, uarg, &ret))
 		return ret;
 	return core(filp, cmd, arg);

@@ -285,8 +285,9 @@ int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
 
 void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
 			bool arena);
-void *weave_staging_wait(struct weave_ectx *ctx, u32 slot, u32 len,
-			 u32 timeout_ms);
+u64 weave_staging_reclaimed(struct weave_ectx *ctx, u32 slot);
+int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
+		       u32 timeout_ms);
 void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len);
 void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
 

@@ -15,6 +15,7 @@
 #include <linux/ktime.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -92,6 +93,18 @@ void weave_flush_out_put(struct weave_flush_out *out)
 		drm_syncobj_put(out->syncobj);
 }
 
+/**
+ * weave_flush_refused() - The errno of a flush that left work unsubmitted.
+ *
+ * Return: -ERESTARTSYS if a signal is pending: a wait for a buffer's
+ * reservation lock may have ended with it, and the restarted call, or the
+ * next flush, pushes the job held; else -ENOMEM.
+ */
+int weave_flush_refused(void)
+{
+	return signal_pending(current) ? -ERESTARTSYS : -ENOMEM;
+}
+
 /*
  * Submit step, under the client's lock.  The state after the executions
  * says whether this call's work was all submitted: a task refused for lack
@@ -121,7 +134,7 @@ static int weave_flush_submit(struct weave_client *c,
 		weave_capture_settle(&c->capture, args->stream);
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
 	if (left || weave_ectx_held(c->ectx))
-		return -ENOMEM;
+		return weave_flush_refused();
 	return 0;
 }
 
@@ -131,7 +144,8 @@ static int weave_flush_submit(struct weave_client *c,
  *
  * Context: The client's mutex held.
  * Return: 0 if all of it was submitted; -ENOMEM if tasks the kernel had no
- * memory to pack stay queued, or a job it could not push is held.
+ * memory to pack stay queued, or a job it could not push is held;
+ * -ERESTARTSYS if a signal may have cut a push short.
  */
 int weave_client_flush_all(struct weave_client *c)
 {
@@ -142,7 +156,7 @@ int weave_client_flush_all(struct weave_client *c)
 		if (!weave_core_slot_queued(&c->core, i))
 			weave_capture_settle(&c->capture, i);
 	if (weave_core_queued(&c->core) || weave_ectx_held(c->ectx))
-		return -ENOMEM;
+		return weave_flush_refused();
 	return 0;
 }
 
@@ -239,8 +253,9 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 		return -EINVAL;
 
 	ret = weave_flush_out_get(c, file, args, &out);
+	if (!ret)
+		ret = weave_client_lock(c);
 	if (!ret) {
-		mutex_lock(&c->lock);
 		ret = weave_flush_locked(c, args, &out, &fence);
 		mutex_unlock(&c->lock);
 	}
@@ -328,7 +343,9 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 	if (args->flags)
 		return -EINVAL;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		return ret;
 	ls = weave_client_stream(c, args->handle);
 	if (IS_ERR(ls) || weave_capture_recording(&c->capture, args->handle)) {
 		mutex_unlock(&c->lock);

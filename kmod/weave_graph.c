@@ -8,8 +8,10 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/uaccess.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -294,7 +296,9 @@ static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 	struct weave_lstream *ls;
 	long ret;
 
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		return ret;
 	ls = weave_client_stream(c, stream);
 	ret = PTR_ERR_OR_ZERO(ls);
 	if (!ret) {
@@ -335,7 +339,7 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 	if (g && g->ntasks) {
 		weave_graph_mark(g, 0, false);
 		e.tasks.count = g->ntasks;
-		if (!weave_submit(c, file, &e, g, args->error ?: -EIO))
+		if (!weave_submit(c, file, &e, g, args->error ?: -EIO, NULL))
 			weave_core_flush(&c->core, owner);
 	}
 	weave_graph_free(c, g);
@@ -516,7 +520,9 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	mutex_lock(&c->lock);
+	ret = weave_client_lock(c);
+	if (ret)
+		goto out_exit;
 	ls = weave_client_stream(c, args->stream);
 	ret = PTR_ERR_OR_ZERO(ls);
 	if (ret)
@@ -552,6 +558,7 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	}
 out:
 	mutex_unlock(&c->lock);
+out_exit:
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -625,47 +632,32 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	return ret;
 }
 
-/**
- * weave_replay_ioctl() - Handle %DRM_IOCTL_WEAVE_REPLAY.
- * @drm: The DRM device.
- * @data: A &struct drm_weave_replay.
- * @file: The client's file.
- *
- * An ENQUEUE of the graph's tasks, as one job made from its template, and
- * a FLUSH of the stream, under one hold of the client's mutex; what the
- * out-sync needs is allocated first.
- *
- * Return: 0 or a negative errno as documented on the struct.
+/*
+ * One try of a REPLAY, with the out-sync's needs @out allocated: its
+ * device section and the client's mutex, the in-syncs read with page
+ * faults disabled, and the out-sync set.
  */
-int weave_replay_ioctl(struct drm_device *drm, void *data,
-		       struct drm_file *file)
+static int weave_replay_try(struct drm_device *drm, struct drm_file *file,
+			    struct drm_weave_replay *args,
+			    const struct drm_weave_flush *f,
+			    struct weave_flush_out *out)
 {
-	struct drm_weave_replay *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct drm_weave_enqueue e = {
 		.stream = args->stream,
 		.in_syncs = args->in_syncs,
 	};
-	struct drm_weave_flush f = {
-		.stream = args->stream,
-		.out_sync = args->out_sync,
-	};
-	struct weave_flush_out out = {};
 	struct dma_fence *fence = NULL;
 	struct weave_lstream *ls;
 	struct weave_graph *g;
 	u32 slot, nf = 0;
-	int ret;
+	int ret, idx;
 
-	if (args->flags || args->pad || args->out_sync.flags ||
-	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
-	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
-		return -EINVAL;
-	ret = weave_flush_out_get(c, file, &f, &out);
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = weave_client_lock(c);
 	if (ret)
-		goto out_put;
-
-	mutex_lock(&c->lock);
+		goto out_exit;
 	g = xa_load(&c->graphs, args->graph);
 	if (!g) {
 		ret = -ENOENT;
@@ -678,8 +670,11 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 	}
 	ls = weave_enqueue_stream(c, &e, g->ntasks);
 	ret = PTR_ERR_OR_ZERO(ls);
-	if (!ret)
+	if (!ret) {
+		pagefault_disable();
 		ret = weave_enqueue_in_fences(file, &e, c->in_fences, &nf);
+		pagefault_enable();
+	}
 	if (!ret && g->ntasks) {
 		ret = weave_replay_queue(c, g, &e, ls, c->in_fences, nf);
 	} else {
@@ -687,8 +682,12 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 		while (nf--)
 			dma_fence_put(c->in_fences[nf]);
 	}
-	if (!ret)
-		ret = weave_flush_locked(c, &f, &out, &fence);
+	if (!ret) {
+		ret = weave_flush_locked(c, f, out, &fence);
+		/* The tasks are queued: a restart would queue them again. */
+		if (ret == -ERESTARTSYS)
+			ret = -EINTR;
+	}
 	if (!ret) {
 		args->seqno = ls->enqueued;
 		slot = weave_core_slot(&c->core, args->stream);
@@ -698,11 +697,59 @@ int weave_replay_ioctl(struct drm_device *drm, void *data,
 	}
 out_unlock:
 	mutex_unlock(&c->lock);
-	if (!ret && out.syncobj)
-		weave_flush_out_set(&out, fence, args->out_sync.timeline_value);
+	if (!ret && out->syncobj)
+		weave_flush_out_set(out, fence, args->out_sync.timeline_value);
 	else
 		dma_fence_put(fence);
-out_put:
+out_exit:
+	drm_dev_exit(idx);
+	return ret;
+}
+
+/**
+ * weave_replay_ioctl() - Handle %DRM_IOCTL_WEAVE_REPLAY.
+ * @drm: The DRM device.
+ * @data: A &struct drm_weave_replay.
+ * @file: The client's file.
+ *
+ * An ENQUEUE of the graph's tasks, as one job made from its template, and
+ * a FLUSH of the stream, under one hold of the client's mutex; what the
+ * out-sync needs is allocated first.  A try whose in-syncs are not
+ * present fails before it changes anything, and the call tries again once
+ * they are faulted in (see "DOC: user memory").
+ *
+ * Return: 0 or a negative errno as documented on the struct.
+ */
+int weave_replay_ioctl(struct drm_device *drm, void *data,
+		       struct drm_file *file)
+{
+	struct drm_weave_replay *args = data;
+	struct weave_client *c = file->driver_priv;
+	struct drm_weave_flush f = {
+		.stream = args->stream,
+		.out_sync = args->out_sync,
+	};
+	struct weave_flush_out out = {};
+	bool unservable;
+	u32 tries;
+	int ret;
+
+	if (args->flags || args->pad || args->out_sync.flags ||
+	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
+	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
+		return -EINVAL;
+	ret = weave_flush_out_get(c, file, &f, &out);
+	for (tries = 1; !ret; tries++) {
+		ret = weave_replay_try(drm, file, args, &f, &out);
+		if (ret != -EFAULT || tries >= WEAVE_FAULT_IN_TRIES)
+			break;
+		unservable = weave_syncs_fault_in(&args->in_syncs);
+		/* A signal also cuts a fault-in short, which then fails. */
+		if (signal_pending(current))
+			ret = -ERESTARTSYS;
+		else if (!unservable)
+			ret = 0;
+	}
 	weave_flush_out_put(&out);
 	return ret;
 }
@@ -726,7 +773,8 @@ int weave_graph_destroy_ioctl(struct drm_device *drm, void *data,
 
 	if (args->pad)
 		return -EINVAL;
-	mutex_lock(&c->lock);
+	if (weave_client_lock(c))
+		return -ERESTARTSYS;
 	g = xa_erase(&c->graphs, args->graph);
 	if (g) {
 		c->ngraphs--;

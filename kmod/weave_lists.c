@@ -115,14 +115,16 @@ u32 weave_jbos_merge(struct weave_jbo *bos, u32 n)
  * @n: Entries of @objs.
  * @acquire: The acquire context to initialise.
  *
- * Like drm_gem_lock_reservations(), but not interruptible: a signal must
- * not make a flush drop the tasks it already took.  On -EDEADLK it drops
- * every lock it holds, sleeps on the contended one and starts over with
- * that one held, as the ww protocol requires, so it cannot deadlock.
- * Unlock with drm_gem_unlock_reservations().
+ * Like drm_gem_lock_reservations(), interruptible: a signal ends each
+ * wait for a lock, and the flush leaves its job to be pushed later, having
+ * changed nothing.  On -EDEADLK it drops every lock it holds, sleeps on
+ * the contended one and starts over with that one held, as the ww
+ * protocol requires, so it cannot deadlock.  Unlock with
+ * drm_gem_unlock_reservations().
  *
- * Return: 0 with all @n locked; otherwise a negative errno (-EALREADY if
- * an object is listed twice) with none locked and @acquire finished.
+ * Return: 0 with all @n locked; otherwise a negative errno (-EINTR on a
+ * signal, -EALREADY if an object is listed twice) with none locked and
+ * @acquire finished.
  */
 int weave_bos_lock(struct drm_gem_object **objs, u32 n,
 		   struct ww_acquire_ctx *acquire)
@@ -133,12 +135,18 @@ int weave_bos_lock(struct drm_gem_object **objs, u32 n,
 
 	ww_acquire_init(acquire, &reservation_ww_class);
 retry:
-	if (contended != -1)
-		dma_resv_lock_slow(objs[contended]->resv, acquire);
+	if (contended != -1) {
+		ret = dma_resv_lock_slow_interruptible(objs[contended]->resv,
+						       acquire);
+		if (ret) {
+			ww_acquire_fini(acquire);
+			return ret;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		if ((int)i == contended)
 			continue;
-		ret = dma_resv_lock(objs[i]->resv, acquire);
+		ret = dma_resv_lock_interruptible(objs[i]->resv, acquire);
 		if (!ret)
 			continue;
 		/* Everything below i is locked, the contended one included. */

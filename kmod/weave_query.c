@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
 #include "weave_client.h"
@@ -38,10 +39,11 @@ struct weave_query {
 
 	/**
 	 * @fill: Fill in the reply struct for the caller's @file.  @reply is
-	 * zeroed beforehand and is @size bytes long.
+	 * zeroed beforehand and is @size bytes long.  Returns 0, or
+	 * -ERESTARTSYS if a signal interrupted it.
 	 */
-	void (*fill)(struct weave_device *wdev, struct drm_file *file,
-		     void *reply);
+	int (*fill)(struct weave_device *wdev, struct drm_file *file,
+		    void *reply);
 };
 
 /* The largest reply struct any query may have, in bytes. */
@@ -59,8 +61,8 @@ struct weave_query {
 		.fill = (_fill),					\
 	}
 
-static void weave_query_device_info(struct weave_device *wdev,
-				    struct drm_file *file, void *reply)
+static int weave_query_device_info(struct weave_device *wdev,
+				   struct drm_file *file, void *reply)
 {
 	struct drm_weave_device_info *info = reply;
 
@@ -95,15 +97,17 @@ static void weave_query_device_info(struct weave_device *wdev,
 	info->max_client_bo_bytes = wdev->max_client_bo_bytes;
 	info->max_buffer_claims = wdev->limits.max_buffer_claims;
 	info->max_client_claims = wdev->limits.max_client_claims;
+	return 0;
 }
 
-static void weave_query_memory_usage(struct weave_device *wdev,
-				     struct drm_file *file, void *reply)
+static int weave_query_memory_usage(struct weave_device *wdev,
+				    struct drm_file *file, void *reply)
 {
 	struct drm_weave_memory_usage *usage = reply;
 
 	usage->live_bos = atomic64_read(&wdev->live_bos);
 	usage->live_bytes = atomic64_read(&wdev->live_bytes);
+	return 0;
 }
 
 /**
@@ -117,16 +121,18 @@ static void weave_query_memory_usage(struct weave_device *wdev,
  * update without it; the engine context they live in outlives every job,
  * and the client holds a reference to it until close.
  *
- * Context: Process context; takes &weave_client.lock.
+ * Context: Process context; takes &weave_client.lock, interruptibly.
+ * Return: 0, or -ERESTARTSYS.
  */
-static void weave_query_client_usage(struct weave_device *wdev,
-				     struct drm_file *file, void *reply)
+static int weave_query_client_usage(struct weave_device *wdev,
+				    struct drm_file *file, void *reply)
 {
 	struct drm_weave_client_usage *usage = reply;
 	struct weave_client *c = file->driver_priv;
 	struct weave_ectx *ctx = c->ectx;
 
-	mutex_lock(&c->lock);
+	if (weave_client_lock(c))
+		return -ERESTARTSYS;
 	usage->pending_tasks = atomic64_read(&ctx->pending_tasks);
 	usage->queued_tasks = weave_core_queued(&c->core);
 	usage->staged_bytes = atomic64_read(&ctx->staged_bytes);
@@ -146,6 +152,7 @@ static void weave_query_client_usage(struct weave_device *wdev,
 			      usage->alone_bytes;
 	weave_ectx_fail_usage(ctx, &usage->failure_claims,
 			      &usage->failure_records, &usage->failure_bytes);
+	return 0;
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */
@@ -183,6 +190,9 @@ static int weave_clear_user(void __user *ptr, size_t len)
  * @data: A &struct drm_weave_query.
  * @file: The client's file.
  *
+ * The reply is filled in inside a drm_dev_enter() section, and written to
+ * user memory after it.
+ *
  * Return: 0 or a negative errno as documented on the struct.
  */
 int weave_query_ioctl(struct drm_device *drm, void *data,
@@ -194,7 +204,7 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 	const struct weave_query *query;
 	u32 type = args->type;
 	u32 len;
-	int ret;
+	int ret, idx;
 
 	if (type >= ARRAY_SIZE(weave_queries))
 		return -EINVAL;
@@ -212,7 +222,12 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 	if (!access_ok(ptr, args->size))
 		return -EFAULT;
 
-	query->fill(to_weave_device(drm), file, reply);
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = query->fill(to_weave_device(drm), file, reply);
+	drm_dev_exit(idx);
+	if (ret)
+		return ret;
 
 	len = min(args->size, query->size);
 	if (copy_to_user(ptr, reply, len))
@@ -247,7 +262,8 @@ int weave_stream_query_ioctl(struct drm_device *drm, void *data,
 	if (args->pad || args->pad2)
 		return -EINVAL;
 
-	mutex_lock(&c->lock);
+	if (weave_client_lock(c))
+		return -ERESTARTSYS;
 	ls = weave_client_stream(c, args->handle);
 	if (IS_ERR(ls)) {
 		mutex_unlock(&c->lock);

@@ -248,9 +248,10 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 		ret = -ENOMEM;
 	if (!ret)
 		ret = weave_check_ranges(file, args, ranges, objs);
+	/* A buffer that a window records has no answer yet. */
+	if (!ret)
+		ret = weave_client_lock(c);
 	if (!ret) {
-		/* A buffer that a window records has no answer yet. */
-		mutex_lock(&c->lock);
 		for (i = 0; !ret && i < n; i++)
 			if (weave_graph_records(c, objs[i]))
 				ret = -EBUSY;
@@ -335,9 +336,12 @@ static int weave_read_flush(struct weave_client *c, struct drm_device *drm,
 
 	if (!drm_dev_enter(drm, &idx))
 		return -ENODEV;
-	mutex_lock(&c->lock);
-	ret = weave_graph_records(c, obj) ? -EBUSY : weave_client_flush_all(c);
-	mutex_unlock(&c->lock);
+	ret = weave_client_lock(c);
+	if (!ret) {
+		ret = weave_graph_records(c, obj) ? -EBUSY :
+						    weave_client_flush_all(c);
+		mutex_unlock(&c->lock);
+	}
 	drm_dev_exit(idx);
 	return ret;
 }

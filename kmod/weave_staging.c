@@ -37,12 +37,14 @@
  * destination, and the slice comes back empty-handed.
  *
  * Pressure: when the arena has no room, ENQUEUE executes the slot and
- * submits its work, then waits for slices to come back.  The wait ends
- * with the room, with -EBUSY once a job timeout passed in which no slice
- * came back (the work ahead is held, by an in-fence say), or with a
- * signal.  As an ENQUEUE's own slices hold at most half the arena, they
- * never keep it from fitting the next; nothing is queued by a call that
- * fails.
+ * submits its work, undoes what it did so far, leaves the client's mutex
+ * and its drm_dev_enter() section, and waits for a slice to come back,
+ * then starts over.  The wait ends with a slice back, with a signal, or
+ * after a job timeout; then the call tries once more, and fails with
+ * -EBUSY if the arena is still full (the work ahead is held, by an
+ * in-fence say).  As an ENQUEUE's own slices hold at most half the arena,
+ * they never keep it from fitting the next; nothing is queued by a call
+ * that fails.
  */
 
 /**
@@ -85,37 +87,43 @@ void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
 }
 
 /**
- * weave_staging_wait() - Wait for room in a slot's arena.
+ * weave_staging_reclaimed() - How many slices a slot's arena took back.
+ * @ctx: The client's engine context.
+ * @slot: The slot.
+ *
+ * Context: The client's mutex held, which keeps anyone else from taking
+ * a slice.
+ * Return: A count that only grows, for weave_staging_wait().
+ */
+u64 weave_staging_reclaimed(struct weave_ectx *ctx, u32 slot)
+{
+	return weave_arena_reclaimed(&ctx->slots[slot].staging);
+}
+
+/**
+ * weave_staging_wait() - Wait for a slice to come back to a slot's arena.
  * @ctx: The client's engine context.
  * @slot: The slot, whose arena has bytes.
- * @len: The write's length.
- * @timeout_ms: How long to wait while no slice comes back.
+ * @seen: weave_staging_reclaimed() when the arena was last found full.
+ * @timeout_ms: How long to wait.
  *
- * Context: The client's mutex held, the slot's work submitted.
- * Return: The slice, ERR_PTR(-EBUSY) if @timeout_ms passed in which no
- * slice came back, or ERR_PTR(-ERESTARTSYS) on a signal.
+ * Context: No lock held, and not inside drm_dev_enter(): the wait may
+ * last @timeout_ms, and only the unplug's cancel may end it.
+ * Return: 0 once a slice came back since @seen, -ETIME if none did in
+ * @timeout_ms, or -ERESTARTSYS on a signal.
  */
-void *weave_staging_wait(struct weave_ectx *ctx, u32 slot, u32 len,
-			 u32 timeout_ms)
+int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
+		       u32 timeout_ms)
 {
 	struct weave_arena *a = &ctx->slots[slot].staging;
-	u64 seen = weave_arena_reclaimed(a), now;
-	void *p = NULL;
 	long ret;
 
-	for (;;) {
-		ret = wait_event_interruptible_timeout(ctx->staging_wq,
-						       (p = weave_arena_reserve(a, len)),
-						       msecs_to_jiffies(timeout_ms));
-		if (p)
-			return p;
-		if (ret < 0)
-			return ERR_PTR(ret);
-		now = weave_arena_reclaimed(a);
-		if (now == seen)
-			return ERR_PTR(-EBUSY);
-		seen = now;
-	}
+	ret = wait_event_interruptible_timeout(ctx->staging_wq,
+					       weave_arena_reclaimed(a) != seen,
+					       msecs_to_jiffies(timeout_ms));
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -ETIME;
 }
 
 /**

@@ -46,6 +46,12 @@
  * is executed first, which hands them to a job.  The work is bounded by
  * max_tasks_per_enqueue, max_bindings, max_in_syncs and
  * %DRM_WEAVE_MAX_STRIDE.
+ *
+ * All of that is one try, inside a drm_dev_enter() section and with page
+ * faults disabled.  A try that finds user memory missing, or the slot's
+ * staging arena full, undoes itself as any failed try does, and the call
+ * faults the memory in ("DOC: user memory") or waits for room ("DOC:
+ * staging") with no lock held and outside the section, then tries again.
  */
 
 /* weave_uarray_tasks() reads every field: keep it in step with the struct. */
@@ -340,11 +346,14 @@ struct weave_stage {
 	u32 slot;	/* the stream's slot */
 	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
 	u64 arena;	/* of the slot's arena, at weave_arena_cost() */
+	struct weave_room *room;	/* where a full arena is told */
 };
 
 /*
  * Stage step of a host write: room for its bytes (see "DOC: staging"),
- * under pressure after executing the slot, then a copy from @ut->data.
+ * then a copy from @ut->data.  Under pressure, after executing the slot,
+ * -EAGAIN to wait for room with no lock held, or -EBUSY if that wait
+ * timed out.
  */
 static int weave_task_stage(struct weave_client *c,
 			    const struct drm_weave_task *ut,
@@ -369,8 +378,9 @@ static int weave_task_stage(struct weave_client *c,
 	if (!p) {
 		/* Its work under way, the slot's slices come back. */
 		weave_core_flush(&c->core, st->stream);
-		p = weave_staging_wait(c->ectx, st->slot, t->len,
-				       lim->job_timeout_ms);
+		st->room->full = !st->room->last;
+		st->room->slot = st->slot;
+		return st->room->last ? -EBUSY : -EAGAIN;
 	}
 	if (IS_ERR(p))
 		return PTR_ERR(p);
@@ -678,19 +688,24 @@ static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
  *	whole instead (see "DOC: job templates").
  * @refuse: Zero, or the negative errno with which @g's tasks are queued
  *	refused: they do not run, and taint what they should have written.
+ * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
+ *	recording, which stages nothing.
  *
  * See "DOC: enqueue".  An ENQUEUE of a stream that records its window
  * records its launches instead (see "DOC: graph capture").
  *
- * Context: The client's mutex held.
- * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue.
+ * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
+ * with page faults disabled.
+ * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue;
+ * -EFAULT also when user memory is not present, and -EAGAIN to wait for
+ * room as @room says.  Nothing was queued unless it returns 0.
  */
 int weave_submit(struct weave_client *c, struct drm_file *file,
 		 struct drm_weave_enqueue *args, const struct weave_graph *g,
-		 int refuse)
+		 int refuse, struct weave_room *room)
 {
 	struct dma_fence **fences = c->in_fences;
-	struct weave_stage st = { .stream = args->stream };
+	struct weave_stage st = { .stream = args->stream, .room = room };
 	u32 n = 0, nf = 0, slot, count = args->tasks.count;
 	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;
@@ -767,13 +782,46 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	return ret;
 }
 
+/*
+ * One try of an ENQUEUE: its device section and the client's mutex, and
+ * the user memory it reads with page faults disabled.
+ */
+static int weave_enqueue_try(struct drm_device *drm, struct drm_file *file,
+			     struct drm_weave_enqueue *args,
+			     struct weave_room *room)
+{
+	struct weave_client *c = file->driver_priv;
+	int idx, ret;
+
+	if (!drm_dev_enter(drm, &idx))
+		return -ENODEV;
+	ret = weave_client_lock(c);
+	if (!ret) {
+		room->full = false;
+		pagefault_disable();
+		ret = weave_submit(c, file, args, NULL, 0, room);
+		pagefault_enable();
+		if (ret == -EAGAIN && room->full)
+			room->seen = weave_staging_reclaimed(c->ectx,
+							     room->slot);
+		mutex_unlock(&c->lock);
+	}
+	drm_dev_exit(idx);
+	return ret;
+}
+
 /**
  * weave_enqueue_ioctl() - Handle %DRM_IOCTL_WEAVE_ENQUEUE.
  * @drm: The DRM device.
  * @data: A &struct drm_weave_enqueue.
  * @file: The client's file.
  *
- * See "DOC: enqueue".
+ * See "DOC: enqueue".  Each try runs in a device section, under the
+ * client's mutex, and reads user memory with page faults disabled; one
+ * that stops, having undone all it did, to wait for room in the staging
+ * arena or for user pages, waits with neither held, then the call tries
+ * again.  User memory that cannot be faulted in fails the call with
+ * -EFAULT; a signal ends it with -ERESTARTSYS between tries.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -782,6 +830,9 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_enqueue *args = data;
 	struct weave_client *c = file->driver_priv;
+	struct weave_room room = {};
+	bool unservable = false;
+	u32 tries = 0;
 	int ret;
 
 	if (args->flags || !args->tasks.count ||
@@ -791,8 +842,29 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
 		return -EINVAL;
 
-	mutex_lock(&c->lock);
-	ret = weave_submit(c, file, args, NULL, 0);
-	mutex_unlock(&c->lock);
-	return ret;
+	for (;;) {
+		ret = weave_enqueue_try(drm, file, args, &room);
+		if (ret == -EAGAIN && room.full) {
+			ret = weave_staging_wait(c->ectx, room.slot, room.seen,
+						 c->wdev->limits.job_timeout_ms);
+			/* One more try, which fails if the arena is full. */
+			room.last = ret == -ETIME;
+			if (room.last)
+				ret = 0;
+		} else if (ret == -EFAULT && !unservable) {
+			/* Once all it could was faulted in, -EFAULT stands. */
+			unservable = weave_enqueue_fault_in(c, args) ||
+				     ++tries >= WEAVE_FAULT_IN_TRIES;
+			room.last = false;
+			ret = 0;
+		} else {
+			return ret;
+		}
+		/* A signal also cuts a fault-in short, which then fails. */
+		if (!ret && signal_pending(current))
+			ret = -ERESTARTSYS;
+		if (ret)
+			return ret;
+		cond_resched();
+	}
 }

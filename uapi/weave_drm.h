@@ -143,6 +143,11 @@ enum drm_weave_query_type {
  *
  * - -EINVAL: @type is not a &enum drm_weave_query_type.
  * - -EFAULT: @pointer cannot be written.
+ * - -EINTR: %DRM_WEAVE_QUERY_CLIENT_USAGE only: a signal arrived while
+ *   the call waited for the client's lock; nothing was written.  (A
+ *   handler installed with SA_RESTART restarts the call instead, as does
+ *   drmIoctl().)
+ * - -ENODEV: The device is unplugged.
  */
 struct drm_weave_query {
 	/** @type: One of &enum drm_weave_query_type. */
@@ -638,6 +643,10 @@ enum drm_weave_priority {
  * - -ENOSPC: The client already has max_client_streams streams (see
  *   &struct drm_weave_device_info).
  * - -ENOMEM: The kernel is out of memory; no stream was created.
+ * - -EINTR: A signal arrived while the call waited for the client's lock,
+ *   which another thread of the client held; nothing changed.  (A handler
+ *   installed with SA_RESTART restarts the call instead, as does
+ *   drmIoctl().)
  *
  * Handles are given out cyclically, from 1 to max_client_streams: each new
  * stream gets the lowest free handle above the last one given, wrapping
@@ -670,6 +679,10 @@ struct drm_weave_stream_create {
  * - -ENOMEM: The kernel ran out of memory while packing the queued tasks
  *   of the stream's slot into a job.  The stream is not destroyed; the
  *   tasks it could not pack stay queued, in order.  Call again.
+ * - -EINTR: A signal arrived while the call waited for the client's lock,
+ *   which another thread of the client held; nothing changed.  (A handler
+ *   installed with SA_RESTART restarts the call instead, as does
+ *   drmIoctl().)
  */
 struct drm_weave_stream_destroy {
 	/** @handle: The stream. */
@@ -877,11 +890,16 @@ struct drm_weave_sync {
  *   or the slot's staging arena stayed full for job_timeout_ms while the
  *   call waited (see above); wait for work to complete and retry.  (Not
  *   -EAGAIN: libdrm's drmIoctl() restarts on it, and would spin.)
- * - -EINTR: A signal arrived while the call waited for the staging arena;
- *   nothing was queued.  (A handler installed with SA_RESTART restarts the
- *   call instead, as does drmIoctl().)
+ * - -EINTR: A signal arrived while the call waited for the client's lock
+ *   or the staging arena, or while it faulted its user memory in; nothing
+ *   was queued.  (A handler installed with SA_RESTART restarts the call
+ *   instead, as does drmIoctl().)  The call faults user memory in with no
+ *   lock held and outside the device's unplug guard; like any access to
+ *   user memory that wait ends when the page comes or with a fatal signal.
  * - -ECANCELED: The stream has failed (see &struct drm_weave_stream_query).
- * - -EFAULT: A user pointer cannot be read.
+ * - -EFAULT: A user pointer cannot be read, or its memory cannot be
+ *   faulted in (a page that keeps being taken away from under the call
+ *   too).
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup is
  *   at its limit (what the kernel keeps for the client, staged host-write
  *   bytes and the memory set aside for the tasks' failures included, see
@@ -932,10 +950,16 @@ struct drm_weave_enqueue {
  *   client.  The out-sync is left unchanged.  Calling the same FLUSH again
  *   submits the rest and sets the out-sync.  (A job held back is also
  *   submitted by any later FLUSH or threshold execution of the client.)
+ * - -EINTR: A signal arrived while the call waited for the client's lock
+ *   (nothing changed), or for the reservation lock of a buffer of the
+ *   work it submits (drivers of 2026-12-04 and before did not interrupt
+ *   that wait); then the work stays as for -ENOMEM: nothing is lost, and
+ *   the same FLUSH again submits it.  (A handler installed with SA_RESTART
+ *   restarts the call instead, as does drmIoctl().)
  *
- * A FLUSH is never interrupted by a signal, and earlier threshold
- * executions do not make it fail: it returns 0 exactly when all of its
- * work was submitted, and then the out-sync, if any, was set.
+ * Earlier threshold executions do not make a FLUSH fail: it returns 0
+ * exactly when all of its work was submitted, and then the out-sync, if
+ * any, was set.
  *
  * %DRM_WEAVE_FLUSH_ALL does not fail because a stream of the client has
  * failed, where a FLUSH of that stream does.  It acts on the client's
@@ -994,6 +1018,10 @@ enum drm_weave_isolation {
  *   for %DRM_IOCTL_WEAVE_FLUSH (a task it could not pack, or a job of the
  *   client it could not submit); the stream's hold is unchanged and the
  *   tasks not yet submitted stay queued, in order.  Call again.
+ * - -EINTR: A signal arrived while the call waited for the client's lock,
+ *   or for a buffer's reservation lock as for %DRM_IOCTL_WEAVE_FLUSH; the
+ *   stream's hold is unchanged.  (A handler installed with SA_RESTART
+ *   restarts the call instead, as does drmIoctl().)
  */
 struct drm_weave_stream_isolate {
 	/** @handle: The stream. */
@@ -1019,8 +1047,9 @@ struct drm_weave_stream_isolate {
  * - -ENOENT: @handle names no stream of this client.
  * - -EBUSY: @handle records its capture window (uAPI 1.5).
  * - -ETIME: @timeout_ns passed first.
- * - -ERESTARTSYS: A signal interrupted the wait (restarted transparently
- *   by the C library unless the handler says otherwise).
+ * - -ERESTARTSYS: A signal interrupted the wait, or the wait for the
+ *   client's lock before it (restarted transparently by the C library if
+ *   the handler was installed with SA_RESTART; -EINTR otherwise).
  * - -ECANCELED: The work completed but the stream has failed.
  * - -ENODEV: The device is unplugged, or was while the call waited: the
  *   work was cancelled.
@@ -1065,6 +1094,10 @@ enum drm_weave_stream_state {
  *
  * - -EINVAL: @pad or @pad2 is not zero.
  * - -ENOENT: @handle names no stream of this client.
+ * - -EINTR: A signal arrived while the call waited for the client's lock,
+ *   which another thread of the client held; nothing changed.  (A handler
+ *   installed with SA_RESTART restarts the call instead, as does
+ *   drmIoctl().)
  */
 struct drm_weave_stream_query {
 	/** @handle: In: the stream. */
@@ -1131,6 +1164,10 @@ enum drm_weave_param {
  * - -EINVAL: @param is unknown, @pad is not zero, or @value is out of range.
  * - -EBUSY: The setting can no longer change for this client.
  * - -ENOMEM: The kernel is out of memory; the setting is unchanged.
+ * - -EINTR: A signal arrived while the call waited for the client's lock,
+ *   which another thread of the client held; nothing changed.  (A handler
+ *   installed with SA_RESTART restarts the call instead, as does
+ *   drmIoctl().)
  */
 struct drm_weave_set_param {
 	/** @param: One of &enum drm_weave_param. */
@@ -1395,6 +1432,9 @@ struct drm_weave_check_range {
  * - -ENOSPC: The arrays were too short; see above.
  * - -EFAULT: A user pointer cannot be read or written.
  * - -ENOMEM: The kernel is out of memory; the counts are not set.
+ * - -EINTR: A signal arrived while the call waited for the client's lock;
+ *   nothing was written.  (A handler installed with SA_RESTART restarts
+ *   the call instead, as does drmIoctl().)
  */
 struct drm_weave_check {
 	/** @ranges: In and out: array of &struct drm_weave_check_range. */
@@ -1591,8 +1631,10 @@ enum drm_weave_capture_state {
  *   any.
  * - -ENOSPC: END of a client that holds max_graphs graphs; the window
  *   goes on recording.
- * - -ERESTARTSYS: A signal interrupted a drain; PREPARE and BEGIN did
- *   not change the window.
+ * - -ERESTARTSYS: A signal interrupted a drain (PREPARE and BEGIN did
+ *   not change the window), or the wait of any op for the client's lock
+ *   (nothing changed).  Restarted if the handler was installed with
+ *   SA_RESTART, -EINTR otherwise.
  * - -ENOMEM: The kernel is out of memory; nothing changed.
  * - -ENODEV: The device is unplugged.
  */
@@ -1649,6 +1691,12 @@ struct drm_weave_capture {
  *   resident (see &struct drm_weave_bo_create); nothing was queued.  Or, as
  *   for FLUSH, the tasks were queued but not all submitted.
  * - -EFAULT: An array cannot be read, or @seqno written.
+ * - -EINTR: A signal arrived while the call waited for the client's lock
+ *   or for its in-syncs' memory to be faulted in: nothing was queued (a
+ *   handler installed with SA_RESTART restarts the call instead).  Or it
+ *   arrived while the call waited for a buffer's reservation lock to
+ *   submit: the tasks were queued, as for -ENOMEM, and the call is not
+ *   restarted.
  * - -ENODEV: The device is unplugged.
  */
 struct drm_weave_replay {
@@ -1680,7 +1728,9 @@ struct drm_weave_replay {
  * %DRM_IOCTL_WEAVE_GRAPH_DESTROY.
  *
  * Errors: -EINVAL if @pad is not zero; -ENOENT if @graph names no graph
- * of this client.
+ * of this client; -EINTR if a signal arrived while the call waited for
+ * the client's lock (nothing changed; a handler installed with SA_RESTART
+ * restarts the call instead).
  */
 struct drm_weave_graph_destroy {
 	/** @graph: The graph. */

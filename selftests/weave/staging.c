@@ -321,6 +321,11 @@ TEST_F_TIMEOUT(staging, signal_interrupts_the_wait, 120)
 	EXPECT_EQ(-EINTR, ret);
 	EXPECT_EQ(PER_ARENA + 1u, weave_test_squery(_metadata, self->fd,
 						    self->stream).enqueued);
+	/* Nothing of the call stayed: no task, no staged byte. */
+	EXPECT_EQ(PER_ARENA + 1u,
+		  weave_test_client_usage(_metadata, self->fd).pending_tasks);
+	EXPECT_EQ((uint64_t)PER_ARENA * self->quarter,
+		  weave_test_client_usage(_metadata, self->fd).staged_bytes);
 	weave_test_gate_pending(_metadata, self->fd, &gate);
 
 	weave_test_gate_wait(_metadata, self->fd, &gate);

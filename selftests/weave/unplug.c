@@ -9,6 +9,10 @@
  * usable, and closing the files releases everything: weave.ko's reference
  * count comes back to what it was.  After the bind a new open works.
  *
+ * A call stuck in a fault of its user memory (a userfaultfd page never
+ * served) holds nothing the unbind waits for: the unbind is prompt, and
+ * the call, once its page comes, fails with -ENODEV.
+ *
  * Every test leaves the device bound, for the suites that follow.
  */
 #include <fcntl.h>
@@ -24,6 +28,7 @@
 #include <linux/sync_file.h>
 
 #include "weave_test.h"
+#include "weave_uffd.h"
 
 #define DRIVER_DIR	"/sys/bus/platform/drivers/weave"
 
@@ -695,6 +700,215 @@ TEST_F(unplug, unbind_and_bind_misuse)
 	bind(_metadata, self->dev);
 	EXPECT_GT(0, driver_write("bind", self->dev));
 	EXPECT_EQ(1, weave_device_count());
+	check_new_open(_metadata);
+	weave_test_await_refs(_metadata, self->base);
+}
+
+/* A call stuck on user memory, on a thread of its own. */
+struct stuck_ioctl {
+	int fd;
+	unsigned long req;
+	void *arg;
+	int ret;
+	pthread_t thread;
+};
+
+static void *stuck_ioctl_run(void *p)
+{
+	struct stuck_ioctl *s = p;
+
+	s->ret = ioctl(s->fd, s->req, s->arg) ? -errno : 0;
+	return NULL;
+}
+
+/* How much longer an unbind may take while calls are stuck on user memory. */
+#define STUCK_UNBIND_NS	WEAVE_TEST_SEC
+
+/* How long a call may take to reach its page (a debug kernel is slow). */
+#define STUCK_FAULT_MS	20000
+
+/* The stuck calls, each on page STUCK_x of the userfaultfd. */
+enum {
+	STUCK_TASKS,		/* ENQUEUE: its task array */
+	STUCK_DATA,		/* ENQUEUE: a host write's bytes */
+	STUCK_IN_SYNCS,		/* ENQUEUE: its in-syncs */
+	STUCK_ARG,		/* STREAM_QUERY: the argument itself */
+	STUCK_REPLAY,		/* REPLAY: its in-syncs */
+	STUCK_QUERY,		/* QUERY: the reply it writes */
+	STUCK_CHECK,		/* CHECK: its ranges */
+	STUCK_READ,		/* READ: where it copies the bytes to */
+	STUCK_N,
+};
+
+/*
+ * Calls whose user memory faults into a userfaultfd that nothing serves
+ * do not hold the unbind up: it takes at most a second longer than an
+ * unbind of an idle device.  Served afterwards,
+ * the calls that had not reached the device fail with -ENODEV (QUERY,
+ * CHECK and READ, which had, may succeed), and everything is released.
+ */
+TEST_F(unplug, unbind_does_not_wait_for_user_memory)
+{
+	struct drm_weave_enqueue enq[STUCK_N];
+	struct drm_weave_replay replay;
+	struct drm_weave_query query;
+	struct drm_weave_capture cap;
+	struct stuck_ioctl st[STUCK_N];
+	struct drm_weave_task task, noop;
+	struct drm_weave_sync in;
+	struct drm_weave_binding wb;
+	struct weave_test_batch b;
+	uint64_t seen = 0, addr;
+	struct weave_uffd uf;
+	uint32_t stream, bo, syncobj, i;
+	int64_t start, idle_ns;
+	uint8_t *content;
+
+	/* The unbind of an idle device, for comparison; then a new file. */
+	start = weave_test_now();
+	unbind(_metadata, self->dev);
+	idle_ns = weave_test_now() - start;
+	bind(_metadata, self->dev);
+	close(self->fd);
+	self->fd = weave_test_open(_metadata);
+
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+	ASSERT_EQ(0, drmSyncobjSignal(self->fd, &syncobj, 1));
+	/* A graph for REPLAY: one noop. */
+	ASSERT_EQ(0, weave_capture(self->fd, stream,
+				   DRM_WEAVE_CAPTURE_PREPARE, NULL));
+	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_BEGIN,
+				   NULL));
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_END,
+				   &cap));
+
+	weave_uffd_open(_metadata, &uf, STUCK_N);
+	/* What each page holds once it is served. */
+	content = calloc(STUCK_N, uf.page);
+	ASSERT_NE(NULL, content);
+	wb = weave_binding(bo, DRM_WEAVE_ACCESS_WRITE, 0, self->page);
+	weave_task_launch(&noop, DRM_WEAVE_KERNEL_NOOP, NULL, 0, NULL, 0);
+	weave_task_host_write(&task, &wb, uf.mem + STUCK_DATA * uf.page);
+	memcpy(content + STUCK_TASKS * uf.page, &noop, sizeof(noop));
+	weave_test_fill(content + STUCK_DATA * uf.page, uf.page, 0xda7a);
+	in = weave_sync(syncobj, 0);
+	memcpy(content + STUCK_IN_SYNCS * uf.page, &in, sizeof(in));
+	memcpy(content + STUCK_REPLAY * uf.page, &in, sizeof(in));
+	{
+		struct drm_weave_stream_query sq = { .handle = stream };
+
+		memcpy(content + STUCK_ARG * uf.page, &sq, sizeof(sq));
+	}
+	{
+		struct drm_weave_check_range r = weave_check_range(bo, 0,
+								   self->page);
+
+		memcpy(content + STUCK_CHECK * uf.page, &r, sizeof(r));
+	}
+
+	memset(enq, 0, sizeof(enq));
+	memset(st, 0, sizeof(st));
+	for (i = STUCK_TASKS; i <= STUCK_IN_SYNCS; i++) {
+		enq[i].stream = stream;
+		enq[i].tasks.ptr = (uintptr_t)(i == STUCK_TASKS ?
+					       uf.mem : i == STUCK_DATA ?
+					       (uint8_t *)&task :
+					       (uint8_t *)&noop);
+		enq[i].tasks.stride = sizeof(task);
+		enq[i].tasks.count = 1;
+		st[i].req = DRM_IOCTL_WEAVE_ENQUEUE;
+		st[i].arg = &enq[i];
+	}
+	enq[STUCK_IN_SYNCS].in_syncs.ptr = (uintptr_t)(uf.mem + STUCK_IN_SYNCS *
+						       uf.page);
+	enq[STUCK_IN_SYNCS].in_syncs.stride = sizeof(struct drm_weave_sync);
+	enq[STUCK_IN_SYNCS].in_syncs.count = 1;
+	st[STUCK_ARG].req = DRM_IOCTL_WEAVE_STREAM_QUERY;
+	st[STUCK_ARG].arg = uf.mem + STUCK_ARG * uf.page;
+	memset(&replay, 0, sizeof(replay));
+	replay.graph = cap.graph;
+	replay.stream = stream;
+	replay.in_syncs.ptr = (uintptr_t)(uf.mem + STUCK_REPLAY * uf.page);
+	replay.in_syncs.stride = sizeof(struct drm_weave_sync);
+	replay.in_syncs.count = 1;
+	st[STUCK_REPLAY].req = DRM_IOCTL_WEAVE_REPLAY;
+	st[STUCK_REPLAY].arg = &replay;
+	memset(&query, 0, sizeof(query));
+	query.type = DRM_WEAVE_QUERY_DEVICE_INFO;
+	query.size = sizeof(struct drm_weave_device_info);
+	query.pointer = (uintptr_t)(uf.mem + STUCK_QUERY * uf.page);
+	st[STUCK_QUERY].req = DRM_IOCTL_WEAVE_QUERY;
+	st[STUCK_QUERY].arg = &query;
+	{
+		static struct drm_weave_check check;
+
+		memset(&check, 0, sizeof(check));
+		check.ranges.ptr = (uintptr_t)(uf.mem + STUCK_CHECK * uf.page);
+		check.ranges.stride = sizeof(struct drm_weave_check_range);
+		check.ranges.count = 1;
+		st[STUCK_CHECK].req = DRM_IOCTL_WEAVE_CHECK;
+		st[STUCK_CHECK].arg = &check;
+	}
+	{
+		static struct drm_weave_read rd;
+
+		memset(&rd, 0, sizeof(rd));
+		rd.handle = bo;
+		rd.size = self->page;
+		rd.data = (uintptr_t)(uf.mem + STUCK_READ * uf.page);
+		rd.timeout_ns = INT64_MAX;
+		st[STUCK_READ].req = DRM_IOCTL_WEAVE_READ;
+		st[STUCK_READ].arg = &rd;
+	}
+
+	for (i = 0; i < STUCK_N; i++) {
+		st[i].fd = self->fd;
+		ASSERT_EQ(0, pthread_create(&st[i].thread, NULL,
+					    stuck_ioctl_run, &st[i]));
+	}
+	/* Every call has faulted on its page. */
+	for (i = 0; i < STUCK_N; i++) {
+		addr = weave_uffd_fault(&uf, STUCK_FAULT_MS);
+		ASSERT_NE(0u, addr) {
+			TH_LOG("%u of %u calls reached their page", i,
+			       STUCK_N);
+		}
+		seen |= 1ull << ((addr - (uintptr_t)uf.mem) / uf.page);
+	}
+	ASSERT_EQ((1ull << STUCK_N) - 1, seen);
+
+	start = weave_test_now();
+	unbind(_metadata, self->dev);
+	EXPECT_GT(idle_ns + STUCK_UNBIND_NS, weave_test_now() - start) {
+		TH_LOG("an idle unbind took %lld ms",
+		       (long long)(idle_ns / 1000000));
+	}
+
+	for (i = 0; i < STUCK_N; i++)
+		ASSERT_EQ(0, weave_uffd_serve(&uf, i,
+					      content + i * uf.page));
+	for (i = 0; i < STUCK_N; i++) {
+		ASSERT_EQ(0, pthread_join(st[i].thread, NULL));
+		if (i == STUCK_QUERY || i == STUCK_CHECK || i == STUCK_READ) {
+			EXPECT_TRUE(st[i].ret == 0 || st[i].ret == -ENODEV)
+				TH_LOG("call %u: %d", i, st[i].ret);
+		} else {
+			EXPECT_EQ(-ENODEV, st[i].ret) TH_LOG("call %u", i);
+		}
+	}
+	weave_uffd_free(&uf);
+	free(content);
+
+	close(self->fd);
+	self->fd = -1;
+	weave_test_await_refs(_metadata, self->base);
+	bind(_metadata, self->dev);
 	check_new_open(_metadata);
 	weave_test_await_refs(_metadata, self->base);
 }

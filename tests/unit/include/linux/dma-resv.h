@@ -60,6 +60,27 @@ static inline void dma_resv_lock_slow(struct dma_resv *obj,
 	dma_resv_take(obj, ctx);
 }
 
+static inline int dma_resv_lock_interruptible(struct dma_resv *obj,
+					      struct ww_acquire_ctx *ctx)
+{
+	return dma_resv_lock(obj, ctx);
+}
+
+/* As dma_resv_lock_slow(), but the hook may make it fail with -EINTR. */
+static inline int dma_resv_lock_slow_interruptible(struct dma_resv *obj,
+						   struct ww_acquire_ctx *ctx)
+{
+	int ret = dma_resv_lock_hook ? dma_resv_lock_hook(obj) : 0;
+
+	if (ret == -EINTR) {
+		WARN_ON(!ctx->live || ctx->done || ctx->held);
+		ctx->contending = NULL;
+		return ret;
+	}
+	dma_resv_lock_slow(obj, ctx);
+	return 0;
+}
+
 static inline void dma_resv_unlock(struct dma_resv *obj)
 {
 	if (WARN_ON(!obj->owner))
