@@ -42,29 +42,13 @@
  * All of it is under the client's mutex.
  */
 
-/* Count @g's bindings in their buffers' recorded bindings, or stop. */
-static void weave_graph_mark(struct weave_graph *g, u32 from, bool on)
-{
-	struct weave_btrack *bt;
-	u32 i, j;
-
-	for (i = from; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++) {
-			bt = container_of(g->tasks[i].bindings[j].track,
-					  struct weave_btrack, track);
-			if (on)
-				bt->recorded++;
-			else
-				bt->recorded--;
-		}
-}
-
 /*
- * Count the bindings of @g's tasks from @from on in their records' held
- * bindings, or stop; a record that no longer needs its pin lets it go.
+ * Add @recorded and @held to the recorded and held bindings of the records
+ * of @g's tasks from @from on, for each of their bindings; a record that
+ * no longer needs its pin lets it go.
  */
-static void weave_graph_hold(struct weave_client *c, struct weave_graph *g,
-			     u32 from, bool on)
+static void weave_graph_count(struct weave_client *c, struct weave_graph *g,
+			      u32 from, int recorded, int held)
 {
 	struct weave_btrack *bt;
 	u32 i, j;
@@ -73,11 +57,10 @@ static void weave_graph_hold(struct weave_client *c, struct weave_graph *g,
 		for (j = 0; j < g->tasks[i].num_bindings; j++) {
 			bt = container_of(g->tasks[i].bindings[j].track,
 					  struct weave_btrack, track);
-			if (on)
-				bt->held++;
-			else
-				bt->held--;
-			weave_btrack_release(c, bt);
+			bt->recorded += recorded;
+			bt->held += held;
+			if (held)
+				weave_btrack_release(c, bt);
 		}
 }
 
@@ -89,7 +72,7 @@ static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 		return;
 	weave_template_put(g->tmpl);
 	kvfree(g->tracks);
-	weave_graph_hold(c, g, 0, false);
+	weave_graph_count(c, g, 0, 0, -1);
 	for (i = 0; i < g->ntasks; i++)
 		weave_task_release(c, &g->tasks[i]);
 	kvfree(g->tasks);
@@ -164,7 +147,7 @@ static void weave_window_close(struct weave_client *c, u32 stream)
 		WRITE_ONCE(ls->window, false);
 	weave_capture_close(&c->capture, stream);
 	if (c->recording[slot])
-		weave_graph_mark(c->recording[slot], 0, false);
+		weave_graph_count(c, c->recording[slot], 0, -1, 0);
 	weave_graph_free(c, c->recording[slot]);
 	c->recording[slot] = NULL;
 }
@@ -261,8 +244,7 @@ int weave_graph_record(struct weave_client *c, u32 stream,
 		else
 			tasks[left++] = tasks[i];
 	}
-	weave_graph_mark(g, launches, true);
-	weave_graph_hold(c, g, launches, true);
+	weave_graph_count(c, g, launches, 1, 1);
 	return left;
 }
 
@@ -337,7 +319,7 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 	c->recording[slot] = NULL;
 	weave_window_close(c, stream);
 	if (g && g->ntasks) {
-		weave_graph_mark(g, 0, false);
+		weave_graph_count(c, g, 0, -1, 0);
 		e.tasks.count = g->ntasks;
 		if (!weave_submit(c, file, &e, g, args->error ?: -EIO, NULL))
 			weave_core_flush(&c->core, owner);
@@ -473,7 +455,7 @@ static int weave_capture_end_op(struct weave_client *c,
 	}
 	c->ngraphs++;
 	args->ntasks = c->recording[slot]->ntasks;
-	weave_graph_mark(c->recording[slot], 0, false);
+	weave_graph_count(c, c->recording[slot], 0, -1, 0);
 	c->recording[slot] = NULL;
 	if (ls)
 		WRITE_ONCE(ls->window, false);
@@ -587,14 +569,22 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 {
 	u32 slot = weave_core_slot(&c->core, e->stream);
 	struct weave_insync *in = NULL;
+	struct weave_btrack *bt;
 	struct weave_bstream *bs;
 	u32 i;
 	int ret = 0;
 
-	/* The job pins them for itself, while a pin is held: see below. */
-	for (i = 0; !ret && i < g->ntracks; i++)
-		ret = weave_btrack_pin(container_of(g->tracks[i],
-						    struct weave_btrack, track));
+	/*
+	 * The replay uses the graph's buffers until its job is queued, which
+	 * takes pins of its own: hold their records (busy past held keeps a
+	 * pin, whatever clearing the way executes) and pin them.
+	 */
+	for (i = 0; i < g->ntracks; i++) {
+		bt = container_of(g->tracks[i], struct weave_btrack, track);
+		bt->busy++;
+		if (!ret)
+			ret = weave_btrack_pin(bt);
+	}
 	weave_replay_after(g, slot, fences, &nf);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
@@ -624,11 +614,12 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	weave_insync_put(in);
 	while (nf--)
 		dma_fence_put(fences[nf]);
-	/* The pins taken above, unless queued tasks need them. */
-	for (i = 0; i < g->ntracks; i++)
-		weave_btrack_release(c, container_of(g->tracks[i],
-						     struct weave_btrack,
-						     track));
+	/* The holds and pins taken above, unless queued tasks need them. */
+	for (i = 0; i < g->ntracks; i++) {
+		bt = container_of(g->tracks[i], struct weave_btrack, track);
+		bt->busy--;
+		weave_btrack_release(c, bt);
+	}
 	return ret;
 }
 

@@ -1488,6 +1488,35 @@ TEST_F(cap, replay_ordered_with_other_streams)
 		     0x0dde4);
 }
 
+/*
+ * A replay clears its way by executing another slot's task on the graph's
+ * buffer, whose job may be done and freed before the replay's own is
+ * queued: the buffer must stay pinned for the replay all the same.  Each
+ * round races the other job's completion; a replay that lost its pin
+ * warns, and runs on pages that are gone.
+ */
+TEST_F(cap, replay_keeps_its_pins_while_it_clears_its_way)
+{
+	uint32_t t = other_slot(_metadata, self, self->s), bo, graph, i;
+	struct weave_test_batch b;
+
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page, 0x5a5a);
+	graph = record(_metadata, self->fd, self->s, &b);
+	for (i = 0; i < 64; i++) {
+		weave_test_fill_task(&b, bo, 0, self->page, i);
+		weave_test_enqueue(_metadata, self->fd, t, &b);
+		ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, NULL, 0,
+					  NULL, NULL));
+		weave_test_wait(_metadata, self->fd, self->s);
+		expect_words(_metadata, self->fd, bo, self->page, 0,
+			     self->page, 0x5a5a);
+	}
+	ASSERT_EQ(0, weave_graph_destroy(self->fd, graph));
+	weave_test_close_bo(_metadata, self->fd, bo);
+}
+
 /* REPLAY's refusals, with the errno the uAPI documents; nothing queued. */
 TEST_F(cap, replay_errors)
 {

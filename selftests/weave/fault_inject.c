@@ -132,36 +132,12 @@ typedef FIXTURE_DATA(fi) fi_t;
 /* Reads a debugfs knob into @buf (@len bytes) without its newline. */
 static int fi_knob_read(const char *file, char *buf, size_t len)
 {
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), FI_DEBUGFS "%s", file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return n ? -errno : -EIO;
-	buf[n] = 0;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	return weave_test_read_file(FI_DEBUGFS, file, buf, len);
 }
 
 static int fi_knob_write(const char *file, const char *value)
 {
-	char path[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), FI_DEBUGFS "%s", file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	close(fd);
-	return n == (ssize_t)strlen(value) ? 0 : -EIO;
+	return weave_test_write_file(FI_DEBUGFS, file, value);
 }
 
 /* The raw ioctl, once: drmIoctl() would repeat it on EINTR or EAGAIN. */

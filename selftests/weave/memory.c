@@ -368,21 +368,6 @@ struct cgroup {
 	int mounted;
 };
 
-static int cg_write(const char *dir, const char *file, const char *value)
-{
-	char path[256];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, strlen(value));
-	close(fd);
-	return n < 0 ? -errno : 0;
-}
-
 /* A counter of a "key value" file of the group, -1 if none. */
 static long long cg_read(const struct cgroup *cg, const char *file,
 			 const char *key)
@@ -424,14 +409,15 @@ static void cg_make(struct __test_metadata *_metadata, struct cgroup *cg,
 		}
 		cg->mounted = 1;
 	}
-	ASSERT_EQ(0, cg_write(cg->root, "cgroup.subtree_control", "+memory"));
+	ASSERT_EQ(0, weave_test_write_file(cg->root, "/cgroup.subtree_control",
+					   "+memory"));
 	snprintf(cg->path, sizeof(cg->path), "%s/weave-memory-%d", cg->root,
 		 getpid());
 	ASSERT_EQ(0, mkdir(cg->path, 0700));
 	snprintf(value, sizeof(value), "%llu", (unsigned long long)limit);
-	ASSERT_EQ(0, cg_write(cg->path, "memory.max", value));
+	ASSERT_EQ(0, weave_test_write_file(cg->path, "/memory.max", value));
 	/* No swap to hide in, where there is swap accounting. */
-	cg_write(cg->path, "memory.swap.max", "0");
+	weave_test_write_file(cg->path, "/memory.swap.max", "0");
 }
 
 static void cg_remove(struct cgroup *cg)
@@ -480,7 +466,7 @@ static int hostile(const struct cgroup *cg)
 	int fd, i, ret;
 
 	snprintf(pid, sizeof(pid), "%d", getpid());
-	if (cg_write(cg->path, "cgroup.procs", pid))
+	if (weave_test_write_file(cg->path, "/cgroup.procs", pid))
 		return HOSTILE_JOIN;
 	touch_stack(64 * 1024);
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))

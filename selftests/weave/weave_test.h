@@ -264,6 +264,50 @@ static inline void weave_test_expect_words(struct __test_metadata *_metadata,
 /* Tasks one weave_test_batch holds. */
 #define WEAVE_TEST_BATCH	64
 
+/*
+ * Reads the file @dir@file (a debugfs knob, a cgroup file) into @buf, @len
+ * bytes, without its newline.  Returns 0 or a negative errno.
+ */
+static inline int weave_test_read_file(const char *dir, const char *file,
+				       char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return n ? -errno : -EIO;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* Writes @value to the file @dir@file in one write; 0 or a negative errno. */
+static inline int weave_test_write_file(const char *dir, const char *file,
+					const char *value)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	n = n < 0 ? -errno : n;
+	close(fd);
+	if (n < 0)
+		return n;
+	return n == (ssize_t)strlen(value) ? 0 : -EIO;
+}
+
 /* The CLOCK_MONOTONIC time in nanoseconds. */
 static inline int64_t weave_test_now(void)
 {
