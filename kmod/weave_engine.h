@@ -240,7 +240,8 @@ void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
 			 struct weave_insync *in, u64 first, u64 last);
 void weave_insync_put(struct weave_insync *in);
 int weave_ectx_fail_reserve(struct weave_ectx *ctx,
-			    const struct weave_task *tasks, u32 n);
+			    const struct weave_task *tasks, u32 n,
+			    bool queued_only);
 void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
 			   u64 *bytes);
 struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno);

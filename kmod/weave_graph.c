@@ -588,7 +588,8 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	weave_replay_after(g, slot, fences, &nf);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
-		ret = weave_ectx_fail_reserve(c->ectx, g->tasks, g->ntasks);
+		ret = weave_ectx_fail_reserve(c->ectx, g->tasks, g->ntasks,
+					      false);
 	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;

@@ -78,6 +78,8 @@
  * @ctx: The client's engine context.
  * @tasks: The tasks.
  * @n: Entries of @tasks.
+ * @queued_only: Count only the tasks that a recording stream queues, not
+ *	the launches its recording takes.
  *
  * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to hold one record
  * more per task and %WEAVE_CLAIM_NODES claim nodes more per write binding
@@ -92,19 +94,24 @@
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
  */
 int weave_ectx_fail_reserve(struct weave_ectx *ctx,
-			    const struct weave_task *tasks, u32 n)
+			    const struct weave_task *tasks, u32 n,
+			    bool queued_only)
 {
 	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
 	bool idle = !atomic64_read(&ctx->pending_tasks);
-	u64 nrec = n, nnodes = 0;
+	u64 nrec = 0, nnodes = 0;
 	unsigned long flags;
 	u32 i, j;
 	int ret;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (queued_only && tasks[i].kind == WEAVE_TASK_LAUNCH)
+			continue;
+		nrec++;
 		for (j = 0; j < tasks[i].num_bindings; j++)
 			if (tasks[i].bindings[j].access & WEAVE_ACCESS_WRITE)
 				nnodes += WEAVE_CLAIM_NODES;
+	}
 	if (!idle) {
 		spin_lock_irqsave(&g->lock, flags);
 		nrec += ctx->fstash.nrecords;

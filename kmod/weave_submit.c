@@ -636,18 +636,21 @@ static void weave_recording_copy_tasks(struct weave_client *c,
 }
 
 /*
- * Pin step: the buffers of the @n tasks about to be queued, where their
- * tracking records do not hold a pin yet (see "DOC: buffer objects").  On
- * error the pins taken stay with their records, which let go of them when
- * the tasks are released.
+ * Pin step: the buffers of the @n tasks about to be queued (not the
+ * launches a recording takes, if @queued_only), where their tracking
+ * records do not hold a pin yet (see "DOC: buffer objects").  On error the
+ * pins taken stay with their records, which let go of them when the tasks
+ * are released.
  */
-static int weave_tasks_pin(struct weave_task *tasks, u32 n)
+static int weave_tasks_pin(struct weave_task *tasks, u32 n, bool queued_only)
 {
 	struct weave_btrack *bt;
 	u32 i, j;
 	int ret;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (queued_only && tasks[i].kind == WEAVE_TASK_LAUNCH)
+			continue;
 		for (j = 0; j < tasks[i].num_bindings; j++) {
 			bt = container_of(tasks[i].bindings[j].track,
 					  struct weave_btrack, track);
@@ -655,6 +658,7 @@ static int weave_tasks_pin(struct weave_task *tasks, u32 n)
 			if (ret)
 				return ret;
 		}
+	}
 	return 0;
 }
 
@@ -730,11 +734,15 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
 	if (!ret && record && weave_tasks_queue_any(tasks, n)) {
 		/*
-		 * What the launches leave is queued below, where only the
-		 * reserve step can fail: take it before the launches move,
-		 * so that a call that fails records nothing.
+		 * What the launches leave is queued below, where nothing
+		 * may fail: reserve, pin and set aside for it before the
+		 * launches move, so that a call that fails records nothing.
 		 */
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
+		if (!ret)
+			ret = weave_tasks_pin(tasks, n, true);
+		if (!ret)
+			ret = weave_ectx_fail_reserve(c->ectx, tasks, n, true);
 	}
 	if (!ret && record) {
 		/* The launches go to the recording, the rest is queued. */
@@ -751,16 +759,16 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	}
 	if (!ret && !g)
 		weave_enqueue_refuse_writes(tasks, count, record);
-	if (!ret && count)
-		ret = weave_tasks_pin(tasks, count);
+	if (!ret && count && !record)
+		ret = weave_tasks_pin(tasks, count, false);
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {
 		in = weave_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;
 	}
-	if (!ret && count)
-		ret = weave_ectx_fail_reserve(c->ectx, tasks, count);
+	if (!ret && count && !record)
+		ret = weave_ectx_fail_reserve(c->ectx, tasks, count, false);
 	if (!ret && count)
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret && count) {
