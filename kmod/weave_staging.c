@@ -7,7 +7,7 @@
 
 #include <linux/err.h>
 #include <linux/errno.h>
-#include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -100,6 +100,12 @@ u64 weave_staging_reclaimed(struct weave_ectx *ctx, u32 slot)
 	return weave_arena_reclaimed(&ctx->slots[slot].staging);
 }
 
+/* Whether a slice came back to @a since its reclaimed count was @seen. */
+static bool weave_arena_moved(struct weave_arena *a, u64 seen)
+{
+	return weave_arena_reclaimed(a) != seen;
+}
+
 /**
  * weave_staging_wait() - Wait for a slice to come back to a slot's arena.
  * @ctx: The client's engine context.
@@ -116,14 +122,15 @@ int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
 		       u32 timeout_ms)
 {
 	struct weave_arena *a = &ctx->slots[slot].staging;
-	long ret;
 
-	ret = wait_event_interruptible_timeout(ctx->staging_wq,
-					       weave_arena_reclaimed(a) != seen,
-					       msecs_to_jiffies(timeout_ms));
-	if (ret < 0)
-		return ret;
-	return ret ? 0 : -ETIME;
+	/*
+	 * An hrtimer, not jiffies: a timeout of N jiffies may end up to a
+	 * tick early, and -EBUSY promises that the arena stayed full for
+	 * @timeout_ms.
+	 */
+	return wait_event_interruptible_hrtimeout(ctx->staging_wq,
+						  weave_arena_moved(a, seen),
+						  ms_to_ktime(timeout_ms));
 }
 
 /**
