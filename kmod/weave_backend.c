@@ -23,15 +23,16 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/gpu_scheduler.h>
 
+#include "weave_backend.h"
+#include "weave_bo.h"
 #include "weave_compat.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
-#include "weave_gem.h"
+#include "weave_insync.h"
 #include "weave_job.h"
 #include "weave_lists.h"
-#include "weave_queue.h"
+#include "weave_staging.h"
 
 /**
  * DOC: soft engine
@@ -126,30 +127,6 @@ static const enum drm_sched_priority weave_prio_map[WEAVE_NUM_PRIOS] = {
 	[DRM_WEAVE_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
 };
 
-static void weave_bstream_fini_work(struct work_struct *work)
-{
-	struct weave_bstream *bs = container_of(work, struct weave_bstream,
-						fini_work);
-	u32 p;
-
-	/* No job of the backend stream is left: no entity waits or is busy. */
-	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
-		drm_sched_entity_fini(&bs->entity[p]);
-	weave_ectx_put(bs->ctx);
-	kfree(bs);
-}
-
-/*
- * The last reference can go in the scheduler's own free_job, where an
- * entity cannot be finished: do it on weave_engine_wq.
- */
-void weave_bstream_release(struct kref *ref)
-{
-	struct weave_bstream *bs = container_of(ref, struct weave_bstream, ref);
-
-	queue_work(weave_engine_wq, &bs->fini_work);
-}
-
 /*
  * Change the size of new jobs' task arrays to the threshold the core gave
  * create_stream, and drop the spare task array, which has the old size.
@@ -186,7 +163,6 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	if (!bs)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&bs->ref);
-	INIT_WORK(&bs->fini_work, weave_bstream_fini_work);
 	bs->ctx = ctx;
 	bs->slot = slot;
 	bs->queue = &engine->queues[slot % engine->num_queues];
@@ -305,7 +281,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 			weave_insync_put(insync);	/* the tally holds one */
 	} else {
 		/* Destroying a stream executes its slot first: it is there. */
-		ls = xa_load(ctx->streams, task->stream);
+		ls = xa_load(&ctx->streams, task->stream);
 		tally = &job->tallies[job->ntallies++];
 		kref_get(&ls->ref);
 		tally->ls = ls;
@@ -377,7 +353,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 		return;
 	}
 
-	ls = xa_load(ctx->streams, task->stream);
+	ls = xa_load(&ctx->streams, task->stream);
 	weave_staging_free(ctx, task->data, task->len);
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
@@ -644,83 +620,6 @@ const struct weave_backend_ops weave_engine_ops = {
 	/* No reason of its own: isolation is the core's, "DOC: Isolation". */
 };
 
-/* The last &weave_ectx.id handed out. */
-static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
-
-/**
- * weave_ectx_create() - Make a client's engine context.
- * @wdev: The device.
- * @streams: The client's logical streams.
- * @max_streams: The client's slots.
- *
- * Return: The context with one reference, or NULL if out of memory.
- */
-struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
-				     struct xarray *streams, u32 max_streams)
-{
-	struct weave_ectx *ctx;
-	u32 i;
-
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
-	if (!ctx)
-		return NULL;
-	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots),
-			     GFP_KERNEL_ACCOUNT);
-	if (!ctx->slots) {
-		kfree(ctx);
-		return NULL;
-	}
-	kref_init(&ctx->ref);
-	ctx->id = atomic64_inc_return(&weave_ectx_last_id);
-	ctx->drm = &wdev->drm;
-	drm_dev_get(ctx->drm);
-	ctx->engine = wdev->engine;
-	ctx->streams = streams;
-	ctx->max_streams = max_streams;
-	ctx->task_hint = 8;
-	INIT_LIST_HEAD(&ctx->unpushed);
-	for (i = 0; i < max_streams; i++)
-		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
-	spin_lock_init(&ctx->gate_lock);
-	INIT_LIST_HEAD(&ctx->gates);
-	init_waitqueue_head(&ctx->staging_wq);
-	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
-			  wdev->limits.max_client_claims);
-	weave_fstash_init(&ctx->fstash);
-	weave_fstash_init(&ctx->ostash);
-	return ctx;
-}
-
-static void weave_ectx_release(struct kref *ref)
-{
-	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
-	struct weave_failures *failures = &to_weave_device(ctx->drm)->failures;
-	u32 i;
-
-	for (i = 0; i < ctx->max_streams; i++) {
-		struct weave_eslot *es = &ctx->slots[i];
-
-		while (es->ngates)
-			dma_fence_put(es->gates[--es->ngates]);
-		kvfree(es->gates);
-		weave_eslot_insyncs_free(es);
-		dma_fence_put(es->last);
-		WARN_ON(es->staging.base && !weave_arena_idle(&es->staging));
-		kvfree(es->staging.base);
-	}
-	kvfree(ctx->spare_tasks);
-	weave_job_free_reserve(ctx->reserve);
-	kfree(ctx->slots);
-	if (ctx->overflow)
-		weave_failure_put(failures, ctx->overflow);
-	weave_fowner_detach(failures, &ctx->fowner);
-	weave_fstash_drain(&ctx->fstash);
-	weave_fstash_drain(&ctx->ostash);
-	/* Maybe the device's last reference: see weave_engine_fini(). */
-	drm_dev_put(ctx->drm);
-	kfree_rcu(ctx, rcu);
-}
-
 /**
  * weave_ectx_abort() - Cut a client's work short.
  * @ctx: The client's engine context.
@@ -769,15 +668,6 @@ void weave_ectx_abort(struct weave_ectx *ctx, int err)
 		weave_gate_fire(gate, err);
 		dma_fence_put(&gate->f.base);
 	}
-}
-
-/**
- * weave_ectx_put() - Drop a reference to a client's engine context.
- * @ctx: The context.
- */
-void weave_ectx_put(struct weave_ectx *ctx)
-{
-	kref_put(&ctx->ref, weave_ectx_release);
 }
 
 /**

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * weave: the state of one client (open DRM file) and its ioctls.
+ * weave: the state of one client (open DRM file).
  */
 #ifndef _WEAVE_CLIENT_H_
 #define _WEAVE_CLIENT_H_
@@ -15,7 +15,7 @@
 #include "weave_capture.h"
 #include "weave_core.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
+#include "weave_device.h"
 
 /* Tasks of an enqueue copied from user space at once. */
 #define WEAVE_TASK_CHUNK	8u
@@ -93,8 +93,6 @@ struct weave_client {
 	 * of everything below.
 	 */
 	struct mutex lock;
-	/** @streams: Logical streams by handle, &struct weave_lstream. */
-	struct xarray streams;
 	/** @tracks: &struct weave_btrack by buffer address. */
 	struct xarray tracks;
 	/** @core: The scheduler core. */
@@ -136,42 +134,10 @@ struct weave_client {
 	u32 tasks_cap;
 	/** @next_stream: Where the cyclic allocation of handles goes on. */
 	u32 next_stream;
-	/** @nstreams: Entries of @streams. */
+	/** @nstreams: Entries of &weave_ectx.streams. */
 	u32 nstreams;
 	/** @enqueued: Whether the client has enqueued anything yet. */
 	bool enqueued;
-};
-
-/**
- * struct weave_room - What an ENQUEUE that found its staging arena full
- * waits for, with no lock held.
- * @full: Set if the call stopped, with -EAGAIN, to wait for room.
- * @last: Set by the caller: the wait timed out, so fail with -EBUSY
- *	rather than stop again.
- * @slot: The slot whose arena is full.
- * @seen: Its weave_staging_reclaimed() once the call let go of its own
- *	slices.
- */
-struct weave_room {
-	bool full;
-	bool last;
-	u32 slot;
-	u64 seen;
-};
-
-/**
- * struct weave_flush_out - What a FLUSH needs to set its out-sync,
- * allocated before it submits.
- * @syncobj: The out-sync's syncobj, a reference, or NULL.
- * @chain: For a timeline point, its chain node.
- * @proxy: The proxy fence of one stream's slot.
- * @join: The joined fence of every slot, for %DRM_WEAVE_FLUSH_ALL.
- */
-struct weave_flush_out {
-	struct drm_syncobj *syncobj;
-	struct dma_fence_chain *chain;
-	struct weave_proxy *proxy;
-	struct weave_join *join;
 };
 
 /**
@@ -185,53 +151,9 @@ static inline struct weave_bo_quota *weave_client_quota(struct drm_file *file)
 	return ((struct weave_client *)file->driver_priv)->quota;
 }
 
+int weave_client_lock(struct weave_client *c);
+struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle);
 int weave_btrack_pin(struct weave_btrack *bt);
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
-int weave_client_open(struct drm_device *drm, struct drm_file *file);
-void weave_client_postclose(struct drm_device *drm, struct drm_file *file);
-void weave_clients_unplug(struct weave_device *wdev);
-struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle);
-
-int weave_stream_create_ioctl(struct drm_device *drm, void *data,
-			      struct drm_file *file);
-int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
-			       struct drm_file *file);
-int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
-			       struct drm_file *file);
-int weave_set_param_ioctl(struct drm_device *drm, void *data,
-			  struct drm_file *file);
-int weave_enqueue_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file);
-int weave_client_lock(struct weave_client *c);
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args, const struct weave_graph *g,
-		 int refuse, struct weave_room *room);
-bool weave_enqueue_fault_in(struct weave_client *c,
-			    const struct drm_weave_enqueue *args);
-bool weave_syncs_fault_in(const struct drm_weave_array *syncs);
-struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
-					   const struct drm_weave_enqueue *args,
-					   u32 count);
-int weave_enqueue_in_fences(struct drm_file *file,
-			    const struct drm_weave_enqueue *args,
-			    struct dma_fence **fences, u32 *nf);
-void weave_task_hold(struct weave_client *c, const struct weave_task *t);
-void weave_task_release(struct weave_client *c, struct weave_task *t);
-int weave_flush_ioctl(struct drm_device *drm, void *data,
-		      struct drm_file *file);
-int weave_client_flush_all(struct weave_client *c);
-int weave_flush_refused(void);
-int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
-			const struct drm_weave_flush *args,
-			struct weave_flush_out *out);
-int weave_flush_locked(struct weave_client *c,
-		       const struct drm_weave_flush *args,
-		       struct weave_flush_out *out, struct dma_fence **fence);
-void weave_flush_out_set(struct weave_flush_out *out, struct dma_fence *fence,
-			 u64 point);
-void weave_flush_out_put(struct weave_flush_out *out);
-int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns);
-int weave_wait_ioctl(struct drm_device *drm, void *data,
-		     struct drm_file *file);
 
 #endif /* _WEAVE_CLIENT_H_ */

@@ -32,16 +32,22 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
 
-#include "weave_client.h"
 #include "weave_compat.h"
+#include "weave_core.h"
+#include "weave_device.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_enqueue.h"
+#include "weave_failure.h"
+#include "weave_file.h"
+#include "weave_flush.h"
 #include "weave_gem.h"
 #include "weave_graph.h"
+#include "weave_job.h"
 #include "weave_query.h"
+#include "weave_queue.h"
 #include "weave_report.h"
-#include "weave_core.h"
+#include "weave_syncobj.h"
 
 /**
  * DOC: locking
@@ -428,7 +434,10 @@ static void weave_failures_release(struct drm_device *drm, void *arg)
 /* The drmm action that lets the engine go with its device. */
 static void weave_engine_release(struct drm_device *drm, void *arg)
 {
-	weave_engine_fini(to_weave_device(drm));
+	struct weave_device *wdev = to_weave_device(drm);
+
+	weave_engine_fini(wdev->engine);
+	wdev->engine = NULL;
 }
 
 /*
@@ -480,9 +489,12 @@ static int weave_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = weave_engine_init(wdev);
-	if (ret)
+	wdev->engine = weave_engine_create(wdev->drm.dev, &wdev->limits);
+	if (IS_ERR(wdev->engine)) {
+		ret = PTR_ERR(wdev->engine);
+		wdev->engine = NULL;
 		return ret;
+	}
 	ret = drmm_add_action_or_reset(&wdev->drm, weave_engine_release, NULL);
 	if (ret)
 		return ret;

@@ -30,6 +30,42 @@ struct weave_join;
 struct weave_proxy;
 struct weave_template;
 
+/**
+ * struct weave_limits - The module parameters of the scheduler, copied
+ * into each device when it is created and reported by
+ * %DRM_WEAVE_QUERY_DEVICE_INFO.
+ */
+struct weave_limits {
+	/** @num_queues: Hardware queues of the soft engine. */
+	u32 num_queues;
+	/** @max_streams: Slots per client. */
+	u32 max_streams;
+	/** @max_tasks: Default and largest slot threshold. */
+	u32 max_tasks;
+	/** @strategy: Default &enum weave_strategy. */
+	u32 strategy;
+	/** @job_timeout_ms: Job timeout in milliseconds. */
+	u32 job_timeout_ms;
+	/** @max_client_streams: Logical streams per client. */
+	u32 max_client_streams;
+	/** @max_pending_tasks: Enqueued, uncompleted tasks per client. */
+	u64 max_pending_tasks;
+	/** @max_staged_bytes: Staged host-write bytes per client. */
+	u64 max_staged_bytes;
+	/** @slot_staging_bytes: Bytes of each slot's staging arena. */
+	u32 slot_staging_bytes;
+	/** @max_buffer_claims: Claims of failures one buffer holds. */
+	u32 max_buffer_claims;
+	/** @max_client_claims: Claim nodes one client's failures hold. */
+	u32 max_client_claims;
+};
+
+/*
+ * The most live failures of one client; more share one record, see
+ * &weave_ectx.overflow.
+ */
+#define WEAVE_MAX_LIVE_FAILURES		1024
+
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
 #define WEAVE_MAX_QUEUES		16
 /**
@@ -139,8 +175,16 @@ struct weave_ectx {
 	struct drm_device *drm;
 	/** @engine: The device's engine. */
 	struct weave_engine *engine;
-	/** @streams: The client's logical streams, read under its mutex. */
-	struct xarray *streams;
+	/**
+	 * @streams: The client's logical streams by handle, &struct
+	 * weave_lstream; an entry holds a reference.  Under the client's
+	 * mutex, which fills and empties it.
+	 */
+	struct xarray streams;
+	/** @failures: The device's failure graph. */
+	struct weave_failures *failures;
+	/** @limits: The device's limits, which live as long as @drm. */
+	const struct weave_limits *limits;
 	/** @max_streams: Slots of the client. */
 	u32 max_streams;
 	/**
@@ -231,65 +275,5 @@ struct weave_ectx {
 	 */
 	struct rcu_head rcu;
 };
-
-extern const struct weave_backend_ops weave_engine_ops;
-
-struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
-					 struct dma_fence **fences, u32 n);
-void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
-			 struct weave_insync *in, u64 first, u64 last);
-void weave_insync_put(struct weave_insync *in);
-int weave_ectx_fail_reserve(struct weave_ectx *ctx,
-			    const struct weave_task *tasks, u32 n,
-			    bool queued_only);
-void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
-			   u64 *bytes);
-struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno);
-void weave_eslot_insyncs_free(struct weave_eslot *es);
-
-int weave_engine_module_init(void);
-void weave_engine_module_exit(void);
-int weave_engine_init(struct weave_device *wdev);
-void weave_engine_fini(struct weave_device *wdev);
-
-struct weave_ectx *weave_ectx_create(struct weave_device *wdev,
-				     struct xarray *streams, u32 max_streams);
-void weave_ectx_abort(struct weave_ectx *ctx, int err);
-int weave_ectx_reserve(struct weave_ectx *ctx);
-void weave_ectx_put(struct weave_ectx *ctx);
-u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);
-int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
-			     struct dma_fence **fences, u32 *n);
-void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
-			     struct dma_fence **gates, u32 n);
-u64 weave_ectx_gate_bytes(struct weave_ectx *ctx);
-bool weave_ectx_held(struct weave_ectx *ctx);
-struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot);
-struct weave_proxy *weave_proxy_create(void);
-struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
-				     struct dma_fence *in);
-void weave_proxy_put(struct weave_proxy *proxy);
-struct weave_join *weave_join_create(u32 max);
-void weave_join_add(struct weave_join *join, struct dma_fence *fence);
-struct dma_fence *weave_join_arm(struct weave_join *join);
-void weave_join_put(struct weave_join *join);
-
-void weave_lstream_put(struct weave_lstream *ls);
-
-struct weave_template *weave_template_create(const struct weave_task *tasks,
-					     u32 n);
-void weave_template_put(struct weave_template *tmpl);
-int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
-			 struct weave_lstream *ls, u64 first_seqno,
-			 struct weave_insync *in, struct dma_fence **gates,
-			 u32 ngates);
-
-void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
-			bool arena);
-u64 weave_staging_reclaimed(struct weave_ectx *ctx, u32 slot);
-int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
-		       u32 timeout_ms);
-void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len);
-void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len);
 
 #endif /* _WEAVE_ENGINE_H_ */

@@ -12,7 +12,7 @@
 #include "weave_client.h"
 #include "weave_core.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
+#include "weave_fault_in.h"
 #include "weave_uarray.h"
 
 /**

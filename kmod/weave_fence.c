@@ -15,7 +15,6 @@
 
 #include "weave_engine.h"
 #include "weave_fence.h"
-#include "weave_job.h"
 #include "weave_lists.h"
 
 /**

@@ -63,5 +63,20 @@ struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
 					struct dma_fence *in, u64 context,
 					u64 seqno);
 u64 weave_fence_owner(struct dma_fence *f);
+u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot);
+int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **fences, u32 *n);
+void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
+			     struct dma_fence **gates, u32 n);
+u64 weave_ectx_gate_bytes(struct weave_ectx *ctx);
+struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot);
+struct weave_proxy *weave_proxy_create(void);
+struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
+				     struct dma_fence *in);
+void weave_proxy_put(struct weave_proxy *proxy);
+struct weave_join *weave_join_create(u32 max);
+void weave_join_add(struct weave_join *join, struct dma_fence *fence);
+struct dma_fence *weave_join_arm(struct weave_join *join);
+void weave_join_put(struct weave_join *join);
 
 #endif /* _WEAVE_FENCE_H_ */

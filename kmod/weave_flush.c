@@ -23,10 +23,15 @@
 #include <drm/drm_file.h>
 #include <drm/drm_syncobj.h>
 
+#include "weave_backend.h"
+#include "weave_capture.h"
 #include "weave_client.h"
+#include "weave_core.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_fence.h"
+#include "weave_flush.h"
+#include "weave_job.h"
 
 /*
  * The fence of everything flushed on any slot of the client, made from

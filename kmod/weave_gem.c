@@ -21,10 +21,11 @@
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_vma_manager.h>
 
+#include "weave_bo.h"
 #include "weave_client.h"
-#include "weave_compat.h"
+#include "weave_device.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
+#include "weave_failure.h"
 #include "weave_gem.h"
 
 /**
@@ -92,142 +93,6 @@ static void weave_gem_account(struct drm_gem_object *obj)
 
 	atomic64_inc(&wdev->live_bos);
 	atomic64_add(obj->size, &wdev->live_bytes);
-}
-
-/*
- * shmem fails with -ENOSPC when it cannot allocate a file's inode or
- * account its pages: a lack of memory, which the uAPI calls -ENOMEM.
- */
-static int weave_gem_enomem(int err)
-{
-	return err == -ENOSPC ? -ENOMEM : err;
-}
-
-/**
- * weave_bo_pin() - Make a buffer's pages resident for a use of weave's.
- * @obj: A buffer weave created (not an imported one); the caller holds a
- *	reference.
- *
- * The first use allocates the pages that are missing, charged to the
- * caller's memory cgroup, and pins them.  Each call is undone by one
- * weave_bo_unpin().
- *
- * Context: Process context; may sleep.  The caller may hold its client's
- * mutex, and no reservation lock.
- * Return: 0, -ENOMEM, or -ERESTARTSYS if a signal interrupted it.
- */
-int weave_bo_pin(struct drm_gem_object *obj)
-{
-	struct weave_bo *bo = to_weave_bo(obj);
-	int ret;
-
-	if (atomic_inc_not_zero(&bo->pins))
-		return 0;
-	if (mutex_lock_interruptible(&bo->pin_lock))
-		return -ERESTARTSYS;
-	ret = 0;
-	if (!atomic_inc_not_zero(&bo->pins)) {
-		ret = weave_gem_enomem(weave_compat_shmem_pin(&bo->base));
-		if (!ret)
-			atomic_set(&bo->pins, 1);
-	}
-	mutex_unlock(&bo->pin_lock);
-	return ret;
-}
-
-/**
- * weave_bo_pin_get() - Another use of a buffer's resident pages.
- * @obj: A buffer of which the caller holds a pin (weave_bo_pin()).
- *
- * Undone by weave_bo_unpin().
- *
- * Context: Any.
- */
-void weave_bo_pin_get(struct drm_gem_object *obj)
-{
-	WARN_ON_ONCE(!atomic_inc_not_zero(&to_weave_bo(obj)->pins));
-}
-
-/**
- * weave_bo_unpin() - End a use of a buffer's pages.
- * @obj: The buffer; the caller holds a reference.
- *
- * The last use unpins the pages, which become reclaimable.
- *
- * Context: Process context; may sleep: the last takes the helper's lock
- * (the reservation lock since 6.8, its pages_lock before).  The caller
- * holds no reservation lock.
- */
-void weave_bo_unpin(struct drm_gem_object *obj)
-{
-	struct weave_bo *bo = to_weave_bo(obj);
-
-	if (!atomic_dec_and_mutex_lock(&bo->pins, &bo->pin_lock))
-		return;
-	drm_gem_shmem_unpin(&bo->base);
-	mutex_unlock(&bo->pin_lock);
-}
-
-/**
- * weave_bo_quota_create() - Make a client's buffer quota.
- * @max_bytes: The most bytes of buffers it may be charged.
- * @max_bos: The most buffers it may be charged.
- *
- * Return: The quota, with one reference, or NULL.
- */
-struct weave_bo_quota *weave_bo_quota_create(u64 max_bytes, u64 max_bos)
-{
-	struct weave_bo_quota *quota;
-
-	quota = kzalloc(sizeof(*quota), GFP_KERNEL_ACCOUNT);
-	if (!quota)
-		return NULL;
-	kref_init(&quota->ref);
-	quota->max_bytes = max_bytes;
-	quota->max_bos = max_bos;
-	return quota;
-}
-
-static void weave_bo_quota_release(struct kref *ref)
-{
-	kfree(container_of(ref, struct weave_bo_quota, ref));
-}
-
-/**
- * weave_bo_quota_put() - Drop a reference to a quota.
- * @quota: The quota.
- *
- * Context: Any but a hard interrupt.
- */
-void weave_bo_quota_put(struct weave_bo_quota *quota)
-{
-	kref_put(&quota->ref, weave_bo_quota_release);
-}
-
-/*
- * Charge @size bytes and one buffer to @quota.
- * Return: 0, or -EDQUOT past one of its limits, with nothing charged.
- */
-static int weave_bo_quota_charge(struct weave_bo_quota *quota, size_t size)
-{
-	if (atomic64_add_return(size, &quota->bytes) > quota->max_bytes) {
-		atomic64_sub(size, &quota->bytes);
-		return -EDQUOT;
-	}
-	if (atomic64_inc_return(&quota->bos) > quota->max_bos) {
-		atomic64_dec(&quota->bos);
-		atomic64_sub(size, &quota->bytes);
-		return -EDQUOT;
-	}
-	return 0;
-}
-
-static void weave_bo_quota_uncharge(struct weave_bo_quota *quota,
-				    size_t size)
-{
-	atomic64_sub(size, &quota->bytes);
-	atomic64_dec(&quota->bos);
-	weave_bo_quota_put(quota);
 }
 
 /*
@@ -426,7 +291,7 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem))
-		return weave_gem_enomem(PTR_ERR(shmem));
+		return weave_bo_enomem(PTR_ERR(shmem));
 	weave_gem_account(&shmem->base);
 	to_weave_bo(&shmem->base)->flags = args->flags;
 

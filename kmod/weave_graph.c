@@ -20,10 +20,19 @@
 
 #include "weave_capture.h"
 #include "weave_client.h"
+#include "weave_core.h"
+#include "weave_device.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_fault_in.h"
+#include "weave_fence.h"
+#include "weave_flush.h"
 #include "weave_graph.h"
+#include "weave_insync.h"
+#include "weave_job.h"
+#include "weave_propagate.h"
+#include "weave_submit.h"
+#include "weave_template.h"
 #include "weave_uarray.h"
 
 /**
@@ -134,7 +143,7 @@ static struct weave_lstream *weave_window_owner(struct weave_client *c,
 {
 	u32 owner = weave_capture_window(&c->capture, stream)->owner;
 
-	return owner ? xa_load(&c->streams, owner) : NULL;
+	return owner ? xa_load(&c->ectx->streams, owner) : NULL;
 }
 
 /* Close @stream's window, and free its recording. */
@@ -192,7 +201,7 @@ bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj)
  */
 void weave_graph_doom(struct weave_client *c, u32 stream, int err)
 {
-	struct weave_lstream *ls = xa_load(&c->streams, stream);
+	struct weave_lstream *ls = xa_load(&c->ectx->streams, stream);
 
 	if (ls)
 		atomic_cmpxchg(&ls->doom, 0, err);
@@ -321,7 +330,8 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 	if (g && g->ntasks) {
 		weave_graph_count(c, g, 0, -1, 0);
 		e.tasks.count = g->ntasks;
-		if (!weave_submit(c, file, &e, g, args->error ?: -EIO, NULL))
+		if (!weave_submit(c, file, &e, g->tasks, g->ntasks,
+				  args->error ?: -EIO, NULL, NULL))
 			weave_core_flush(&c->core, owner);
 	}
 	weave_graph_free(c, g);

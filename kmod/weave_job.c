@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * weave: the soft engine's jobs: allocation, growth as tasks are appended,
- * and freeing, with the release of their tasks' staging.
+ * weave: the soft engine's jobs and what they hold: their allocation,
+ * growth and freeing, and the lifetimes of the engine context, backend
+ * streams, logical streams and templates, which the last job lets go of.
  */
 
 #include <linux/atomic.h>
 #include <linux/bug.h>
+#include <linux/dma-fence.h>
 #include <linux/kref.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
@@ -13,15 +15,19 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
 
+#include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 
+#include "weave_bo.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
-#include "weave_gem.h"
+#include "weave_insync.h"
 #include "weave_job.h"
 #include "weave_lists.h"
-#include "weave_queue.h"
+#include "weave_staging.h"
 
 /*
  * Free the staging of every task of @job and take its tasks off the
@@ -148,7 +154,6 @@ static void weave_job_attach(struct weave_job *job, struct weave_bstream *bs)
 	job->ctx = ctx;
 	job->bs = bs;
 	job->queue = bs->queue;
-	INIT_WORK(&job->work, weave_job_work);
 }
 
 /*
@@ -415,4 +420,190 @@ struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
 	weave_job_bytes_add(ctx, job->ctasks);
 	weave_job_attach(job, bs);
 	return job;
+}
+
+static void weave_bstream_fini_work(struct work_struct *work)
+{
+	struct weave_bstream *bs = container_of(work, struct weave_bstream,
+						fini_work);
+	u32 p;
+
+	/* No job of the backend stream is left: no entity waits or is busy. */
+	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
+		drm_sched_entity_fini(&bs->entity[p]);
+	weave_ectx_put(bs->ctx);
+	kfree(bs);
+}
+
+/*
+ * The last reference can go in the scheduler's own free_job, where an
+ * entity cannot be finished: do it on weave_engine_wq.
+ */
+void weave_bstream_release(struct kref *ref)
+{
+	struct weave_bstream *bs = container_of(ref, struct weave_bstream, ref);
+
+	INIT_WORK(&bs->fini_work, weave_bstream_fini_work);
+	queue_work(weave_engine_wq, &bs->fini_work);
+}
+
+/* The last &weave_ectx.id handed out. */
+static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
+
+/**
+ * weave_ectx_create() - Make a client's engine context.
+ * @drm: The device; the context holds a reference.
+ * @engine: The device's engine.
+ * @failures: The device's failure graph.
+ * @limits: The device's limits, which live as long as @drm: the client's
+ *	slots are @limits->max_streams.
+ *
+ * The context starts with no logical stream in &weave_ectx.streams; the
+ * caller adds them, under the client's mutex, and empties it before it
+ * drops its reference.
+ *
+ * Return: The context with one reference, or NULL if out of memory.
+ */
+struct weave_ectx *weave_ectx_create(struct drm_device *drm,
+				     struct weave_engine *engine,
+				     struct weave_failures *failures,
+				     const struct weave_limits *limits)
+{
+	u32 i, max_streams = limits->max_streams;
+	struct weave_ectx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return NULL;
+	ctx->slots = kcalloc(max_streams, sizeof(*ctx->slots),
+			     GFP_KERNEL_ACCOUNT);
+	if (!ctx->slots) {
+		kfree(ctx);
+		return NULL;
+	}
+	kref_init(&ctx->ref);
+	ctx->id = atomic64_inc_return(&weave_ectx_last_id);
+	ctx->drm = drm;
+	drm_dev_get(ctx->drm);
+	ctx->engine = engine;
+	ctx->failures = failures;
+	ctx->limits = limits;
+	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1);
+	ctx->max_streams = max_streams;
+	ctx->task_hint = 8;
+	INIT_LIST_HEAD(&ctx->unpushed);
+	for (i = 0; i < max_streams; i++)
+		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
+	spin_lock_init(&ctx->gate_lock);
+	INIT_LIST_HEAD(&ctx->gates);
+	init_waitqueue_head(&ctx->staging_wq);
+	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
+			  limits->max_client_claims);
+	weave_fstash_init(&ctx->fstash);
+	weave_fstash_init(&ctx->ostash);
+	return ctx;
+}
+
+static void weave_ectx_release(struct kref *ref)
+{
+	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
+	struct weave_failures *failures = ctx->failures;
+	u32 i;
+
+	WARN_ON_ONCE(!xa_empty(&ctx->streams));
+	xa_destroy(&ctx->streams);
+	for (i = 0; i < ctx->max_streams; i++) {
+		struct weave_eslot *es = &ctx->slots[i];
+
+		while (es->ngates)
+			dma_fence_put(es->gates[--es->ngates]);
+		kvfree(es->gates);
+		weave_eslot_insyncs_free(es);
+		dma_fence_put(es->last);
+		WARN_ON(es->staging.base && !weave_arena_idle(&es->staging));
+		kvfree(es->staging.base);
+	}
+	kvfree(ctx->spare_tasks);
+	weave_job_free_reserve(ctx->reserve);
+	kfree(ctx->slots);
+	if (ctx->overflow)
+		weave_failure_put(failures, ctx->overflow);
+	weave_fowner_detach(failures, &ctx->fowner);
+	weave_fstash_drain(&ctx->fstash);
+	weave_fstash_drain(&ctx->ostash);
+	/* Maybe the device's last reference: see weave_engine_fini(). */
+	drm_dev_put(ctx->drm);
+	kfree_rcu(ctx, rcu);
+}
+
+/**
+ * weave_ectx_put() - Drop a reference to a client's engine context.
+ * @ctx: The context.
+ */
+void weave_ectx_put(struct weave_ectx *ctx)
+{
+	kref_put(&ctx->ref, weave_ectx_release);
+}
+
+static void weave_lstream_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct weave_lstream, ref));
+}
+
+/**
+ * weave_lstream_put() - Drop a reference to a logical stream.
+ * @ls: The stream.
+ */
+void weave_lstream_put(struct weave_lstream *ls)
+{
+	kref_put(&ls->ref, weave_lstream_release);
+}
+
+static void weave_template_release(struct kref *ref)
+{
+	struct weave_template *tmpl = container_of(ref, struct weave_template,
+						   ref);
+	u32 i;
+
+	for (i = 0; i < tmpl->ntasks; i++)
+		kfree(tmpl->tasks[i].more);
+	for (i = 0; i < tmpl->nbos; i++)
+		drm_gem_object_put(tmpl->bos[i].obj);
+	kvfree(tmpl->bos);
+	kvfree(tmpl);
+}
+
+/**
+ * weave_template_put() - Drop a reference to a template.
+ * @tmpl: The template, or NULL.
+ */
+void weave_template_put(struct weave_template *tmpl)
+{
+	if (tmpl)
+		kref_put(&tmpl->ref, weave_template_release);
+}
+
+/* Tears engines and backend streams down; drained at module exit. */
+struct workqueue_struct *weave_engine_wq;
+
+/**
+ * weave_engine_module_init() - Set up what every engine shares.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int weave_engine_module_init(void)
+{
+	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
+	return weave_engine_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * weave_engine_module_exit() - Undo weave_engine_module_init().
+ *
+ * Waits for the teardown of every engine already let go, which must be
+ * all of them: no device is left.
+ */
+void weave_engine_module_exit(void)
+{
+	destroy_workqueue(weave_engine_wq);
 }

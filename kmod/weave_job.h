@@ -7,11 +7,13 @@
 #define _WEAVE_JOB_H_
 
 #include <linux/atomic.h>
+#include <linux/hrtimer.h>
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include <drm/gpu_scheduler.h>
@@ -23,7 +25,6 @@ struct drm_gem_object;
 struct drm_gem_shmem_object;
 struct weave_fence;
 struct weave_proxy;
-struct weave_queue;
 
 /* Entities per backend stream: one per &enum drm_weave_priority. */
 #define WEAVE_NUM_PRIOS		3
@@ -204,6 +205,53 @@ struct weave_job {
 };
 
 /**
+ * struct weave_queue - One hardware queue of the soft engine.
+ */
+struct weave_queue {
+	/** @sched: The DRM GPU scheduler of the queue. */
+	struct drm_gpu_scheduler sched;
+	/** @wq: The ordered workqueue that runs the jobs: the "hardware". */
+	struct workqueue_struct *wq;
+	/** @abort_wq: Woken when a job of the queue is aborted. */
+	wait_queue_head_t abort_wq;
+	/**
+	 * @watchdog: Cuts @running short after @timeout_ms; armed and
+	 * cancelled by the worker (see "DOC: hardware queues", Timeouts).
+	 */
+	struct hrtimer watchdog;
+	/** @running: The job the worker runs, while @watchdog is armed. */
+	struct weave_job *running;
+	/** @timeout_ms: How long a job may run, job_timeout_ms. */
+	u32 timeout_ms;
+	/** @fence_context: The context of the queue's hardware fences. */
+	u64 fence_context;
+	/** @fence_seqno: The last hardware fence seqno. */
+	atomic64_t fence_seqno;
+	/** @scratch: Three pages of bounce buffers, used by the worker only. */
+	u8 *scratch;
+	/** @name: The scheduler's name. */
+	char name[24];
+};
+
+/**
+ * struct weave_engine - The soft engine of a device.
+ *
+ * Made with the device, and torn down from @fini_work once the device's
+ * last reference is gone, which can be a job freed by one of the engine's
+ * own schedulers.
+ */
+struct weave_engine {
+	/** @dev: The device's parent, a reference, for the schedulers. */
+	struct device *dev;
+	/** @fini_work: Tears the engine down, on weave_engine_wq. */
+	struct work_struct fini_work;
+	/** @num_queues: Used entries of @queues. */
+	u32 num_queues;
+	/** @queues: The hardware queues. */
+	struct weave_queue queues[WEAVE_MAX_QUEUES];
+};
+
+/**
  * struct weave_template - A graph's tasks, encoded once for its replays.
  *
  * See "DOC: job templates".  Read-only once made.
@@ -241,9 +289,6 @@ static inline bool weave_job_aborted(struct weave_job *job)
 
 void weave_job_release_tasks(struct weave_job *job);
 void weave_job_put_bo(struct drm_gem_object *obj);
-void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
-		      struct weave_ebinding *more);
-void weave_job_take_gates(struct weave_job *job, u32 slot);
 struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
 				       struct weave_template *tmpl,
 				       u32 ndeps);
@@ -259,5 +304,18 @@ struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
 void weave_job_free_reserve(struct weave_job *job);
 void weave_job_free(struct weave_job *job);
 void weave_bstream_release(struct kref *ref);
+int weave_ectx_reserve(struct weave_ectx *ctx);
+struct weave_ectx *weave_ectx_create(struct drm_device *drm,
+				     struct weave_engine *engine,
+				     struct weave_failures *failures,
+				     const struct weave_limits *limits);
+void weave_ectx_put(struct weave_ectx *ctx);
+void weave_lstream_put(struct weave_lstream *ls);
+void weave_template_put(struct weave_template *tmpl);
+
+/* Tears engines and backend streams down; drained at module exit. */
+extern struct workqueue_struct *weave_engine_wq;
+int weave_engine_module_init(void);
+void weave_engine_module_exit(void);
 
 #endif /* _WEAVE_JOB_H_ */

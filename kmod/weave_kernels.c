@@ -18,7 +18,7 @@
 #include "weave_drm.h"
 #include "weave_engine.h"
 #include "weave_job.h"
-#include "weave_queue.h"
+#include "weave_kernels.h"
 
 /* Delays up to this many microseconds sleep without waking for an abort. */
 #define WEAVE_SHORT_DELAY_US	2000

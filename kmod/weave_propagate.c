@@ -13,13 +13,14 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "weave_bo.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_failure.h"
-#include "weave_gem.h"
+#include "weave_insync.h"
 #include "weave_job.h"
-#include "weave_queue.h"
+#include "weave_kernels.h"
+#include "weave_propagate.h"
 
 /**
  * DOC: failure propagation
@@ -97,7 +98,7 @@ int weave_ectx_fail_reserve(struct weave_ectx *ctx,
 			    const struct weave_task *tasks, u32 n,
 			    bool queued_only)
 {
-	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
+	struct weave_failures *g = ctx->failures;
 	bool idle = !atomic64_read(&ctx->pending_tasks);
 	u64 nrec = 0, nnodes = 0;
 	unsigned long flags;
@@ -142,7 +143,7 @@ int weave_ectx_fail_reserve(struct weave_ectx *ctx,
 void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
 			   u64 *bytes)
 {
-	struct weave_failures *g = &to_weave_device(ctx->drm)->failures;
+	struct weave_failures *g = ctx->failures;
 	size_t node = kmalloc_size_roundup(sizeof(struct weave_claim));
 	size_t rec = kmalloc_size_roundup(sizeof(struct weave_failure));
 	unsigned long flags;
@@ -156,146 +157,6 @@ void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
 	       ctx->ostash.nrecords;
 	spin_unlock_irqrestore(&g->lock, flags);
 	*bytes = nodes * node + recs * rec;
-}
-
-/*
- * struct weave_insync - The in-fences of one enqueue, which its tasks, the
- * client registration seqnos @first to @last, carry to the worker.
- * @ref: The slot's reference until its last task is encoded, and one per
- *	encoded task.
- * @link: In &weave_eslot.insyncs, under the client's mutex.
- * @failures: The device's failure graph.
- * @failure: The failure of the tasks, made by the first that needs it;
- *	a reference.
- * @first: The first task's &weave_task.seqno.
- * @last: The last task's.
- * @n: Entries of @fences.
- * @fences: The in-fences, a reference each.
- */
-struct weave_insync {
-	struct kref ref;
-	struct list_head link;
-	struct weave_failures *failures;
-	struct weave_failure *failure;
-	u64 first;
-	u64 last;
-	u32 n;
-	struct dma_fence *fences[] __counted_by(n);
-};
-
-/**
- * weave_insync_create() - Keep the in-fences of an enqueue for its tasks.
- * @ctx: The client's engine context.
- * @fences: The enqueue's @n in-fences; this takes references of its own.
- * @n: Entries of @fences, not zero.
- *
- * Context: The client's mutex held.
- * Return: The in-syncs with one reference, or NULL if out of memory.
- */
-struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
-					 struct dma_fence **fences, u32 n)
-{
-	struct weave_insync *in;
-	u32 i;
-
-	in = kzalloc(struct_size(in, fences, n), GFP_KERNEL_ACCOUNT);
-	if (!in)
-		return NULL;
-	kref_init(&in->ref);
-	INIT_LIST_HEAD(&in->link);
-	in->failures = &to_weave_device(ctx->drm)->failures;
-	in->n = n;
-	for (i = 0; i < n; i++)
-		in->fences[i] = dma_fence_get(fences[i]);
-	return in;
-}
-
-/**
- * weave_insync_commit() - Hand in-syncs to the slot of their tasks.
- * @ctx: The client's engine context.
- * @slot: The tasks' slot.
- * @in: The in-syncs; this takes the caller's reference.
- * @first: &weave_task.seqno of the first of the tasks, as registered.
- * @last: That of the last.
- *
- * Context: The client's mutex held, the tasks registered in the core and
- * not yet encoded.
- */
-void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
-			 struct weave_insync *in, u64 first, u64 last)
-{
-	in->first = first;
-	in->last = last;
-	list_add_tail(&in->link, &ctx->slots[slot].insyncs);
-}
-
-static void weave_insync_release(struct kref *ref)
-{
-	struct weave_insync *in = container_of(ref, struct weave_insync, ref);
-	u32 i;
-
-	for (i = 0; i < in->n; i++)
-		dma_fence_put(in->fences[i]);
-	if (in->failure)
-		weave_failure_put(in->failures, in->failure);
-	kfree(in);
-}
-
-/**
- * weave_insync_put() - Drop a reference to in-syncs.
- * @in: The in-syncs, or NULL.
- */
-void weave_insync_put(struct weave_insync *in)
-{
-	if (in)
-		kref_put(&in->ref, weave_insync_release);
-}
-
-/**
- * weave_eslot_insync() - The in-syncs of a task the backend encodes.
- * @es: The task's slot.
- * @seqno: The task's &weave_task.seqno.
- *
- * The slot's tasks are encoded in order; in-syncs whose tasks are all
- * past (the last encoded, or failed by the core) leave the slot.
- *
- * Context: The client's mutex held.
- * Return: The task's in-syncs with a reference, or NULL if it has none.
- */
-struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno)
-{
-	struct weave_insync *in;
-
-	while (!list_empty(&es->insyncs)) {
-		in = list_first_entry(&es->insyncs, struct weave_insync, link);
-		if (seqno < in->first)
-			return NULL;
-		if (seqno <= in->last) {
-			kref_get(&in->ref);
-			if (seqno == in->last) {
-				list_del_init(&in->link);
-				weave_insync_put(in);
-			}
-			return in;
-		}
-		list_del_init(&in->link);
-		weave_insync_put(in);
-	}
-	return NULL;
-}
-
-/**
- * weave_eslot_insyncs_free() - Drop the in-syncs a slot still holds.
- * @es: The slot, whose tasks will not be encoded.
- */
-void weave_eslot_insyncs_free(struct weave_eslot *es)
-{
-	struct weave_insync *in, *tmp;
-
-	list_for_each_entry_safe(in, tmp, &es->insyncs, link) {
-		list_del_init(&in->link);
-		weave_insync_put(in);
-	}
 }
 
 /* The error of the first in-fence of @in that signalled with one, or 0. */

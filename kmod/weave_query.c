@@ -21,14 +21,18 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 
+#include "weave_arena.h"
+#include "weave_bo.h"
 #include "weave_client.h"
-#include "weave_drm.h"
-#include "weave_drv.h"
-#include "weave_engine.h"
-#include "weave_gem.h"
-#include "weave_graph.h"
-#include "weave_query.h"
 #include "weave_core.h"
+#include "weave_device.h"
+#include "weave_drm.h"
+#include "weave_engine.h"
+#include "weave_failure.h"
+#include "weave_fence.h"
+#include "weave_graph.h"
+#include "weave_propagate.h"
+#include "weave_query.h"
 
 /**
  * struct weave_query - How to answer one &enum drm_weave_query_type.

@@ -19,10 +19,10 @@
 #include <drm/gpu_scheduler.h>
 
 #include "weave_compat.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
+#include "weave_propagate.h"
 #include "weave_queue.h"
 
 /**
@@ -67,9 +67,6 @@
 
 /* Jobs a hardware queue holds at once. */
 #define WEAVE_QUEUE_CREDITS	64
-
-/* Tears engines and backend streams down; drained at module exit. */
-struct workqueue_struct *weave_engine_wq;
 
 /*
  * Why @job stopped before its end: its timeout, its client's close or
@@ -180,7 +177,7 @@ static void weave_job_execute(struct weave_job *job)
  * must not allocate memory other than GFP_ATOMIC or GFP_NOWAIT, nor take
  * a lock held while waiting for a fence, such as a reservation lock.
  */
-void weave_job_work(struct work_struct *work)
+static void weave_job_work(struct work_struct *work)
 {
 	bool cookie = dma_fence_begin_signalling();
 
@@ -202,6 +199,7 @@ static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 	job->started = true;
 	weave_hw_fence_init(job->hw, q->fence_context,
 			    atomic64_inc_return(&q->fence_seqno));
+	INIT_WORK(&job->work, weave_job_work);
 	queue_work(q->wq, &job->work);
 	return dma_fence_get(&job->hw->base);
 }
@@ -219,28 +217,6 @@ static const struct drm_sched_backend_ops weave_queue_ops = {
 	.run_job = weave_queue_run_job,
 	.free_job = weave_queue_free_job,
 };
-
-/**
- * weave_engine_module_init() - Set up what every engine shares.
- *
- * Return: 0 or -ENOMEM.
- */
-int weave_engine_module_init(void)
-{
-	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
-	return weave_engine_wq ? 0 : -ENOMEM;
-}
-
-/**
- * weave_engine_module_exit() - Undo weave_engine_module_init().
- *
- * Waits for the teardown of every engine already let go, which must be
- * all of them: no device is left.
- */
-void weave_engine_module_exit(void)
-{
-	destroy_workqueue(weave_engine_wq);
-}
 
 static void weave_queue_fini(struct weave_queue *q)
 {
@@ -263,12 +239,15 @@ static void weave_engine_fini_work(struct work_struct *work)
 }
 
 /**
- * weave_engine_init() - Create the soft engine of a device.
- * @wdev: The device; &weave_device.limits is set.
+ * weave_engine_create() - Create the soft engine of a device.
+ * @dev: The device's parent, the device of its schedulers; the engine
+ *	holds a reference.
+ * @limits: The device's limits: its queues and job timeout.
  *
- * Return: 0 or a negative errno.
+ * Return: The engine, or an ERR_PTR() with a negative errno.
  */
-int weave_engine_init(struct weave_device *wdev)
+struct weave_engine *weave_engine_create(struct device *dev,
+					 const struct weave_limits *limits)
 {
 	struct weave_engine *engine;
 	struct weave_queue *q;
@@ -277,15 +256,15 @@ int weave_engine_init(struct weave_device *wdev)
 
 	engine = kzalloc(sizeof(*engine), GFP_KERNEL);
 	if (!engine)
-		return -ENOMEM;
-	engine->dev = get_device(wdev->drm.dev);
+		return ERR_PTR(-ENOMEM);
+	engine->dev = get_device(dev);
 	INIT_WORK(&engine->fini_work, weave_engine_fini_work);
-	for (i = 0; i < wdev->limits.num_queues; i++) {
+	for (i = 0; i < limits->num_queues; i++) {
 		q = &engine->queues[i];
 		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
 		init_waitqueue_head(&q->abort_wq);
 		weave_compat_hrtimer_setup(&q->watchdog, weave_queue_watchdog);
-		q->timeout_ms = wdev->limits.job_timeout_ms;
+		q->timeout_ms = limits->job_timeout_ms;
 		q->fence_context = dma_fence_context_alloc(1);
 		atomic64_set(&q->fence_seqno, 0);
 		q->scratch = kmalloc(3 * PAGE_SIZE, GFP_KERNEL);
@@ -304,32 +283,28 @@ int weave_engine_init(struct weave_device *wdev)
 			goto err;
 		engine->num_queues++;
 	}
-	wdev->engine = engine;
-	return 0;
+	return engine;
 
 err:
 	if (q->wq)
 		destroy_workqueue(q->wq);
 	kfree(q->scratch);
 	weave_engine_free(engine);
-	return ret;
+	return ERR_PTR(ret);
 }
 
 /**
  * weave_engine_fini() - Let the soft engine of a device go.
- * @wdev: The device, being released: no client, no job and no scheduler
- *	entity of it is left.
+ * @engine: The engine of a device being released: no client, no job and
+ *	no scheduler entity of it is left.  NULL does nothing.
  *
  * The device's last reference can be dropped by a job that one of the
  * engine's own schedulers frees, which cannot stop that scheduler: the
  * engine is torn down on weave_engine_wq instead, before the module goes.
  */
-void weave_engine_fini(struct weave_device *wdev)
+void weave_engine_fini(struct weave_engine *engine)
 {
-	struct weave_engine *engine = wdev->engine;
-
 	if (!engine)
 		return;
-	wdev->engine = NULL;
 	queue_work(weave_engine_wq, &engine->fini_work);
 }

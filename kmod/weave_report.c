@@ -20,14 +20,14 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
-#include "weave_report.h"
+#include "weave_bo.h"
 #include "weave_client.h"
+#include "weave_device.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
-#include "weave_engine.h"
 #include "weave_failure.h"
-#include "weave_gem.h"
+#include "weave_flush.h"
 #include "weave_graph.h"
+#include "weave_report.h"
 #include "weave_uarray.h"
 
 /* A report being written: where its next entries go. */

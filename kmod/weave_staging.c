@@ -16,8 +16,8 @@
 #include <drm/drm_device.h>
 
 #include "weave_arena.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_staging.h"
 
 /**
  * DOC: staging
@@ -69,7 +69,7 @@ void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
 
 	if (arena) {
 		if (!a->base) {
-			size = to_weave_device(ctx->drm)->limits.slot_staging_bytes;
+			size = ctx->limits->slot_staging_bytes;
 			mem = kvmalloc(size, gfp);
 			if (!mem)
 				return ERR_PTR(-ENOMEM);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * weave: the enqueue ioctl.
+ * weave: the submission of tasks on a stream, for ENQUEUE and REPLAY.
  *
  * Reading and checking the tasks and in-syncs a client hands in, resolving
  * their handles, staging host writes and gating on in-fences, then
@@ -23,11 +23,17 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_syncobj.h>
 
+#include "weave_arena.h"
 #include "weave_client.h"
+#include "weave_core.h"
 #include "weave_drm.h"
-#include "weave_drv.h"
 #include "weave_engine.h"
-#include "weave_graph.h"
+#include "weave_fence.h"
+#include "weave_insync.h"
+#include "weave_job.h"
+#include "weave_propagate.h"
+#include "weave_staging.h"
+#include "weave_submit.h"
 #include "weave_uarray.h"
 
 /**
@@ -621,15 +627,16 @@ static int weave_enqueue_commit(struct weave_client *c,
 }
 
 /*
- * Copy step of a recording's tasks: those of @g, each holding its buffers,
+ * Copy step of a recording's tasks: the @nrecorded of @recorded, each holding its buffers,
  * and refused with @refuse if it is not zero.
  */
 static void weave_recording_copy_tasks(struct weave_client *c,
-				       const struct weave_graph *g, int refuse,
+				       const struct weave_task *recorded,
+				       u32 nrecorded, int refuse,
 				       struct weave_task *tasks, u32 *n)
 {
-	for (*n = 0; *n < g->ntasks; (*n)++) {
-		tasks[*n] = g->tasks[*n];
+	for (*n = 0; *n < nrecorded; (*n)++) {
+		tasks[*n] = recorded[*n];
 		tasks[*n].refuse = refuse;
 		weave_task_hold(c, &tasks[*n]);
 	}
@@ -686,17 +693,21 @@ static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
  * @c: The client.
  * @file: Its file.
  * @args: The checked ENQUEUE arguments; for a recording, the stream, the
- *	in-syncs and @g's task count.
- * @g: A recording to queue task by task (a doomed window's, refused), or
- *	NULL to copy the tasks from @args.  A replay queues a sealed graph
- *	whole instead (see "DOC: job templates").
- * @refuse: Zero, or the negative errno with which @g's tasks are queued
- *	refused: they do not run, and taint what they should have written.
+ *	in-syncs and @nrecorded.
+ * @recorded: A recording's tasks to queue task by task (a doomed
+ *	window's, refused), or NULL to copy the tasks from @args.  A replay
+ *	queues a sealed graph whole instead (see "DOC: job templates").
+ * @nrecorded: Entries of @recorded.
+ * @refuse: Zero, or the negative errno with which @recorded's tasks are
+ *	queued refused: they do not run, and taint what they should have
+ *	written.
+ * @rec: NULL, or for an ENQUEUE of a stream that records its window
+ *	(the caller decides), where its launches go instead of the queue
+ *	(see "DOC: graph capture").
  * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
  *	recording, which stages nothing.
  *
- * See "DOC: enqueue".  An ENQUEUE of a stream that records its window
- * records its launches instead (see "DOC: graph capture").
+ * See "DOC: enqueue".
  *
  * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
  * with page faults disabled.
@@ -705,8 +716,9 @@ static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
  * room as @room says.  Nothing was queued unless it returns 0.
  */
 int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args, const struct weave_graph *g,
-		 int refuse, struct weave_room *room)
+		 struct drm_weave_enqueue *args,
+		 const struct weave_task *recorded, u32 nrecorded, int refuse,
+		 const struct weave_recorder *rec, struct weave_room *room)
 {
 	struct dma_fence **fences = c->in_fences;
 	struct weave_stage st = { .stream = args->stream, .room = room };
@@ -714,7 +726,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;
 	struct weave_task *tasks;
-	bool record = false;
+	bool record = rec;
 	int ret;
 
 	tasks = weave_enqueue_tasks_buf(c, count);
@@ -723,13 +735,11 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	ls = weave_enqueue_stream(c, args, count);
 	ret = PTR_ERR_OR_ZERO(ls);
 	st.slot = weave_core_slot(&c->core, args->stream);
-	if (!ret && !g) {
-		record = weave_capture_recording(&c->capture, args->stream);
-		if (record && args->in_syncs.count)
-			ret = -EINVAL;
-	}
-	if (!ret && g)
-		weave_recording_copy_tasks(c, g, refuse, tasks, &n);
+	if (!ret && record && args->in_syncs.count)
+		ret = -EINVAL;
+	if (!ret && recorded)
+		weave_recording_copy_tasks(c, recorded, nrecorded, refuse,
+					   tasks, &n);
 	else if (!ret)
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
 	if (!ret && record && weave_tasks_queue_any(tasks, n)) {
@@ -746,9 +756,9 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	}
 	if (!ret && record) {
 		/* The launches go to the recording, the rest is queued. */
-		ret = weave_graph_record(c, args->stream, tasks, n);
+		ret = rec->record(c, args->stream, tasks, n);
 		if (ret > 0)
-			weave_graph_doom(c, args->stream, -EBUSY);
+			rec->doom(c, args->stream, -EBUSY);
 		count = ret > 0 ? ret : 0;
 		/* Refused, nothing moved: the tasks are released below. */
 		if (ret >= 0)
@@ -757,7 +767,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		if (!ret && !count)
 			args->seqno = ls->enqueued;
 	}
-	if (!ret && !g)
+	if (!ret && !recorded)
 		weave_enqueue_refuse_writes(tasks, count, record);
 	if (!ret && count && !record)
 		ret = weave_tasks_pin(tasks, count, false);
@@ -788,91 +798,4 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	if (tasks != c->tasks_buf)
 		kvfree(tasks);
 	return ret;
-}
-
-/*
- * One try of an ENQUEUE: its device section and the client's mutex, and
- * the user memory it reads with page faults disabled.
- */
-static int weave_enqueue_try(struct drm_device *drm, struct drm_file *file,
-			     struct drm_weave_enqueue *args,
-			     struct weave_room *room)
-{
-	struct weave_client *c = file->driver_priv;
-	int idx, ret;
-
-	if (!drm_dev_enter(drm, &idx))
-		return -ENODEV;
-	ret = weave_client_lock(c);
-	if (!ret) {
-		room->full = false;
-		pagefault_disable();
-		ret = weave_submit(c, file, args, NULL, 0, room);
-		pagefault_enable();
-		if (ret == -EAGAIN && room->full)
-			room->seen = weave_staging_reclaimed(c->ectx,
-							     room->slot);
-		mutex_unlock(&c->lock);
-	}
-	drm_dev_exit(idx);
-	return ret;
-}
-
-/**
- * weave_enqueue_ioctl() - Handle %DRM_IOCTL_WEAVE_ENQUEUE.
- * @drm: The DRM device.
- * @data: A &struct drm_weave_enqueue.
- * @file: The client's file.
- *
- * See "DOC: enqueue".  Each try runs in a device section, under the
- * client's mutex, and reads user memory with page faults disabled; one
- * that stops, having undone all it did, to wait for room in the staging
- * arena or for user pages, waits with neither held, then the call tries
- * again.  User memory that cannot be faulted in fails the call with
- * -EFAULT; a signal ends it with -ERESTARTSYS between tries.
- *
- * Return: 0 or a negative errno as documented on the struct.
- */
-int weave_enqueue_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file)
-{
-	struct drm_weave_enqueue *args = data;
-	struct weave_client *c = file->driver_priv;
-	struct weave_room room = {};
-	bool unservable = false;
-	u32 tries = 0;
-	int ret;
-
-	if (args->flags || !args->tasks.count ||
-	    args->tasks.count > WEAVE_MAX_TASKS_PER_ENQUEUE ||
-	    !weave_uarray_valid(&args->tasks, WEAVE_TASK_SIZE_V0) ||
-	    args->in_syncs.count > WEAVE_MAX_IN_SYNCS ||
-	    !weave_uarray_valid(&args->in_syncs, sizeof(struct drm_weave_sync)))
-		return -EINVAL;
-
-	for (;;) {
-		ret = weave_enqueue_try(drm, file, args, &room);
-		if (ret == -EAGAIN && room.full) {
-			ret = weave_staging_wait(c->ectx, room.slot, room.seen,
-						 c->wdev->limits.job_timeout_ms);
-			/* One more try, which fails if the arena is full. */
-			room.last = ret == -ETIME;
-			if (room.last)
-				ret = 0;
-		} else if (ret == -EFAULT && !unservable) {
-			/* Once all it could was faulted in, -EFAULT stands. */
-			unservable = weave_enqueue_fault_in(c, args) ||
-				     ++tries >= WEAVE_FAULT_IN_TRIES;
-			room.last = false;
-			ret = 0;
-		} else {
-			return ret;
-		}
-		/* A signal also cuts a fault-in short, which then fails. */
-		if (!ret && signal_pending(current))
-			ret = -ERESTARTSYS;
-		if (ret)
-			return ret;
-		cond_resched();
-	}
 }

@@ -23,7 +23,7 @@
 #include <drm/drm_ioctl.h>
 #include <drm/drm_syncobj.h>
 
-#include "weave_drv.h"
+#include "weave_syncobj.h"
 
 /**
  * DOC: core syncobj ioctls

@@ -13,11 +13,13 @@
 
 #include <drm/drm_gem.h>
 
-#include "weave_drv.h"
+#include "weave_backend.h"
+#include "weave_bo.h"
 #include "weave_engine.h"
-#include "weave_gem.h"
+#include "weave_fence.h"
 #include "weave_job.h"
 #include "weave_lists.h"
+#include "weave_template.h"
 
 /**
  * DOC: job templates
@@ -38,30 +40,6 @@
  * A template lives as long as its graph or a job made from it, whichever
  * goes last: destroying a graph with replays in flight is safe.
  */
-
-static void weave_template_release(struct kref *ref)
-{
-	struct weave_template *tmpl = container_of(ref, struct weave_template,
-						   ref);
-	u32 i;
-
-	for (i = 0; i < tmpl->ntasks; i++)
-		kfree(tmpl->tasks[i].more);
-	for (i = 0; i < tmpl->nbos; i++)
-		drm_gem_object_put(tmpl->bos[i].obj);
-	kvfree(tmpl->bos);
-	kvfree(tmpl);
-}
-
-/**
- * weave_template_put() - Drop a reference to a template.
- * @tmpl: The template, or NULL.
- */
-void weave_template_put(struct weave_template *tmpl)
-{
-	if (tmpl)
-		kref_put(&tmpl->ref, weave_template_release);
-}
 
 /* Gather the buffers of @tasks into @tmpl, each once; 0 or -ENOMEM. */
 static int weave_template_bos(struct weave_template *tmpl,
@@ -187,7 +165,7 @@ int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
 	job->ntasks = tmpl->ntasks;
 	job->pending = tmpl->ntasks;
 	atomic64_add(tmpl->ntasks, &ctx->pending_tasks);
-	job->failures = &to_weave_device(ctx->drm)->failures;
+	job->failures = ctx->failures;
 	/* The replay pinned them, through the graph's tracking records. */
 	for (i = 0; i < tmpl->nbos; i++) {
 		drm_gem_object_get(tmpl->bos[i].obj);

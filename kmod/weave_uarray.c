@@ -8,6 +8,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 
+#include "weave_drm.h"
 #include "weave_uarray.h"
 
 /**

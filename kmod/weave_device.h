@@ -2,8 +2,8 @@
 /*
  * weave: the device, shared by the DRM glue files.
  */
-#ifndef _WEAVE_DRV_H_
-#define _WEAVE_DRV_H_
+#ifndef _WEAVE_DEVICE_H_
+#define _WEAVE_DEVICE_H_
 
 #include <linux/atomic.h>
 #include <linux/container_of.h>
@@ -13,41 +13,12 @@
 
 #include <drm/drm_device.h>
 
+#include "weave_engine.h"
 #include "weave_failure.h"
 
 struct file;
 struct platform_device;
 struct weave_engine;
-
-/**
- * struct weave_limits - The module parameters of the scheduler, copied
- * into each device when it is created and reported by
- * %DRM_WEAVE_QUERY_DEVICE_INFO.
- */
-struct weave_limits {
-	/** @num_queues: Hardware queues of the soft engine. */
-	u32 num_queues;
-	/** @max_streams: Slots per client. */
-	u32 max_streams;
-	/** @max_tasks: Default and largest slot threshold. */
-	u32 max_tasks;
-	/** @strategy: Default &enum weave_strategy. */
-	u32 strategy;
-	/** @job_timeout_ms: Job timeout in milliseconds. */
-	u32 job_timeout_ms;
-	/** @max_client_streams: Logical streams per client. */
-	u32 max_client_streams;
-	/** @max_pending_tasks: Enqueued, uncompleted tasks per client. */
-	u64 max_pending_tasks;
-	/** @max_staged_bytes: Staged host-write bytes per client. */
-	u64 max_staged_bytes;
-	/** @slot_staging_bytes: Bytes of each slot's staging arena. */
-	u32 slot_staging_bytes;
-	/** @max_buffer_claims: Claims of failures one buffer holds. */
-	u32 max_buffer_claims;
-	/** @max_client_claims: Claim nodes one client's failures hold. */
-	u32 max_client_claims;
-};
 
 /* Limits of one ENQUEUE, fixed by the driver. */
 #define WEAVE_MAX_TASKS_PER_ENQUEUE	1024
@@ -56,7 +27,6 @@ struct weave_limits {
 /* Limits of the failure reports, fixed by the driver. */
 #define WEAVE_MAX_CHECK_RANGES		64
 #define WEAVE_MAX_REPORT_FAILURES	256
-#define WEAVE_MAX_LIVE_FAILURES		1024
 
 /* The DRM driver name, and the name of the platform devices weave creates. */
 #define WEAVE_DRIVER_NAME	"weave"
@@ -140,7 +110,4 @@ static inline struct weave_device *to_weave_device(struct drm_device *drm)
 	return container_of(drm, struct weave_device, drm);
 }
 
-bool weave_syncobj_guard(struct file *filp, unsigned int cmd,
-			 void __user *uarg, long *ret);
-
-#endif /* _WEAVE_DRV_H_ */
+#endif /* _WEAVE_DEVICE_H_ */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: submitting tasks on a stream: those of an ENQUEUE, or a recording's.
+ */
+#ifndef _WEAVE_SUBMIT_H_
+#define _WEAVE_SUBMIT_H_
+
+#include <linux/types.h>
+
+struct dma_fence;
+struct drm_file;
+struct drm_weave_enqueue;
+struct weave_client;
+struct weave_lstream;
+struct weave_task;
+
+/**
+ * struct weave_room - What an ENQUEUE that found its staging arena full
+ * waits for, with no lock held.
+ * @full: Set if the call stopped, with -EAGAIN, to wait for room.
+ * @last: Set by the caller: the wait timed out, so fail with -EBUSY
+ *	rather than stop again.
+ * @slot: The slot whose arena is full.
+ * @seen: Its weave_staging_reclaimed() once the call let go of its own
+ *	slices.
+ */
+struct weave_room {
+	bool full;
+	bool last;
+	u32 slot;
+	u64 seen;
+};
+
+/**
+ * struct weave_recorder - Where the launches of an ENQUEUE of a stream
+ * that records its capture window go instead of the queue.
+ * @record: Move the launches of the @n prepared @tasks into the window of
+ *	@stream, and the other tasks to the front of @tasks; return how many
+ *	are left in @tasks, or a negative errno with nothing moved.
+ * @doom: Doom the window of @stream with @err, if it is not doomed yet.
+ */
+struct weave_recorder {
+	int (*record)(struct weave_client *c, u32 stream,
+		      struct weave_task *tasks, u32 n);
+	void (*doom)(struct weave_client *c, u32 stream, int err);
+};
+
+int weave_submit(struct weave_client *c, struct drm_file *file,
+		 struct drm_weave_enqueue *args,
+		 const struct weave_task *recorded, u32 nrecorded, int refuse,
+		 const struct weave_recorder *rec, struct weave_room *room);
+struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
+					   const struct drm_weave_enqueue *args,
+					   u32 count);
+int weave_enqueue_in_fences(struct drm_file *file,
+			    const struct drm_weave_enqueue *args,
+			    struct dma_fence **fences, u32 *nf);
+void weave_task_hold(struct weave_client *c, const struct weave_task *t);
+void weave_task_release(struct weave_client *c, struct weave_task *t);
+
+#endif /* _WEAVE_SUBMIT_H_ */
