@@ -476,25 +476,14 @@ static int weave_job_add_implicit(struct weave_job *job,
 }
 
 /*
- * Push @job.  Every allocation but the scheduler's own (its job,
- * dependency and reservation slots) was made at enqueue.  If one of those
- * fails, the job is left as it was and a later flush pushes it.
+ * Push step: the job's dependencies on the scheduler job, each slot's last
+ * pushed job and the job's own (gates), with references of their own.
  */
-static int weave_job_push(struct weave_job *job)
+static int weave_job_add_deps(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
-	struct weave_gate *gate, *tmp;
-	struct ww_acquire_ctx acquire;
-	struct dma_fence *finished, *out;
-	LIST_HEAD(gates);
 	u32 i, s;
 	int ret;
-
-	weave_job_uniq_bos(job);
-	ret = weave_compat_sched_job_init(&job->base,
-					  &job->bs->entity[job->prio], ctx);
-	if (ret)
-		return ret;
 
 	/*
 	 * Each slot's FIFO: the slot's last pushed job.  Taken now, not when
@@ -509,38 +498,65 @@ static int weave_job_push(struct weave_job *job)
 		ret = drm_sched_job_add_dependency(&job->base,
 						   dma_fence_get(last));
 		if (ret)
-			goto err_cleanup;
+			return ret;
 	}
 	/* The job keeps its own references until it is pushed. */
 	for (i = 0; i < job->ndeps; i++) {
 		ret = drm_sched_job_add_dependency(&job->base,
 						   dma_fence_get(job->deps[i]));
 		if (ret)
-			goto err_cleanup;
+			return ret;
 	}
+	return 0;
+}
 
-	if (job->nbos) {
-		ret = weave_bos_lock(job->objs, job->nbos, &acquire);
-		if (ret)
-			goto err_cleanup;
-		for (i = 0; i < job->nbos; i++) {
-			struct drm_gem_object *obj = job->objs[i];
-			bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
+/*
+ * Push step: lock the job's buffers, take their implicit dependencies
+ * (@gates collects the gates made for foreign fences) and room for a fence
+ * each.  On success the buffers stay locked under @acquire.
+ */
+static int weave_job_lock_bos(struct weave_job *job,
+			      struct ww_acquire_ctx *acquire,
+			      struct list_head *gates)
+{
+	u32 i;
+	int ret;
 
-			ret = weave_job_add_implicit(job, obj, write, &gates);
-			if (!ret)
-				ret = dma_resv_reserve_fences(obj->resv, 1);
-			if (ret) {
-				drm_gem_unlock_reservations(job->objs, job->nbos,
-							    &acquire);
-				goto err_cleanup;
-			}
+	ret = weave_bos_lock(job->objs, job->nbos, acquire);
+	if (ret)
+		return ret;
+	for (i = 0; i < job->nbos; i++) {
+		struct drm_gem_object *obj = job->objs[i];
+		bool write = job->bos[i].access & WEAVE_ACCESS_WRITE;
+
+		ret = weave_job_add_implicit(job, obj, write, gates);
+		if (!ret)
+			ret = dma_resv_reserve_fences(obj->resv, 1);
+		if (ret) {
+			drm_gem_unlock_reservations(job->objs, job->nbos,
+						    acquire);
+			return ret;
 		}
 	}
+	return 0;
+}
 
-	/* Committed: nothing below fails. */
+/*
+ * Push step, committed (nothing fails): arm the gates and the job, add its
+ * proxy to its buffers' reservations (still locked under @acquire if it
+ * has any) and make it each of its slots' last, then push it.
+ */
+static void weave_job_commit(struct weave_job *job,
+			     struct ww_acquire_ctx *acquire,
+			     struct list_head *gates)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct dma_fence *finished, *out;
+	struct weave_gate *gate, *tmp;
+	u32 i, s;
+
 	list_del(&job->link);
-	list_for_each_entry_safe(gate, tmp, &gates, link) {
+	list_for_each_entry_safe(gate, tmp, gates, link) {
 		list_del_init(&gate->link);
 		weave_gate_arm(ctx, gate);
 		dma_fence_put(&gate->f.base);
@@ -557,7 +573,7 @@ static int weave_job_push(struct weave_job *job)
 				   job->bos[i].access & WEAVE_ACCESS_WRITE ?
 				   DMA_RESV_USAGE_WRITE : DMA_RESV_USAGE_READ);
 	if (job->nbos)
-		drm_gem_unlock_reservations(job->objs, job->nbos, &acquire);
+		drm_gem_unlock_reservations(job->objs, job->nbos, acquire);
 	dma_fence_put(out);
 
 	while (job->ndeps)
@@ -573,9 +589,34 @@ static int weave_job_push(struct weave_job *job)
 	if (!job->tmpl)
 		job->bs->last_tasks = job->ntasks;
 	drm_sched_entity_push_job(&job->base);
-	return 0;
+}
 
-err_cleanup:
+/*
+ * Push @job.  Every allocation but the scheduler's own (its job,
+ * dependency and reservation slots) was made at enqueue.  If one of those
+ * fails, the job is left as it was and a later flush pushes it.
+ */
+static int weave_job_push(struct weave_job *job)
+{
+	struct ww_acquire_ctx acquire;
+	struct weave_gate *gate, *tmp;
+	LIST_HEAD(gates);
+	int ret;
+
+	weave_job_uniq_bos(job);
+	ret = weave_compat_sched_job_init(&job->base,
+					  &job->bs->entity[job->prio],
+					  job->ctx);
+	if (ret)
+		return ret;
+	ret = weave_job_add_deps(job);
+	if (!ret && job->nbos)
+		ret = weave_job_lock_bos(job, &acquire, &gates);
+	if (!ret) {
+		weave_job_commit(job, &acquire, &gates);
+		return 0;
+	}
+
 	list_for_each_entry_safe(gate, tmp, &gates, link) {
 		list_del_init(&gate->link);
 		dma_fence_put(&gate->f.base);

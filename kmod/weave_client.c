@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: what the DRM glue does with a client: its mutex, its logical
- * streams by handle, and the tracking records of its buffers.
+ * streams by handle, the tracking records of its buffers, and a task's
+ * holds of them.
  */
 
 #include <linux/build_bug.h>
@@ -22,6 +23,7 @@
 #include "weave_bo.h"
 #include "weave_client.h"
 #include "weave_engine.h"
+#include "weave_staging.h"
 
 /**
  * weave_client_lock() - Take a client's mutex in an ioctl.
@@ -101,4 +103,79 @@ void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt)
 	xa_erase(&c->tracks, (unsigned long)bt->obj);
 	drm_gem_object_put(bt->obj);
 	kfree(bt);
+}
+
+/**
+ * weave_btrack_get() - Hold the client's tracking record of a buffer.
+ * @c: The client.
+ * @obj: The buffer, of which the caller holds a reference; a new record
+ *	takes one of its own.
+ *
+ * Makes the record if the buffer has none.  Undone by
+ * weave_btrack_release() once &weave_btrack.busy is dropped.
+ *
+ * Context: The client's mutex held.
+ * Return: The record, held, or an ERR_PTR() of -ENOMEM.
+ */
+struct weave_btrack *weave_btrack_get(struct weave_client *c,
+				      struct drm_gem_object *obj)
+{
+	struct weave_btrack *bt;
+	int ret;
+
+	bt = xa_load(&c->tracks, (unsigned long)obj);
+	if (!bt) {
+		bt = kzalloc(sizeof(*bt), GFP_KERNEL_ACCOUNT);
+		if (!bt)
+			return ERR_PTR(-ENOMEM);
+		ret = xa_err(xa_store(&c->tracks, (unsigned long)obj, bt,
+				      GFP_KERNEL_ACCOUNT));
+		if (ret) {
+			kfree(bt);
+			return ERR_PTR(ret);
+		}
+		drm_gem_object_get(obj);
+		bt->obj = obj;
+	}
+	bt->busy++;
+	return bt;
+}
+
+/**
+ * weave_task_hold() - Take another hold of the tracking records of a
+ * prepared task's buffers, for a copy of it.
+ * @c: The client.
+ * @t: The task, which has no staging.
+ */
+void weave_task_hold(struct weave_client *c, const struct weave_task *t)
+{
+	u32 i;
+
+	for (i = 0; i < t->num_bindings; i++)
+		container_of(t->bindings[i].track, struct weave_btrack,
+			     track)->busy++;
+}
+
+/**
+ * weave_task_release() - Undo weave_task_prepare(), or weave_task_hold():
+ * the tracks a task holds and its staged bytes.
+ * @c: The client.
+ * @t: The task, which holds nothing afterwards.
+ */
+void weave_task_release(struct weave_client *c, struct weave_task *t)
+{
+	struct weave_btrack *bt;
+	u32 i;
+
+	for (i = 0; i < t->num_bindings; i++) {
+		bt = container_of(t->bindings[i].track, struct weave_btrack,
+				  track);
+		bt->busy--;
+		weave_btrack_release(c, bt);
+	}
+	t->num_bindings = 0;
+	if (t->data) {
+		weave_staging_drop(c->ectx, t->data, t->len);
+		t->data = NULL;
+	}
 }

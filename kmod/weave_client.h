@@ -155,5 +155,9 @@ int weave_client_lock(struct weave_client *c);
 struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle);
 int weave_btrack_pin(struct weave_btrack *bt);
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
+struct weave_btrack *weave_btrack_get(struct weave_client *c,
+				      struct drm_gem_object *obj);
+void weave_task_hold(struct weave_client *c, const struct weave_task *t);
+void weave_task_release(struct weave_client *c, struct weave_task *t);
 
 #endif /* _WEAVE_CLIENT_H_ */

@@ -5,7 +5,7 @@
  * Logical streams folded onto a bounded pool of slots, per-slot task rings,
  * cross-slot ordering of shared buffers and the interleave and sequential
  * execution paths.  Pure logic: everything device-specific goes through
- * &struct weave_backend_ops.  See weave_core.c for the design notes.
+ * &struct weave_backend_ops.  The design notes are the DOC sections below.
  */
 #ifndef _WEAVE_CORE_H_
 #define _WEAVE_CORE_H_
@@ -18,6 +18,122 @@ struct weave_bstream;
 struct weave_failures;
 struct weave_core;
 struct weave_slot;
+
+/**
+ * DOC: Locking
+ *
+ * The core has no lock of its own.  Every weave_core_*() function but
+ * weave_core_init() must be called with &weave_core.lock held, the
+ * client's mutex, and checks it with lockdep_assert_held().  Backend ops
+ * and the track_idle callback run under that lock and must not call back
+ * into the core.
+ */
+
+/**
+ * DOC: Streams and slots
+ *
+ * The caller names logical streams with u32 handles: the ioctl layer
+ * allocates them per client, the core only maps them.  A stream folds onto
+ * slot weave_core_slot(), handle % max_streams; folded streams share the
+ * slot's FIFO ring.  A slot's ring (max_tasks entries) and its backend
+ * stream (ops->create_stream) are made on the first task registered on
+ * it; a flush of a slot that never had a task does nothing and creates
+ * nothing.  Backend streams live until weave_core_fini().
+ *
+ * &weave_task.seqno is per client.  The counters the uAPI reports
+ * (enqueued, executed, completed) are per logical stream and kept by the
+ * caller and the backend, not by the core.
+ */
+
+/**
+ * DOC: Buffer tracking
+ *
+ * Each binding points at the caller's &struct weave_track for its buffer.
+ * Invariant: within one client, every queued task that binds a buffer sits
+ * on one slot, because registering on another slot first executes that
+ * slot (align).  So (slot, queued) per buffer is enough and align costs
+ * O(bindings).  Push adds one to queued per binding (a task binding a
+ * buffer twice adds two); a task leaving the ring, executed or cancelled,
+ * takes them off again.
+ *
+ * When queued drops to zero, track_idle is called: every task that bound
+ * the buffer has been handed to the backend or cancelled, and the caller
+ * may free the track.  It must not free a track bound by the task that
+ * weave_core_register() is registering, as align may idle it mid-call.
+ */
+
+/**
+ * DOC: Task ownership
+ *
+ * A task owns its host-write staging &weave_task.data.  The caller owns it
+ * until weave_core_register() returns 0; then the core owns it, copied
+ * into the ring.  An enqueue that succeeds hands it to the backend, and so
+ * does a fail; the backend frees it, as it made it.  A task whose enqueue
+ * failed is still the core's.  A task cancelled by weave_core_fini() goes
+ * to the backend's drop.  Buffer references behind
+ * &weave_binding.bo are not the core's business: the backend takes its own
+ * in enqueue, the caller's may hang off the track.
+ */
+
+/**
+ * DOC: Errors
+ *
+ * weave_core_register() fails only when it rejects the task: -EINVAL for
+ * a malformed task, or the error of ring allocation or create_stream.  The
+ * task is then untouched and still the caller's.
+ *
+ * Once accepted, a task leaves the ring through enqueue, fail or, at
+ * teardown, cancellation.  A backend refuses a task by failing its enqueue
+ * (the soft engine does when it has no memory for it); the task is then
+ * untouched.  What happens next depends on who asked for the execution:
+ *
+ * - weave_core_execute(), weave_core_flush(), weave_core_flush_all()
+ *   and weave_core_stream_destroy() keep it: the execution stops there,
+ *   the refused task and every task it had not handed over yet stay
+ *   queued in their slots, in order, the backend streams the execution
+ *   used are still flushed, and the call reports the error.  Calling again
+ *   hands them over.
+ * - The executions inside weave_core_register() (align and threshold)
+ *   cannot keep it, as the new task must find its buffers' queued tasks on
+ *   its own slot and room in the ring: the core hands the task to fail,
+ *   with the backend stream it was refused on, and goes on with the rest.
+ *   The backend disposes of it visibly and in its place in the order, as
+ *   if enqueue had taken it (the soft engine makes it a task that does
+ *   not run and taints what it should have written).
+ *
+ * A failed flush is the backend's to handle (the soft engine keeps the
+ * submission for the next flush); the core goes on and does not report
+ * it.
+ *
+ * The core validates only what guards its own memory and invariants:
+ * binding count, uniform length, access flags, non-NULL tracks and the
+ * shape of a host write (weave_core_register()).  The ioctl layer
+ * validates user input: handles, ranges against buffer sizes, copies.
+ */
+
+/**
+ * DOC: Isolation
+ *
+ * An isolated slot's tasks run only on its own backend stream, and no other
+ * slot's tasks are placed there: every execution whose set holds an
+ * isolated slot takes the sequential path, whatever the strategy.  A slot
+ * is isolated while its holders count is not zero, or while the backend's
+ * requires_isolation op says so of its backend stream.
+ *
+ * weave_core_isolate_get() and weave_core_isolate_put() take and drop one
+ * hold.  The core only counts: which logical stream holds what is the
+ * caller's (the ioctl layer lets each stream hold it once through
+ * %DRM_IOCTL_WEAVE_STREAM_ISOLATE, and a graph capture will hold it for
+ * its window), so holders of streams folded onto one slot add up, and
+ * isolation ends when the last one leaves.
+ *
+ * Both execute the slot first, as the seed drains a stream when isolation
+ * begins and ends: what was queued before a get runs as it would have
+ * without it, outside the isolated window, and what was queued during it
+ * runs on the slot's own backend stream before the put lets a later
+ * execution interleave the slot again.  The counts live until
+ * weave_core_fini(), also for a slot whose ring was never made.
+ */
 
 /** WEAVE_MAX_BINDINGS - The most buffers one task binds. */
 #define WEAVE_MAX_BINDINGS		8

@@ -102,69 +102,6 @@ fault:
 	return false;
 }
 
-static struct weave_btrack *weave_btrack_get(struct weave_client *c,
-					     struct drm_gem_object *obj)
-{
-	struct weave_btrack *bt;
-	int ret;
-
-	bt = xa_load(&c->tracks, (unsigned long)obj);
-	if (!bt) {
-		bt = kzalloc(sizeof(*bt), GFP_KERNEL_ACCOUNT);
-		if (!bt)
-			return ERR_PTR(-ENOMEM);
-		ret = xa_err(xa_store(&c->tracks, (unsigned long)obj, bt,
-				      GFP_KERNEL_ACCOUNT));
-		if (ret) {
-			kfree(bt);
-			return ERR_PTR(ret);
-		}
-		drm_gem_object_get(obj);
-		bt->obj = obj;
-	}
-	bt->busy++;
-	return bt;
-}
-
-/**
- * weave_task_hold() - Take another hold of the tracking records of a
- * prepared task's buffers, for a copy of it.
- * @c: The client.
- * @t: The task, which has no staging.
- */
-void weave_task_hold(struct weave_client *c, const struct weave_task *t)
-{
-	u32 i;
-
-	for (i = 0; i < t->num_bindings; i++)
-		container_of(t->bindings[i].track, struct weave_btrack,
-			     track)->busy++;
-}
-
-/**
- * weave_task_release() - Undo weave_task_prepare(), or weave_task_hold():
- * the tracks a task holds and its staged bytes.
- * @c: The client.
- * @t: The task, which holds nothing afterwards.
- */
-void weave_task_release(struct weave_client *c, struct weave_task *t)
-{
-	struct weave_btrack *bt;
-	u32 i;
-
-	for (i = 0; i < t->num_bindings; i++) {
-		bt = container_of(t->bindings[i].track, struct weave_btrack,
-				  track);
-		bt->busy--;
-		weave_btrack_release(c, bt);
-	}
-	t->num_bindings = 0;
-	if (t->data) {
-		weave_staging_drop(c->ectx, t->data, t->len);
-		t->data = NULL;
-	}
-}
-
 /*
  * Whether @a and @b are ranges of one buffer that overlap without being
  * the same range.
@@ -687,6 +624,48 @@ static void weave_enqueue_refuse_writes(struct weave_task *tasks, u32 n,
 			tasks[i].refuse = -EBUSY;
 }
 
+/*
+ * Record step of an ENQUEUE of a stream that records its window: its
+ * launches move to the recording through @rec, the rest of its @n tasks
+ * stay in @tasks, to be queued: *@n and *@count become their number.
+ * What they leave is queued after, where nothing may fail: so first
+ * reserve (*@slot, with the in-fences in @fences and *@nf), pin and set
+ * aside for it before the launches move, and a call that fails records
+ * nothing.
+ */
+static int weave_submit_record(struct weave_client *c,
+			       struct drm_weave_enqueue *args,
+			       const struct weave_recorder *rec,
+			       struct weave_lstream *ls,
+			       struct weave_task *tasks, u32 *n, u32 *count,
+			       struct dma_fence **fences, u32 *nf, u32 *slot)
+{
+	int ret = 0;
+
+	if (weave_tasks_queue_any(tasks, *n)) {
+		ret = weave_enqueue_reserve(c, args, fences, nf, slot);
+		if (!ret)
+			ret = weave_tasks_pin(tasks, *n, true);
+		if (!ret)
+			ret = weave_ectx_fail_reserve(c->ectx, tasks, *n,
+						      true);
+		if (ret)
+			return ret;
+	}
+	/* The launches go to the recording, the rest is queued. */
+	ret = rec->record(c, args->stream, tasks, *n);
+	if (ret > 0)
+		rec->doom(c, args->stream, -EBUSY);
+	*count = ret > 0 ? ret : 0;
+	/* Refused, nothing moved: the tasks are released by the caller. */
+	if (ret >= 0)
+		*n = *count;
+	ret = min(ret, 0);
+	if (!ret && !*count)
+		args->seqno = ls->enqueued;
+	return ret;
+}
+
 /**
  * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
  * recording's.
@@ -742,31 +721,9 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 					   tasks, &n);
 	else if (!ret)
 		ret = weave_enqueue_copy_tasks(c, file, args, tasks, &n, &st);
-	if (!ret && record && weave_tasks_queue_any(tasks, n)) {
-		/*
-		 * What the launches leave is queued below, where nothing
-		 * may fail: reserve, pin and set aside for it before the
-		 * launches move, so that a call that fails records nothing.
-		 */
-		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
-		if (!ret)
-			ret = weave_tasks_pin(tasks, n, true);
-		if (!ret)
-			ret = weave_ectx_fail_reserve(c->ectx, tasks, n, true);
-	}
-	if (!ret && record) {
-		/* The launches go to the recording, the rest is queued. */
-		ret = rec->record(c, args->stream, tasks, n);
-		if (ret > 0)
-			rec->doom(c, args->stream, -EBUSY);
-		count = ret > 0 ? ret : 0;
-		/* Refused, nothing moved: the tasks are released below. */
-		if (ret >= 0)
-			n = count;
-		ret = min(ret, 0);
-		if (!ret && !count)
-			args->seqno = ls->enqueued;
-	}
+	if (!ret && record)
+		ret = weave_submit_record(c, args, rec, ls, tasks, &n, &count,
+					  fences, &nf, &slot);
 	if (!ret && !recorded)
 		weave_enqueue_refuse_writes(tasks, count, record);
 	if (!ret && count && !record)

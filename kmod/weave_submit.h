@@ -55,7 +55,5 @@ struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 int weave_enqueue_in_fences(struct drm_file *file,
 			    const struct drm_weave_enqueue *args,
 			    struct dma_fence **fences, u32 *nf);
-void weave_task_hold(struct weave_client *c, const struct weave_task *t);
-void weave_task_release(struct weave_client *c, struct weave_task *t);
 
 #endif /* _WEAVE_SUBMIT_H_ */

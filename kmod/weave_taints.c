@@ -338,6 +338,96 @@ void weave_taints_fini(struct weave_failures *graph,
 	spin_unlock_irqrestore(&graph->lock, flags);
 }
 
+/*
+ * Claim step: what a claim of [@s, @e) for @failure would change.  Sets
+ * *@split to a claim of another failure that holds the range inside it,
+ * *@reuse if a node of a claim the range covers or of @failure's is
+ * freed, and *@merge if a claim of @failure touches or overlaps the range.
+ * Under the graph's lock.
+ *
+ * Return: True if a claim of @failure already covers the range.
+ */
+static bool weave_claim_plan(struct weave_taints *taints, u64 s, u64 e,
+			     const struct weave_failure *failure,
+			     struct weave_claim **split, bool *reuse,
+			     bool *merge)
+{
+	struct weave_claim *c;
+
+	for (c = weave_claim_from(taints, s); c && c->start <= e;
+	     c = weave_claim_next(c)) {
+		if (c->failure == failure) {
+			if (c->start <= s && c->end >= e)
+				return true;	/* it is already so */
+			*reuse = true;
+			*merge = true;
+		} else if (c->start < s && c->end > e) {
+			*split = c;
+		} else if (c->start >= s && c->end <= e) {
+			*reuse = true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Claim step: clear [@s, @e) for a new claim of @failure.  Claims of other
+ * failures that overlap the range are trimmed and those inside it dropped;
+ * claims of @failure that touch or overlap it are merged: unlinked, with
+ * [*@ns, *@ne) widened over them.  Under the graph's lock.
+ *
+ * Return: A node freed on the way for the new claim, one of @failure's if
+ * there is one, or NULL.
+ */
+static struct weave_claim *weave_claim_clear(struct weave_failures *graph,
+					     struct weave_taints *taints,
+					     u64 s, u64 e,
+					     struct weave_failure *failure,
+					     u64 *ns, u64 *ne)
+{
+	struct weave_claim *c, *next, *spare = NULL;
+	bool same = false, mine;
+
+	for (c = weave_claim_from(taints, s); c && c->start <= e; c = next) {
+		next = weave_claim_next(c);
+		if (c->failure == failure) {
+			/* Touches or overlaps: merge. */
+			*ns = min(*ns, c->start);
+			*ne = max(*ne, c->end);
+		} else if (c->end <= s || c->start >= e) {
+			continue;	/* touches another failure: stays */
+		} else if (c->start < s) {
+			c->end = s;
+			continue;
+		} else if (c->end > e) {
+			/* Still before the next claim, by offset and failure. */
+			c->start = e;
+			continue;
+		}
+		/* Merged, or inside the range: the node may be reused. */
+		mine = c->failure == failure;
+		weave_claim_unlink(taints, c);
+		/*
+		 * A merged claim's reference never is the last (the new claim
+		 * holds one), and the buffer keeps the failure.
+		 */
+		if (mine)
+			weave_failure_put_locked(graph, failure);
+		else
+			weave_claim_drop(graph, taints, c);
+		/* Reuse a node of @failure's: its owner's count never grows. */
+		if (!spare || (mine && !same)) {
+			if (spare)
+				weave_node_free(graph, taints, spare);
+			spare = c;
+			same = mine;
+		} else {
+			weave_node_free(graph, taints, c);
+		}
+	}
+	return spare;
+}
+
 /**
  * weave_taints_claim() - Make a buffer's bytes carry a failure.
  * @graph: The graph.
@@ -373,8 +463,8 @@ int weave_taints_claim(struct weave_failures *graph,
 		       struct weave_failure *failure,
 		       struct weave_fstash *stash)
 {
-	struct weave_claim *c, *next, *spare = NULL, *split = NULL;
-	bool reuse = false, merge = false, same = false, held, mine;
+	struct weave_claim *c, *spare = NULL, *split = NULL;
+	bool reuse = false, merge = false, held;
 	u64 s = off, e, ns = off, ne;
 	unsigned long flags;
 	u32 need;
@@ -386,20 +476,8 @@ int weave_taints_claim(struct weave_failures *graph,
 	ne = e;
 
 	spin_lock_irqsave(&graph->lock, flags);
-	/* What would change: the claims that touch or overlap [s, e). */
-	for (c = weave_claim_from(taints, s); c && c->start <= e;
-	     c = weave_claim_next(c)) {
-		if (c->failure == failure) {
-			if (c->start <= s && c->end >= e)
-				goto out;	/* it is already so */
-			reuse = true;
-			merge = true;
-		} else if (c->start < s && c->end > e) {
-			split = c;
-		} else if (c->start >= s && c->end <= e) {
-			reuse = true;
-		}
-	}
+	if (weave_claim_plan(taints, s, e, failure, &split, &reuse, &merge))
+		goto out;
 	need = split ? 2 : !reuse;
 	if (need > weave_nodes_free(taints, stash) ||
 	    weave_buffer_full(graph, taints, need) ||
@@ -413,48 +491,11 @@ int weave_taints_claim(struct weave_failures *graph,
 	held = weave_taints_holds(taints, failure);
 	/* The new claim's reference, first: merging drops the old ones. */
 	failure->refs++;
-	if (split) {
+	if (split)
 		weave_claim_split(graph, taints, split, s, e, stash);
-		goto insert;
-	}
-	for (c = weave_claim_from(taints, s); c && c->start <= e; c = next) {
-		next = weave_claim_next(c);
-		if (c->failure == failure) {
-			/* Touches or overlaps: merge. */
-			ns = min(ns, c->start);
-			ne = max(ne, c->end);
-		} else if (c->end <= s || c->start >= e) {
-			continue;	/* touches another failure: stays */
-		} else if (c->start < s) {
-			c->end = s;
-			continue;
-		} else if (c->end > e) {
-			/* Still before the next claim, by offset and failure. */
-			c->start = e;
-			continue;
-		}
-		/* Merged, or inside the range: the node may be reused. */
-		mine = c->failure == failure;
-		weave_claim_unlink(taints, c);
-		/*
-		 * A merged claim's reference never is the last (the new claim
-		 * holds one), and the buffer keeps the failure.
-		 */
-		if (mine)
-			weave_failure_put_locked(graph, failure);
-		else
-			weave_claim_drop(graph, taints, c);
-		/* Reuse a node of @failure's: its owner's count never grows. */
-		if (!spare || (mine && !same)) {
-			if (spare)
-				weave_node_free(graph, taints, spare);
-			spare = c;
-			same = mine;
-		} else {
-			weave_node_free(graph, taints, c);
-		}
-	}
-insert:
+	else
+		spare = weave_claim_clear(graph, taints, s, e, failure, &ns,
+					  &ne);
 	c = spare ? spare : weave_node_take(graph, taints, stash);
 	c->failure = failure;
 	c->start = ns;
