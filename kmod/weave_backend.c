@@ -522,7 +522,8 @@ static int weave_job_lock_bos(struct weave_job *job,
 	u32 i;
 	int ret;
 
-	ret = weave_bos_lock(job->objs, job->nbos, acquire);
+	/* Interruptible: a signal leaves the job to a later flush. */
+	ret = drm_gem_lock_reservations(job->objs, job->nbos, acquire);
 	if (ret)
 		return ret;
 	for (i = 0; i < job->nbos; i++) {

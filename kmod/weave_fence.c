@@ -372,6 +372,13 @@ static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
  * armed the fence does not signal; a fence given no input may be put
  * without ever being armed.
  *
+ * Not a &struct dma_fence_array: on 6.1, dma_fence_array_create() is the
+ * only way to make one, and it allocates when it is given its fences,
+ * which are known only once the flush has pushed its jobs, where nothing
+ * may fail (6.12's dma_fence_array_alloc() and dma_fence_array_init()
+ * split the two, 6.1 has neither); nor does it take zero fences, which a
+ * FLUSH_ALL of a client with nothing flushed joins.
+ *
  * Return: The fence with one reference, or NULL if out of memory.
  */
 struct weave_join *weave_join_create(u32 max)

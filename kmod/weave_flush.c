@@ -22,6 +22,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
 #include <drm/drm_syncobj.h>
+#include <drm/drm_utils.h>
 
 #include "weave_backend.h"
 #include "weave_capture.h"
@@ -271,26 +272,17 @@ int weave_flush_ioctl(struct drm_device *drm, void *data,
 }
 
 /*
- * Jiffies of a sleep toward the absolute CLOCK_MONOTONIC time @deadline_ns,
- * or 0 if it has passed.  A sleep in jiffies can end up to a jiffy early,
- * so the callers check the clock again and sleep on until it has passed.
+ * Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns.
+ * drm_timeout_abs_to_jiffies() gives the jiffies of a sleep toward it, or
+ * 0 once it has passed; a sleep in jiffies can end up to a jiffy early, so
+ * the clock is checked again and the wait goes on until it has passed.
  */
-static long weave_jiffies_until(s64 deadline_ns)
-{
-	s64 left = deadline_ns - ktime_get_ns();
-
-	if (left <= 0)
-		return 0;
-	return min_t(u64, nsecs_to_jiffies(left), MAX_SCHEDULE_TIMEOUT - 1) + 1;
-}
-
-/* Wait for @fence until the absolute CLOCK_MONOTONIC time @deadline_ns. */
 static int weave_wait_fence(struct dma_fence *fence, s64 deadline_ns)
 {
 	long ret, j;
 
 	while (!dma_fence_is_signaled(fence)) {
-		j = weave_jiffies_until(deadline_ns);
+		j = drm_timeout_abs_to_jiffies(deadline_ns);
 		if (!j)
 			return -ETIME;
 		ret = dma_fence_wait_timeout(fence, true, j);
@@ -315,7 +307,7 @@ int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns)
 	long ret, j;
 
 	while (!dma_resv_test_signaled(resv, DMA_RESV_USAGE_WRITE)) {
-		j = weave_jiffies_until(deadline_ns);
+		j = drm_timeout_abs_to_jiffies(deadline_ns);
 		if (!j)
 			return -ETIME;
 		ret = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_WRITE, true,

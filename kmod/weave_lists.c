@@ -12,7 +12,6 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
-#include <linux/ww_mutex.h>
 
 #include <drm/drm_gem.h>
 
@@ -82,7 +81,7 @@ static int weave_jbo_cmp(const void *a, const void *b)
  * @bos: @n entries, each with its own reference to its object.
  * @n: Entries of @bos.
  *
- * Sorts @bos by object address, the order weave_bos_lock() locks them
+ * Sorts @bos by object address, the order drm_gem_lock_reservations() locks them
  * in, and merges the entries of one object into its first, with the
  * union of their access.
  *
@@ -107,62 +106,6 @@ u32 weave_jbos_merge(struct weave_jbo *bos, u32 n)
 		u++;
 	}
 	return u;
-}
-
-/**
- * weave_bos_lock() - Lock the reservations of distinct objects.
- * @objs: @n objects, none twice.
- * @n: Entries of @objs.
- * @acquire: The acquire context to initialise.
- *
- * Like drm_gem_lock_reservations(), interruptible: a signal ends each
- * wait for a lock, and the flush leaves its job to be pushed later, having
- * changed nothing.  On -EDEADLK it drops every lock it holds, sleeps on
- * the contended one and starts over with that one held, as the ww
- * protocol requires, so it cannot deadlock.  Unlock with
- * drm_gem_unlock_reservations().
- *
- * Return: 0 with all @n locked; otherwise a negative errno (-EINTR on a
- * signal, -EALREADY if an object is listed twice) with none locked and
- * @acquire finished.
- */
-int weave_bos_lock(struct drm_gem_object **objs, u32 n,
-		   struct ww_acquire_ctx *acquire)
-{
-	int contended = -1;
-	u32 i, j;
-	int ret;
-
-	ww_acquire_init(acquire, &reservation_ww_class);
-retry:
-	if (contended != -1) {
-		ret = dma_resv_lock_slow_interruptible(objs[contended]->resv,
-						       acquire);
-		if (ret) {
-			ww_acquire_fini(acquire);
-			return ret;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		if ((int)i == contended)
-			continue;
-		ret = dma_resv_lock_interruptible(objs[i]->resv, acquire);
-		if (!ret)
-			continue;
-		/* Everything below i is locked, the contended one included. */
-		for (j = 0; j < i; j++)
-			dma_resv_unlock(objs[j]->resv);
-		if (contended > (int)i)
-			dma_resv_unlock(objs[contended]->resv);
-		if (ret == -EDEADLK) {
-			contended = i;
-			goto retry;
-		}
-		ww_acquire_fini(acquire);
-		return ret;
-	}
-	ww_acquire_done(acquire);
-	return 0;
 }
 
 /**

@@ -10,7 +10,6 @@
 
 struct dma_fence;
 struct drm_gem_object;
-struct ww_acquire_ctx;
 
 /* A buffer of a job and how the job uses it. */
 struct weave_jbo {
@@ -29,8 +28,6 @@ int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
 		    const void *inl);
 int weave_grow(void **arr, u32 *cap, u32 need, size_t size);
 u32 weave_jbos_merge(struct weave_jbo *bos, u32 n);
-int weave_bos_lock(struct drm_gem_object **objs, u32 n,
-		   struct ww_acquire_ctx *acquire);
 u32 weave_fences_dedupe(struct dma_fence **fences, u32 *n,
 			weave_fence_cover_fn cover, void *arg);
 

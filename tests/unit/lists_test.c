@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the soft engine's list logic, kmod/weave_lists.c, compiled
- * in user space: array growth, a job's buffer list and its locking under
- * the wound/wait rules, and the de-duplication of a slot's in-fences.  The
- * random cases are checked against a model written here, for fixed seeds.
+ * in user space: array growth, a job's buffer list in lock order, and the
+ * de-duplication of a slot's in-fences.  The random cases are checked
+ * against a model written here, for fixed seeds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +22,7 @@
 
 #define SEEDS	200
 
+/* The stand-in reservation lock's hook, unused here. */
 int (*dma_resv_lock_hook)(struct dma_resv *obj);
 
 /* A small deterministic generator, so that a failure replays. */
@@ -136,95 +137,6 @@ TEST(merge_random_against_model)
 				  tail_count[j]);
 		}
 	}
-}
-
-/* Lock attempts left before the hook makes one fail, and with what. */
-static int hook_deadlocks, hook_fail_at, hook_calls;
-
-static int lock_hook(struct dma_resv *obj)
-{
-	(void)obj;
-	hook_calls++;
-	if (hook_fail_at && hook_calls == hook_fail_at)
-		return -EINTR;
-	if (hook_deadlocks && rnd(3) == 0) {
-		hook_deadlocks--;
-		return -EDEADLK;
-	}
-	return 0;
-}
-
-static struct drm_gem_object *obj_init(struct drm_gem_object *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->resv = &o->_resv;
-	return o;
-}
-
-TEST(lock_backs_off_and_takes_every_lock_once)
-{
-	struct drm_gem_object objs[NOBJS], *list[NOBJS];
-	struct ww_acquire_ctx acquire;
-	u32 seed, i, n;
-
-	dma_resv_lock_hook = lock_hook;
-	for (seed = 1; seed <= SEEDS; seed++) {
-		rnd_state = seed;
-		n = rnd(NOBJS + 1);
-		for (i = 0; i < n; i++)
-			list[i] = obj_init(&objs[i]);
-		hook_deadlocks = rnd(6);
-		hook_fail_at = 0;
-		hook_calls = 0;
-		ASSERT_EQ(0, weave_bos_lock(list, n, &acquire));
-		EXPECT_TRUE(acquire.done);
-		ASSERT_EQ((int)n, acquire.held);
-		for (i = 0; i < n; i++) {
-			ASSERT_EQ(&acquire, objs[i].resv->owner);
-			dma_resv_unlock(objs[i].resv);
-		}
-		ww_acquire_fini(&acquire);
-	}
-	dma_resv_lock_hook = NULL;
-}
-
-TEST(lock_failure_leaves_nothing_locked)
-{
-	struct drm_gem_object objs[NOBJS], *list[NOBJS];
-	struct ww_acquire_ctx acquire;
-	u32 seed, i, n;
-
-	dma_resv_lock_hook = lock_hook;
-	for (seed = 1; seed <= SEEDS; seed++) {
-		rnd_state = seed;
-		n = 1 + rnd(NOBJS);
-		for (i = 0; i < n; i++)
-			list[i] = obj_init(&objs[i]);
-		hook_deadlocks = rnd(4);
-		hook_calls = 0;
-		hook_fail_at = 1 + rnd(n);
-		ASSERT_EQ(-EINTR, weave_bos_lock(list, n, &acquire));
-		/* Finished, with every lock dropped. */
-		EXPECT_FALSE(acquire.live);
-		EXPECT_EQ(0, acquire.held);
-		for (i = 0; i < n; i++)
-			ASSERT_EQ(NULL, objs[i].resv->owner);
-	}
-	dma_resv_lock_hook = NULL;
-}
-
-TEST(lock_refuses_an_object_listed_twice)
-{
-	struct drm_gem_object objs[2], *list[3];
-	struct ww_acquire_ctx acquire;
-
-	list[0] = obj_init(&objs[0]);
-	list[1] = obj_init(&objs[1]);
-	list[2] = list[0];
-	EXPECT_EQ(-EALREADY, weave_bos_lock(list, 3, &acquire));
-	EXPECT_EQ(0, acquire.held);
-	EXPECT_EQ(NULL, objs[0].resv->owner);
-	EXPECT_EQ(NULL, objs[1].resv->owner);
 }
 
 /* --- in-fence de-duplication ------------------------------------------------ */
