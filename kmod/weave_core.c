@@ -79,8 +79,8 @@ static void weave_track_put(struct weave_core *s, struct weave_track *track)
  * Copy a checked task into a ring entry: its fixed fields and only the used
  * bindings and uniform bytes, which are all anyone reads of an entry.
  */
-static void weave_task_copy(struct weave_task *dst,
-			    const struct weave_task *src)
+static void weave_core_task_copy(struct weave_task *dst,
+				 const struct weave_task *src)
 {
 	dst->kind = src->kind;
 	dst->stream = src->stream;
@@ -400,7 +400,7 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	i = slot->head + slot->count;
 	if (i >= core->max_tasks)
 		i -= core->max_tasks;
-	weave_task_copy(&slot->ring[i], task);
+	weave_core_task_copy(&slot->ring[i], task);
 	slot->count++;
 
 	if (slot->count >= core->max_tasks)

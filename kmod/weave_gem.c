@@ -26,6 +26,7 @@
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_failure.h"
+#include "weave_taints.h"
 #include "weave_gem.h"
 
 /**

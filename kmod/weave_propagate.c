@@ -17,6 +17,7 @@
 #include "weave_drm.h"
 #include "weave_engine.h"
 #include "weave_failure.h"
+#include "weave_taints.h"
 #include "weave_insync.h"
 #include "weave_job.h"
 #include "weave_kernels.h"

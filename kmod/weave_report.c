@@ -25,6 +25,7 @@
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_failure.h"
+#include "weave_taints.h"
 #include "weave_flush.h"
 #include "weave_graph.h"
 #include "weave_report.h"

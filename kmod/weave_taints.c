@@ -17,6 +17,7 @@
 #include <linux/spinlock.h>
 
 #include "weave_failure.h"
+#include "weave_taints.h"
 
 /**
  * DOC: taints

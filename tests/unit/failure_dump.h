@@ -9,6 +9,7 @@
 #define _WEAVE_FAILURE_DUMP_H
 
 #include "weave_failure.h"
+#include "weave_taints.h"
 
 /* The claim of a node of &weave_taints.by_off, or of .by_fail; NULL: NULL. */
 struct weave_claim *claim_of(struct rb_node *n);
