@@ -32,12 +32,12 @@ static struct weave_arena_hdr *weave_arena_at(struct weave_arena *a, u32 off)
 }
 
 /**
- * weave_arena_init() - Make @a an empty arena over @size bytes at @base.
+ * weave_core_arena_init() - Make @a an empty arena over @size bytes at @base.
  * @a: The arena.
  * @base: Its bytes, aligned to at least 8; the caller owns them.
  * @size: Their number, a multiple of %WEAVE_ARENA_GRANULE.
  */
-void weave_arena_init(struct weave_arena *a, void *base, u32 size)
+void weave_core_arena_init(struct weave_arena *a, void *base, u32 size)
 {
 	spin_lock_init(&a->lock);
 	a->base = base;
@@ -80,15 +80,15 @@ static void *weave_arena_fit(struct weave_arena *a, u32 need)
 }
 
 /**
- * weave_arena_reserve() - Take a slice of @len bytes.
+ * weave_core_arena_reserve() - Take a slice of @len bytes.
  * @a: The arena, which has bytes.
- * @len: The slice's length; it takes weave_arena_cost() of the arena.
+ * @len: The slice's length; it takes weave_core_arena_cost() of the arena.
  *
  * Return: The slice, aligned to 8, or NULL if it does not fit now.
  */
-void *weave_arena_reserve(struct weave_arena *a, u32 len)
+void *weave_core_arena_reserve(struct weave_arena *a, u32 len)
 {
-	u64 need = weave_arena_cost(len);
+	u64 need = weave_core_arena_cost(len);
 	void *p = NULL;
 
 	spin_lock(&a->lock);
@@ -104,36 +104,37 @@ void *weave_arena_reserve(struct weave_arena *a, u32 len)
 }
 
 /**
- * weave_arena_alone() - Make a slice of @len bytes that has no arena.
- * @mem: weave_arena_cost(@len) bytes, aligned to 8, that the caller frees
- *	when weave_arena_release() hands them back.
+ * weave_core_arena_alone() - Make a slice of @len bytes that has no arena.
+ * @mem: weave_core_arena_cost(@len) bytes, aligned to 8, that the caller frees
+ *	when weave_core_arena_release() hands them back.
  * @len: The slice's length.
  *
  * For a slice too large for its arena: it is released like the others.
  *
  * Return: The slice.
  */
-void *weave_arena_alone(void *mem, u32 len)
+void *weave_core_arena_alone(void *mem, u32 len)
 {
 	struct weave_arena_hdr *h = mem;
 
 	h->arena = NULL;
-	h->len = weave_arena_cost(len);
+	h->len = weave_core_arena_cost(len);
 	h->held = true;
 	return (u8 *)mem + WEAVE_ARENA_GRANULE;
 }
 
 /**
- * weave_arena_release() - Give back the slice @p.
- * @p: A slice from weave_arena_reserve() or weave_arena_alone(), or NULL.
+ * weave_core_arena_release() - Give back the slice @p.
+ * @p: A slice from weave_core_arena_reserve() or weave_core_arena_alone(),
+ *	or NULL.
  *
  * An arena's slice is reused once every slice reserved before it was
  * released.  Any context but a hard interrupt.
  *
- * Return: For a slice of weave_arena_alone(), the memory given to it, for
+ * Return: For a slice of weave_core_arena_alone(), the memory given to it, for
  * the caller to free; else NULL.
  */
-void *weave_arena_release(void *p)
+void *weave_core_arena_release(void *p)
 {
 	struct weave_arena_hdr *h;
 	struct weave_arena *a;
@@ -162,12 +163,12 @@ void *weave_arena_release(void *p)
 }
 
 /**
- * weave_arena_idle() - Whether @a holds no slice.
+ * weave_core_arena_idle() - Whether @a holds no slice.
  * @a: The arena.
  *
  * Return: True if every slice was released.
  */
-bool weave_arena_idle(struct weave_arena *a)
+bool weave_core_arena_idle(struct weave_arena *a)
 {
 	bool idle;
 
@@ -178,12 +179,12 @@ bool weave_arena_idle(struct weave_arena *a)
 }
 
 /**
- * weave_arena_reclaimed() - How many slices @a took back so far.
+ * weave_core_arena_reclaimed() - How many slices @a took back so far.
  * @a: The arena.
  *
  * Return: A count that only grows, for a waiter to see progress.
  */
-u64 weave_arena_reclaimed(struct weave_arena *a)
+u64 weave_core_arena_reclaimed(struct weave_arena *a)
 {
 	u64 n;
 

@@ -42,16 +42,16 @@ struct weave_arena {
 };
 
 /* The bytes a slice of @len takes in its arena, header included. */
-static inline u64 weave_arena_cost(u64 len)
+static inline u64 weave_core_arena_cost(u64 len)
 {
 	return round_up(len, WEAVE_ARENA_GRANULE) + WEAVE_ARENA_GRANULE;
 }
 
-void weave_arena_init(struct weave_arena *a, void *base, u32 size);
-void *weave_arena_reserve(struct weave_arena *a, u32 len);
-void *weave_arena_alone(void *mem, u32 len);
-void *weave_arena_release(void *p);
-bool weave_arena_idle(struct weave_arena *a);
-u64 weave_arena_reclaimed(struct weave_arena *a);
+void weave_core_arena_init(struct weave_arena *a, void *base, u32 size);
+void *weave_core_arena_reserve(struct weave_arena *a, u32 len);
+void *weave_core_arena_alone(void *mem, u32 len);
+void *weave_core_arena_release(void *p);
+bool weave_core_arena_idle(struct weave_arena *a);
+u64 weave_core_arena_reclaimed(struct weave_arena *a);
 
 #endif /* _WEAVE_ARENA_H_ */

@@ -83,7 +83,7 @@
  * that task's stream is then marked failed with -ENOMEM, the last
  * resort, and the task counts as executed and completed.  A task's
  * buffers are pinned before it is queued, and a job only counts another
- * use of each (weave_bo_pin_get()), so flush pins nothing.  Flush can still
+ * use of each (weave_eng_bo_pin_get()), so flush pins nothing.  Flush can still
  * fail for lack of memory (scheduler job, dependency or reservation
  * slots); the job is then held, unchanged, refused tasks and all.
  *
@@ -111,14 +111,14 @@
  * signalled, pinning the module.  Instead a backend stream, with its
  * entities, lives until the client has let it go and the last job made
  * for it is freed; drm_sched_entity_fini() then finds each entity empty and
- * kills nothing.  That runs on weave_engine_wq, because the last job can
+ * kills nothing.  That runs on weave_eng_wq, because the last job can
  * be freed by the scheduler itself.  The scheduler frees a job in a later
  * pass of the thread or ordered work queue that ran it, so after
  * everything the pass that took the job did with its entity (such as
  * signalling its idle completion).  A closed client's jobs drain without help: its abort fired
  * every gate, so they wait only for each other and for room on their
  * queue, and they skip their tasks.  The same holds at unload: no job
- * means no backend stream, and module exit drains weave_engine_wq.
+ * means no backend stream, and module exit drains weave_eng_wq.
  */
 
 static const enum drm_sched_priority weave_prio_map[WEAVE_NUM_PRIOS] = {
@@ -137,7 +137,7 @@ static void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
 	void *spare = xchg(&ctx->spare_tasks, NULL);
 
 	if (spare) {
-		weave_job_bytes_sub(ctx, ctx->task_hint);
+		weave_eng_job_bytes_sub(ctx, ctx->task_hint);
 		kvfree(spare);
 	}
 	ctx->task_hint = task_hint;
@@ -190,11 +190,11 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 static void weave_engine_destroy_stream(void *backend,
 					struct weave_bstream *bs)
 {
-	kref_put(&bs->ref, weave_bstream_release);
+	kref_put(&bs->ref, weave_eng_bstream_release);
 }
 
 /**
- * weave_etask_fill() - Encode a task.
+ * weave_eng_etask_fill() - Encode a task.
  * @t: The encoded task to fill.
  * @task: The task.
  * @more: The array for its bindings past %WEAVE_ETASK_BINDINGS, or NULL.
@@ -202,8 +202,8 @@ static void weave_engine_destroy_stream(void *backend,
  * Takes no reference: the job (or template) that @t is part of holds the
  * buffers.  A host write's staging is left to the caller.
  */
-void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
-		      struct weave_ebinding *more)
+void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
+			  struct weave_ebinding *more)
 {
 	struct weave_ebinding *eb;
 	u32 i;
@@ -224,7 +224,7 @@ void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
 	t->nb = task->num_bindings;
 	t->label = task->label;
 	for (i = 0; i < task->num_bindings; i++) {
-		eb = weave_etask_binding(t, i);
+		eb = weave_eng_etask_binding(t, i);
 		eb->shmem = to_drm_gem_shmem_obj(task->bindings[i].bo);
 		eb->offset = task->bindings[i].offset;
 		eb->size = task->bindings[i].size;
@@ -233,13 +233,13 @@ void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
 }
 
 /**
- * weave_job_take_gates() - Move a slot's pending gates to a job.
+ * weave_eng_job_take_gates() - Move a slot's pending gates to a job.
  * @job: The job, with room for them in its dependencies.
  * @slot: The slot, whose tasks the job takes.
  *
  * Context: The client's mutex held.
  */
-void weave_job_take_gates(struct weave_job *job, u32 slot)
+void weave_eng_job_take_gates(struct weave_job *job, u32 slot)
 {
 	struct weave_ectx *ctx = job->ctx;
 	struct weave_eslot *es = &ctx->slots[slot];
@@ -252,7 +252,7 @@ void weave_job_take_gates(struct weave_job *job, u32 slot)
 
 /*
  * Append @task to @job, which has room for it and for its slot's gates
- * (weave_job_reserve()), with @more, the array for its bindings past
+ * (weave_eng_job_reserve()), with @more, the array for its bindings past
  * %WEAVE_ETASK_BINDINGS, or NULL.  Cannot fail.
  *
  * Return: The encoded task.
@@ -270,15 +270,16 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 	struct weave_etask *t;
 	u32 i;
 
-	weave_job_take_gates(job, task->slot);
+	weave_eng_job_take_gates(job, task->slot);
 	insync = list_empty(&es->insyncs) ? NULL :
-		 weave_eslot_insync(es, task->seqno);
+		 weave_eng_eslot_insync(es, task->seqno);
 	tally = job->ntallies ? &job->tallies[job->ntallies - 1] : NULL;
 	if (tally && tally->ls->handle == task->stream &&
 	    tally->first_seqno + tally->count == task->stream_seqno &&
 	    tally->insync == insync) {
 		if (insync)
-			weave_insync_put(insync);	/* the tally holds one */
+			/* The tally holds one. */
+			weave_eng_insync_put(insync);
 	} else {
 		/* Destroying a stream executes its slot first: it is there. */
 		ls = xa_load(&ctx->streams, task->stream);
@@ -292,7 +293,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 	}
 	tally->count++;
 	t = &job->tasks[job->ntasks++];
-	weave_etask_fill(t, task, more);
+	weave_eng_etask_fill(t, task, more);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
 		struct drm_gem_object *obj = task->bindings[i].bo;
@@ -303,7 +304,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 		}
 		/* The task's tracking record holds a pin: the job takes one. */
 		drm_gem_object_get(obj);
-		weave_bo_pin_get(obj);
+		weave_eng_bo_pin_get(obj);
 		job->bos[job->nbos].obj = obj;
 		job->bos[job->nbos++].access = task->bindings[i].access;
 	}
@@ -338,7 +339,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 	struct weave_etask *t;
 	struct weave_job *job;
 
-	job = weave_job_take_reserve(bs, task, es->ngates, &more);
+	job = weave_eng_job_take_reserve(bs, task, es->ngates, &more);
 	if (job) {
 		list_add_tail(&job->link, &ctx->unpushed);
 		t = weave_job_encode(job, task, more, failures);
@@ -346,15 +347,15 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 		t->arg = -err;
 		t->cause = DRM_WEAVE_FAILURE_ENCODE;
 		if (task->kind == WEAVE_TASK_HOST_WRITE) {
-			weave_staging_free(ctx, t->data, task->len);
+			weave_eng_staging_free(ctx, t->data, task->len);
 			t->data = NULL;
 		}
-		weave_ectx_reserve(ctx);
+		weave_eng_ctx_reserve(ctx);
 		return;
 	}
 
 	ls = xa_load(&ctx->streams, task->stream);
-	weave_staging_free(ctx, task->data, task->len);
+	weave_eng_staging_free(ctx, task->data, task->len);
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
 	atomic64_inc(&ls->executed);
@@ -364,7 +365,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 /* A task the core cancels at close: only its staging is left to free. */
 static void weave_engine_drop(void *backend, const struct weave_task *task)
 {
-	weave_staging_free(backend, task->data, task->len);
+	weave_eng_staging_free(backend, task->data, task->len);
 }
 
 static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
@@ -392,7 +393,7 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	job = list_empty(&ctx->unpushed) ? NULL :
 		list_last_entry(&ctx->unpushed, struct weave_job, link);
 	if (!job || job->bs != bs || job->tmpl) {
-		job = weave_job_alloc(bs);
+		job = weave_eng_job_alloc(bs);
 		if (!job) {
 			kfree(more);
 			return -ENOMEM;
@@ -401,12 +402,12 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
 	}
 
 	/* Refused: the task stays the core's, the job as it was. */
-	ret = weave_job_reserve(job, task, es->ngates);
+	ret = weave_eng_job_reserve(job, task, es->ngates);
 	if (ret) {
 		kfree(more);
 		if (!job->ntasks) {
 			list_del(&job->link);
-			weave_job_free(job);
+			weave_eng_job_free(job);
 		}
 		return ret;
 	}
@@ -420,10 +421,10 @@ static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
  */
 static void weave_job_uniq_bos(struct weave_job *job)
 {
-	u32 i, n = weave_jbos_merge(job->bos, job->nbos);
+	u32 i, n = weave_core_jbos_merge(job->bos, job->nbos);
 
 	for (i = n; i < job->nbos; i++)
-		weave_job_put_bo(job->bos[i].obj);
+		weave_eng_job_put_bo(job->bos[i].obj);
 	job->nbos = n;
 	for (i = 0; i < n; i++)
 		job->objs[i] = job->bos[i].obj;
@@ -453,14 +454,14 @@ static int weave_job_add_implicit(struct weave_job *job,
 				f) {
 		if (dma_fence_is_signaled(f))
 			continue;
-		if (weave_fence_owner(f) == ctx->id) {
+		if (weave_eng_fence_owner(f) == ctx->id) {
 			ret = drm_sched_job_add_dependency(&job->base,
 							   dma_fence_get(f));
 			if (ret)
 				return ret;
 			continue;
 		}
-		gate = weave_gate_create(ctx, dma_fence_get(f));
+		gate = weave_eng_gate_create(ctx, dma_fence_get(f));
 		if (!gate) {
 			dma_fence_put(f);
 			return -ENOMEM;
@@ -559,15 +560,15 @@ static void weave_job_commit(struct weave_job *job,
 	list_del(&job->link);
 	list_for_each_entry_safe(gate, tmp, gates, link) {
 		list_del_init(&gate->link);
-		weave_gate_arm(ctx, gate);
+		weave_eng_gate_arm(ctx, gate);
 		dma_fence_put(&gate->f.base);
 	}
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
 	/* The next point of the entity's timeline, in push order. */
-	out = weave_proxy_attach_at(job->proxy, dma_fence_get(finished),
-				    job->bs->fence_context + job->prio,
-				    ++job->bs->fence_seqno[job->prio]);
+	out = weave_eng_proxy_attach_at(job->proxy, dma_fence_get(finished),
+					job->bs->fence_context + job->prio,
+					++job->bs->fence_seqno[job->prio]);
 	job->proxy = NULL;
 	for (i = 0; i < job->nbos; i++)
 		dma_resv_add_fence(job->objs[i]->resv, out,
@@ -652,7 +653,7 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
  * The soft engine as a backend of the scheduler core.  The backend context
  * is the client's &struct weave_ectx.
  */
-const struct weave_backend_ops weave_engine_ops = {
+const struct weave_backend_ops weave_eng_ops = {
 	.enqueue = weave_engine_enqueue,
 	.fail = weave_engine_fail,
 	.drop = weave_engine_drop,
@@ -663,7 +664,7 @@ const struct weave_backend_ops weave_engine_ops = {
 };
 
 /**
- * weave_ectx_abort() - Cut a client's work short.
+ * weave_eng_ctx_abort() - Cut a client's work short.
  * @ctx: The client's engine context.
  * @err: The negative errno the work fails with: -ECANCELED when the client
  *	closes, -ENODEV when its device is unplugged.  Only the first abort
@@ -677,7 +678,7 @@ const struct weave_backend_ops weave_engine_ops = {
  *
  * Context: The client's mutex held.
  */
-void weave_ectx_abort(struct weave_ectx *ctx, int err)
+void weave_eng_ctx_abort(struct weave_ectx *ctx, int err)
 {
 	struct weave_engine *engine = ctx->engine;
 	struct weave_gate *gate;
@@ -691,7 +692,7 @@ void weave_ectx_abort(struct weave_ectx *ctx, int err)
 							 link);
 
 		list_del(&job->link);
-		weave_job_free(job);
+		weave_eng_job_free(job);
 	}
 	for (i = 0; i < engine->num_queues; i++)
 		wake_up_all(&engine->queues[i].abort_wq);
@@ -707,20 +708,20 @@ void weave_ectx_abort(struct weave_ectx *ctx, int err)
 			break;
 		/* The list's reference is ours now. */
 		dma_fence_remove_callback(gate->in, &gate->cb);
-		weave_gate_fire(gate, err);
+		weave_eng_gate_fire(gate, err);
 		dma_fence_put(&gate->f.base);
 	}
 }
 
 /**
- * weave_ectx_held() - Whether the client has tasks its flush could not push.
+ * weave_eng_ctx_held() - Whether the client has tasks its flush could not push.
  * @ctx: The client's engine context.
  *
  * Context: The client's mutex held, outside of the scheduler core.
  * Return: True if a job is pending: a flush failed and the next one will
  * push it.
  */
-bool weave_ectx_held(struct weave_ectx *ctx)
+bool weave_eng_ctx_held(struct weave_ectx *ctx)
 {
 	return !list_empty(&ctx->unpushed);
 }

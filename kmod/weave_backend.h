@@ -15,12 +15,12 @@ struct weave_etask;
 struct weave_job;
 struct weave_task;
 
-extern const struct weave_backend_ops weave_engine_ops;
+extern const struct weave_backend_ops weave_eng_ops;
 
-void weave_etask_fill(struct weave_etask *t, const struct weave_task *task,
-		      struct weave_ebinding *more);
-void weave_job_take_gates(struct weave_job *job, u32 slot);
-void weave_ectx_abort(struct weave_ectx *ctx, int err);
-bool weave_ectx_held(struct weave_ectx *ctx);
+void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
+			  struct weave_ebinding *more);
+void weave_eng_job_take_gates(struct weave_job *job, u32 slot);
+void weave_eng_ctx_abort(struct weave_ectx *ctx, int err);
+bool weave_eng_ctx_held(struct weave_ectx *ctx);
 
 #endif /* _WEAVE_BACKEND_H_ */

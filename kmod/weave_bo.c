@@ -17,7 +17,7 @@
 #include "weave_compat.h"
 
 /**
- * weave_bo_enomem() - The uAPI's errno of a shmem failure.
+ * weave_eng_bo_enomem() - The uAPI's errno of a shmem failure.
  * @err: A negative errno from shmem.
  *
  * shmem fails with -ENOSPC when it cannot allocate a file's inode or
@@ -25,25 +25,25 @@
  *
  * Return: @err, with -ENOSPC made -ENOMEM.
  */
-int weave_bo_enomem(int err)
+int weave_eng_bo_enomem(int err)
 {
 	return err == -ENOSPC ? -ENOMEM : err;
 }
 
 /**
- * weave_bo_pin() - Make a buffer's pages resident for a use of weave's.
+ * weave_eng_bo_pin() - Make a buffer's pages resident for a use of weave's.
  * @obj: A buffer weave created (not an imported one); the caller holds a
  *	reference.
  *
  * The first use allocates the pages that are missing, charged to the
  * caller's memory cgroup, and pins them.  Each call is undone by one
- * weave_bo_unpin().
+ * weave_eng_bo_unpin().
  *
  * Context: Process context; may sleep.  The caller may hold its client's
  * mutex, and no reservation lock.
  * Return: 0, -ENOMEM, or -ERESTARTSYS if a signal interrupted it.
  */
-int weave_bo_pin(struct drm_gem_object *obj)
+int weave_eng_bo_pin(struct drm_gem_object *obj)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
 	int ret;
@@ -54,7 +54,7 @@ int weave_bo_pin(struct drm_gem_object *obj)
 		return -ERESTARTSYS;
 	ret = 0;
 	if (!atomic_inc_not_zero(&bo->pins)) {
-		ret = weave_bo_enomem(weave_compat_shmem_pin(&bo->base));
+		ret = weave_eng_bo_enomem(weave_compat_shmem_pin(&bo->base));
 		if (!ret)
 			atomic_set(&bo->pins, 1);
 	}
@@ -63,20 +63,20 @@ int weave_bo_pin(struct drm_gem_object *obj)
 }
 
 /**
- * weave_bo_pin_get() - Another use of a buffer's resident pages.
- * @obj: A buffer of which the caller holds a pin (weave_bo_pin()).
+ * weave_eng_bo_pin_get() - Another use of a buffer's resident pages.
+ * @obj: A buffer of which the caller holds a pin (weave_eng_bo_pin()).
  *
- * Undone by weave_bo_unpin().
+ * Undone by weave_eng_bo_unpin().
  *
  * Context: Any.
  */
-void weave_bo_pin_get(struct drm_gem_object *obj)
+void weave_eng_bo_pin_get(struct drm_gem_object *obj)
 {
 	WARN_ON_ONCE(!atomic_inc_not_zero(&to_weave_bo(obj)->pins));
 }
 
 /**
- * weave_bo_unpin() - End a use of a buffer's pages.
+ * weave_eng_bo_unpin() - End a use of a buffer's pages.
  * @obj: The buffer; the caller holds a reference.
  *
  * The last use unpins the pages, which become reclaimable.
@@ -85,7 +85,7 @@ void weave_bo_pin_get(struct drm_gem_object *obj)
  * (the reservation lock since 6.8, its pages_lock before).  The caller
  * holds no reservation lock.
  */
-void weave_bo_unpin(struct drm_gem_object *obj)
+void weave_eng_bo_unpin(struct drm_gem_object *obj)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
 
@@ -96,13 +96,13 @@ void weave_bo_unpin(struct drm_gem_object *obj)
 }
 
 /**
- * weave_bo_quota_create() - Make a client's buffer quota.
+ * weave_eng_bo_quota_create() - Make a client's buffer quota.
  * @max_bytes: The most bytes of buffers it may be charged.
  * @max_bos: The most buffers it may be charged.
  *
  * Return: The quota, with one reference, or NULL.
  */
-struct weave_bo_quota *weave_bo_quota_create(u64 max_bytes, u64 max_bos)
+struct weave_bo_quota *weave_eng_bo_quota_create(u64 max_bytes, u64 max_bos)
 {
 	struct weave_bo_quota *quota;
 
@@ -121,24 +121,24 @@ static void weave_bo_quota_release(struct kref *ref)
 }
 
 /**
- * weave_bo_quota_put() - Drop a reference to a quota.
+ * weave_eng_bo_quota_put() - Drop a reference to a quota.
  * @quota: The quota.
  *
  * Context: Any but a hard interrupt.
  */
-void weave_bo_quota_put(struct weave_bo_quota *quota)
+void weave_eng_bo_quota_put(struct weave_bo_quota *quota)
 {
 	kref_put(&quota->ref, weave_bo_quota_release);
 }
 
 /**
- * weave_bo_quota_charge() - Charge a buffer to a quota.
+ * weave_eng_bo_quota_charge() - Charge a buffer to a quota.
  * @quota: The quota.
  * @size: The buffer's size in bytes.
  *
  * Return: 0, or -EDQUOT past one of its limits, with nothing charged.
  */
-int weave_bo_quota_charge(struct weave_bo_quota *quota, size_t size)
+int weave_eng_bo_quota_charge(struct weave_bo_quota *quota, size_t size)
 {
 	if (atomic64_add_return(size, &quota->bytes) > quota->max_bytes) {
 		atomic64_sub(size, &quota->bytes);
@@ -153,14 +153,14 @@ int weave_bo_quota_charge(struct weave_bo_quota *quota, size_t size)
 }
 
 /**
- * weave_bo_quota_uncharge() - Undo weave_bo_quota_charge(), and drop the
- * buffer's reference to the quota.
+ * weave_eng_bo_quota_uncharge() - Undo weave_eng_bo_quota_charge(), and
+ * drop the buffer's reference to the quota.
  * @quota: The quota.
  * @size: The buffer's size in bytes.
  */
-void weave_bo_quota_uncharge(struct weave_bo_quota *quota, size_t size)
+void weave_eng_bo_quota_uncharge(struct weave_bo_quota *quota, size_t size)
 {
 	atomic64_sub(size, &quota->bytes);
 	atomic64_dec(&quota->bos);
-	weave_bo_quota_put(quota);
+	weave_eng_bo_quota_put(quota);
 }

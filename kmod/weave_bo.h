@@ -93,14 +93,14 @@ static inline struct weave_bo *to_weave_bo(struct drm_gem_object *obj)
 	return container_of(obj, struct weave_bo, base.base);
 }
 
-int weave_bo_pin(struct drm_gem_object *obj);
-void weave_bo_pin_get(struct drm_gem_object *obj);
-void weave_bo_unpin(struct drm_gem_object *obj);
+int weave_eng_bo_pin(struct drm_gem_object *obj);
+void weave_eng_bo_pin_get(struct drm_gem_object *obj);
+void weave_eng_bo_unpin(struct drm_gem_object *obj);
 
-struct weave_bo_quota *weave_bo_quota_create(u64 max_bytes, u64 max_bos);
-void weave_bo_quota_put(struct weave_bo_quota *quota);
-int weave_bo_quota_charge(struct weave_bo_quota *quota, size_t size);
-void weave_bo_quota_uncharge(struct weave_bo_quota *quota, size_t size);
-int weave_bo_enomem(int err);
+struct weave_bo_quota *weave_eng_bo_quota_create(u64 max_bytes, u64 max_bos);
+void weave_eng_bo_quota_put(struct weave_bo_quota *quota);
+int weave_eng_bo_quota_charge(struct weave_bo_quota *quota, size_t size);
+void weave_eng_bo_quota_uncharge(struct weave_bo_quota *quota, size_t size);
+int weave_eng_bo_enomem(int err);
 
 #endif /* _WEAVE_BO_H_ */

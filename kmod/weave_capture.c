@@ -31,13 +31,13 @@
  */
 
 /**
- * weave_capture_init() - Give every slot of @core an empty window.
+ * weave_core_capture_init() - Give every slot of @core an empty window.
  * @cap: The windows.
  * @core: The initialized core.
  *
  * Return: 0 or -ENOMEM.
  */
-int weave_capture_init(struct weave_capture *cap, struct weave_core *core)
+int weave_core_capture_init(struct weave_capture *cap, struct weave_core *core)
 {
 	cap->core = core;
 	cap->windows = kcalloc(core->max_streams, sizeof(*cap->windows),
@@ -46,10 +46,10 @@ int weave_capture_init(struct weave_capture *cap, struct weave_core *core)
 }
 
 /**
- * weave_capture_fini() - Free the windows, which must all be closed.
+ * weave_core_capture_fini() - Free the windows, which must all be closed.
  * @cap: The windows.
  */
-void weave_capture_fini(struct weave_capture *cap)
+void weave_core_capture_fini(struct weave_capture *cap)
 {
 	kfree(cap->windows);
 	cap->windows = NULL;
@@ -62,35 +62,35 @@ static struct weave_window *weave_window_of(const struct weave_capture *cap,
 }
 
 /**
- * weave_capture_window() - The window of a logical stream's slot.
+ * weave_core_capture_window() - The window of a logical stream's slot.
  * @cap: The windows.
  * @stream: The logical stream handle.
  *
  * Return: The window, to read.
  */
-const struct weave_window *weave_capture_window(const struct weave_capture *cap,
-						u32 stream)
+const struct weave_window *
+weave_core_capture_window(const struct weave_capture *cap, u32 stream)
 {
 	lockdep_assert_held(cap->core->lock);
 	return weave_window_of(cap, stream);
 }
 
 /**
- * weave_capture_recording() - Whether @stream owns a recording window.
+ * weave_core_capture_recording() - Whether @stream owns a recording window.
  * @cap: The windows.
  * @stream: The logical stream handle.
  *
  * Return: True if @stream's launches are to be recorded, not run.
  */
-bool weave_capture_recording(const struct weave_capture *cap, u32 stream)
+bool weave_core_capture_recording(const struct weave_capture *cap, u32 stream)
 {
-	const struct weave_window *w = weave_capture_window(cap, stream);
+	const struct weave_window *w = weave_core_capture_window(cap, stream);
 
 	return w->state == WEAVE_WINDOW_RECORDING && w->owner == stream;
 }
 
 /**
- * weave_capture_prepare() - Open a window on @stream's slot.
+ * weave_core_capture_prepare() - Open a window on @stream's slot.
  * @cap: The windows.
  * @stream: The logical stream handle, its owner.
  *
@@ -98,7 +98,7 @@ bool weave_capture_recording(const struct weave_capture *cap, u32 stream)
  * backend refused a task when the slot was executed, and then no window
  * opened (a closed window's pending hold may have been given back).
  */
-int weave_capture_prepare(struct weave_capture *cap, u32 stream)
+int weave_core_capture_prepare(struct weave_capture *cap, u32 stream)
 {
 	struct weave_window *w = weave_window_of(cap, stream);
 	int err;
@@ -106,7 +106,7 @@ int weave_capture_prepare(struct weave_capture *cap, u32 stream)
 	lockdep_assert_held(cap->core->lock);
 	if (w->state != WEAVE_WINDOW_NONE)
 		return -EBUSY;
-	err = weave_capture_settle(cap, stream);
+	err = weave_core_capture_settle(cap, stream);
 	if (!err)
 		err = weave_core_isolate_get(cap->core, stream);
 	if (err)
@@ -118,7 +118,7 @@ int weave_capture_prepare(struct weave_capture *cap, u32 stream)
 }
 
 /**
- * weave_capture_begin() - Start recording a prepared window.
+ * weave_core_capture_begin() - Start recording a prepared window.
  * @cap: The windows.
  * @stream: The logical stream handle, which must own the window.
  *
@@ -126,7 +126,7 @@ int weave_capture_prepare(struct weave_capture *cap, u32 stream)
  * which the backend refused a task of the warm-up, and then nothing
  * changed.
  */
-int weave_capture_begin(struct weave_capture *cap, u32 stream)
+int weave_core_capture_begin(struct weave_capture *cap, u32 stream)
 {
 	struct weave_window *w = weave_window_of(cap, stream);
 	int err;
@@ -142,19 +142,19 @@ int weave_capture_begin(struct weave_capture *cap, u32 stream)
 }
 
 /**
- * weave_capture_close() - Close the window of @stream's slot, if any.
+ * weave_core_capture_close() - Close the window of @stream's slot, if any.
  * @cap: The windows.
  * @stream: A logical stream of the slot.
  *
  * Gives back the window's isolation hold, which executes the slot.  If the
  * backend refuses a task of the slot then, the window closes all the same
  * but its hold stays with the slot, *pending*: the tasks queued while it
- * was isolated still run isolated, and weave_capture_settle() gives the
+ * was isolated still run isolated, and weave_core_capture_settle() gives the
  * hold back once they could be handed over.
  *
  * Return: True if there was a window.
  */
-bool weave_capture_close(struct weave_capture *cap, u32 stream)
+bool weave_core_capture_close(struct weave_capture *cap, u32 stream)
 {
 	struct weave_window *w = weave_window_of(cap, stream);
 	bool open = w->state != WEAVE_WINDOW_NONE;
@@ -162,24 +162,24 @@ bool weave_capture_close(struct weave_capture *cap, u32 stream)
 	lockdep_assert_held(cap->core->lock);
 	w->state = WEAVE_WINDOW_NONE;
 	w->owner = 0;
-	weave_capture_settle(cap, stream);
+	weave_core_capture_settle(cap, stream);
 	return open;
 }
 
 /**
- * weave_capture_settle() - Give back the pending isolation hold of the
+ * weave_core_capture_settle() - Give back the pending isolation hold of the
  * closed window of @stream's slot, if it has one.
  * @cap: The windows.
  * @stream: A logical stream of the slot.
  *
- * See weave_capture_close().  Called again by anything that executes the
+ * See weave_core_capture_close().  Called again by anything that executes the
  * slot; after an execution that handed over all of the slot's tasks it
  * cannot fail.
  *
  * Return: 0, also without a pending hold; or the error with which the
  * backend refused a task of the slot, and the hold stays pending.
  */
-int weave_capture_settle(struct weave_capture *cap, u32 stream)
+int weave_core_capture_settle(struct weave_capture *cap, u32 stream)
 {
 	struct weave_window *w = weave_window_of(cap, stream);
 	int err;
@@ -194,7 +194,7 @@ int weave_capture_settle(struct weave_capture *cap, u32 stream)
 }
 
 /**
- * weave_capture_end() - End the recording window of @stream's slot.
+ * weave_core_capture_end() - End the recording window of @stream's slot.
  * @cap: The windows.
  * @stream: A logical stream of the slot.
  * @owner: Set to the window's owner, whether it ends or not.
@@ -205,7 +205,7 @@ int weave_capture_settle(struct weave_capture *cap, u32 stream)
  * Return: 0 if @stream owned it; -ECANCELED if it was abandoned; -EBADFD if
  * the slot had no recording window, which changed nothing.
  */
-int weave_capture_end(struct weave_capture *cap, u32 stream, u32 *owner)
+int weave_core_capture_end(struct weave_capture *cap, u32 stream, u32 *owner)
 {
 	struct weave_window *w = weave_window_of(cap, stream);
 
@@ -213,6 +213,6 @@ int weave_capture_end(struct weave_capture *cap, u32 stream, u32 *owner)
 	*owner = w->owner;
 	if (w->state != WEAVE_WINDOW_RECORDING)
 		return -EBADFD;
-	weave_capture_close(cap, stream);
+	weave_core_capture_close(cap, stream);
 	return *owner == stream ? 0 : -ECANCELED;
 }

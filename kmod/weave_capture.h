@@ -31,7 +31,7 @@ enum weave_window_state {
  * @owner: The logical stream that opened it; 0 without a window.
  * @isolated: The window holds one of the slot's isolation holds; or,
  *	with state %WEAVE_WINDOW_NONE, the hold of a closed window is
- *	pending (see weave_capture_close()).
+ *	pending (see weave_core_capture_close()).
  */
 struct weave_window {
 	enum weave_window_state state;
@@ -49,15 +49,15 @@ struct weave_capture {
 	struct weave_window *windows;
 };
 
-int weave_capture_init(struct weave_capture *cap, struct weave_core *core);
-void weave_capture_fini(struct weave_capture *cap);
-const struct weave_window *weave_capture_window(const struct weave_capture *cap,
-						u32 stream);
-bool weave_capture_recording(const struct weave_capture *cap, u32 stream);
-int weave_capture_prepare(struct weave_capture *cap, u32 stream);
-int weave_capture_begin(struct weave_capture *cap, u32 stream);
-int weave_capture_end(struct weave_capture *cap, u32 stream, u32 *owner);
-bool weave_capture_close(struct weave_capture *cap, u32 stream);
-int weave_capture_settle(struct weave_capture *cap, u32 stream);
+int weave_core_capture_init(struct weave_capture *cap, struct weave_core *core);
+void weave_core_capture_fini(struct weave_capture *cap);
+const struct weave_window *
+weave_core_capture_window(const struct weave_capture *cap, u32 stream);
+bool weave_core_capture_recording(const struct weave_capture *cap, u32 stream);
+int weave_core_capture_prepare(struct weave_capture *cap, u32 stream);
+int weave_core_capture_begin(struct weave_capture *cap, u32 stream);
+int weave_core_capture_end(struct weave_capture *cap, u32 stream, u32 *owner);
+bool weave_core_capture_close(struct weave_capture *cap, u32 stream);
+int weave_core_capture_settle(struct weave_capture *cap, u32 stream);
 
 #endif /* _WEAVE_CAPTURE_H_ */

@@ -67,7 +67,7 @@ struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle)
  * queued or being enqueued.
  *
  * Context: The client's mutex held.
- * Return: 0, or a negative errno of weave_bo_pin().
+ * Return: 0, or a negative errno of weave_eng_bo_pin().
  */
 int weave_btrack_pin(struct weave_btrack *bt)
 {
@@ -75,7 +75,7 @@ int weave_btrack_pin(struct weave_btrack *bt)
 
 	if (bt->pinned)
 		return 0;
-	ret = weave_bo_pin(bt->obj);
+	ret = weave_eng_bo_pin(bt->obj);
 	bt->pinned = !ret;
 	return ret;
 }
@@ -96,7 +96,7 @@ void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt)
 {
 	if (bt->pinned && !bt->track.queued && bt->busy == bt->held) {
 		bt->pinned = false;
-		weave_bo_unpin(bt->obj);
+		weave_eng_bo_unpin(bt->obj);
 	}
 	if (bt->busy || bt->track.queued)
 		return;
@@ -175,7 +175,7 @@ void weave_task_release(struct weave_client *c, struct weave_task *t)
 	}
 	t->num_bindings = 0;
 	if (t->data) {
-		weave_staging_drop(c->ectx, t->data, t->len);
+		weave_eng_staging_drop(c->ectx, t->data, t->len);
 		t->data = NULL;
 	}
 }

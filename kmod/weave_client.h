@@ -72,7 +72,7 @@ struct weave_btrack {
 	 */
 	u32 held;
 	/**
-	 * @pinned: The record holds a pin of the buffer (weave_bo_pin()):
+	 * @pinned: The record holds a pin of the buffer (weave_eng_bo_pin()):
 	 * from the enqueue that queues a task binding it until no task
 	 * binding it is queued or being enqueued (see "DOC: buffer
 	 * objects").

@@ -73,7 +73,7 @@
  *    wait, under it, for the client's jobs to leave them; those jobs never
  *    need the mutex, and an aborted job stops at its next task.
  * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
- *    and its last unpin (weave_bo_pin(), weave_bo_unpin(); "DOC: buffer
+ *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
  *    that lets go of its pin take it under the client mutex; READ takes
  *    it alone, and so does a job's free on the scheduler thread or a
@@ -428,7 +428,7 @@ static const struct drm_driver weave_drm_driver = {
 /* The drmm action that checks the failure graph went with the buffers. */
 static void weave_failures_release(struct drm_device *drm, void *arg)
 {
-	weave_failures_fini(&to_weave_device(drm)->failures);
+	weave_fg_fini(&to_weave_device(drm)->failures);
 }
 
 /* The drmm action that lets the engine go with its device. */
@@ -436,7 +436,7 @@ static void weave_engine_release(struct drm_device *drm, void *arg)
 {
 	struct weave_device *wdev = to_weave_device(drm);
 
-	weave_engine_fini(wdev->engine);
+	weave_eng_fini(wdev->engine);
 	wdev->engine = NULL;
 }
 
@@ -482,14 +482,14 @@ static int weave_probe(struct platform_device *pdev)
 	ret = drmm_mutex_init(&wdev->drm, &wdev->clients_lock);
 	if (ret)
 		return ret;
-	weave_failures_init(&wdev->failures);
+	weave_fg_init(&wdev->failures);
 	wdev->failures.max_claims = max_buffer_claims;
 	ret = drmm_add_action_or_reset(&wdev->drm, weave_failures_release,
 				       NULL);
 	if (ret)
 		return ret;
 
-	wdev->engine = weave_engine_create(wdev->drm.dev, &wdev->limits);
+	wdev->engine = weave_eng_create(wdev->drm.dev, &wdev->limits);
 	if (IS_ERR(wdev->engine)) {
 		ret = PTR_ERR(wdev->engine);
 		wdev->engine = NULL;
@@ -601,7 +601,7 @@ static int __init weave_init(void)
 		return -EINVAL;
 	}
 
-	ret = weave_engine_module_init();
+	ret = weave_eng_module_init();
 	if (ret)
 		return ret;
 	ret = platform_driver_register(&weave_platform_driver);
@@ -622,7 +622,7 @@ err_devices:
 	weave_devices_unregister(i);
 	platform_driver_unregister(&weave_platform_driver);
 err_engine:
-	weave_engine_module_exit();
+	weave_eng_module_exit();
 	return ret;
 }
 
@@ -630,7 +630,7 @@ static void __exit weave_exit(void)
 {
 	weave_devices_unregister(num_devices);
 	platform_driver_unregister(&weave_platform_driver);
-	weave_engine_module_exit();
+	weave_eng_module_exit();
 	/*
 	 * No fence or job is left, but the RCU callbacks that freed the last
 	 * ones may still be returning from their module_put(): wait until

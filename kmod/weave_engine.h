@@ -201,7 +201,7 @@ struct weave_ectx {
 	/**
 	 * @reserve: A job made ahead and not used yet, or NULL: room for one
 	 * task that enqueue has no memory to encode where the core cannot
-	 * keep it (see weave_ectx_reserve()).  Under the client's mutex.
+	 * keep it (see weave_eng_ctx_reserve()).  Under the client's mutex.
 	 */
 	struct weave_job *reserve;
 	/** @slots: @max_streams slot states, under the client's mutex. */
@@ -262,7 +262,7 @@ struct weave_ectx {
 	struct weave_failure *overflow;
 	/**
 	 * @fstash: The memory the failure graph takes for the client's tasks,
-	 * charged to it: filled by weave_ectx_reserve() at each enqueue,
+	 * charged to it: filled by weave_eng_ctx_reserve() at each enqueue,
 	 * taken by the workers under the graph's lock.
 	 */
 	struct weave_fstash fstash;

@@ -45,8 +45,8 @@ static int weave_enqueue_try(struct drm_device *drm, struct drm_file *file,
 		return -ENODEV;
 	ret = weave_client_lock(c);
 	if (!ret) {
-		bool record = weave_capture_recording(&c->capture,
-						      args->stream);
+		bool record = weave_core_capture_recording(&c->capture,
+							   args->stream);
 
 		room->full = false;
 		pagefault_disable();
@@ -54,8 +54,8 @@ static int weave_enqueue_try(struct drm_device *drm, struct drm_file *file,
 				   record ? &weave_graph_recorder : NULL, room);
 		pagefault_enable();
 		if (ret == -EAGAIN && room->full)
-			room->seen = weave_staging_reclaimed(c->ectx,
-							     room->slot);
+			room->seen = weave_eng_staging_reclaimed(c->ectx,
+								 room->slot);
 		mutex_unlock(&c->lock);
 	}
 	drm_dev_exit(idx);
@@ -97,8 +97,10 @@ int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 	for (;;) {
 		ret = weave_enqueue_try(drm, file, args, &room);
 		if (ret == -EAGAIN && room.full) {
-			ret = weave_staging_wait(c->ectx, room.slot, room.seen,
-						 c->wdev->limits.job_timeout_ms);
+			u32 ms = c->wdev->limits.job_timeout_ms;
+
+			ret = weave_eng_staging_wait(c->ectx, room.slot,
+						     room.seen, ms);
 			/* One more try, which fails if the arena is full. */
 			room.last = ret == -ETIME;
 			if (room.last)

@@ -31,14 +31,14 @@
  * a report naming it never names another.
  *
  * Ownership.  A failure is counted: each claim that carries it holds one
- * reference, and so does each caller between weave_failure_create(),
- * weave_failure_get(), weave_taints_first() or weave_taints_list() and its
- * weave_failure_put().  The last put, or the release of its last claim,
+ * reference, and so does each caller between weave_fg_create(),
+ * weave_fg_get(), weave_fg_taints_first() or weave_fg_taints_list() and its
+ * weave_fg_put().  The last put, or the release of its last claim,
  * frees it at once.  So the graph holds nothing that no byte carries and
  * no caller holds: it leaks if and only if buffers (or references) leak.
  * A failure created and never claimed is freed by the creator's put.
  * Owners only bound how many live failures a client has; a failure
- * outlives its owner (weave_fowner_detach()), since it lives on bytes,
+ * outlives its owner (weave_fg_owner_detach()), since it lives on bytes,
  * and those bytes may be shared with other processes.
  *
  * Locking.  One spinlock per graph, &weave_failures.lock, protects the
@@ -48,7 +48,7 @@
  * driver, fence locks included, and from the workers that run jobs, which
  * are fence-signalling paths.  Nothing under it sleeps or allocates.  The
  * only lockless access is the read of &weave_taints.claims by the clean
- * buffer's early out (weave_taints_any() and others): it is exact for a
+ * buffer's early out (weave_fg_taints_any() and others): it is exact for a
  * caller ordered after the last change of the buffer's taints (by this
  * lock, a fence, or running on the same worker), as the worker that runs a
  * job is ordered after the jobs that wrote its buffers.
@@ -56,12 +56,12 @@
  * Memory.  Whatever may need memory takes a &struct weave_fstash, filled
  * beforehand where sleeping is allowed (an ioctl, with
  * %GFP_KERNEL_ACCOUNT, so that it is charged to the client).  Nothing in
- * the graph allocates.  weave_failure_create() and weave_failure_shared()
+ * the graph allocates.  weave_fg_create() and weave_fg_shared()
  * take one record from the stash, and fail with -ENOMEM, changing nothing,
  * if it has none.  A claim or a release needs claim nodes: at most
- * %WEAVE_CLAIM_NODES for weave_taints_claim() (a claim inside another
+ * %WEAVE_CLAIM_NODES for weave_fg_taints_claim() (a claim inside another
  * failure's claim splits it in two around the new one) and
- * %WEAVE_RELEASE_NODES for weave_taints_release() (a release inside a
+ * %WEAVE_RELEASE_NODES for weave_fg_taints_release() (a release inside a
  * claim splits it).  A buffer's own node (&weave_taints.node) is used
  * before a stash's, so that one failure over one range needs no stash at
  * all.  When the nodes are not there, or taking them would pass a limit,
@@ -73,14 +73,14 @@
  * &weave_failures.max_claims claims, so at most that many nodes, one of
  * them its own; a client's failures are carried by at most
  * &weave_fowner.max_nodes nodes taken from stashes, and it has at most
- * &weave_fowner.max live records, plus the one weave_failure_shared()
- * makes.  Records of a closed client (after weave_fowner_detach()) count
+ * &weave_fowner.max live records, plus the one weave_fg_shared()
+ * makes.  Records of a closed client (after weave_fg_owner_detach()) count
  * against no one; each is carried by a claim or held by a caller, so the
  * buffers' limit bounds them.
  *
- * Teardown.  Freeing a buffer calls weave_taints_fini(), which releases its
- * claims; closing a client calls weave_fowner_detach() after its last
- * create; the device calls weave_failures_fini() last, once every buffer
+ * Teardown.  Freeing a buffer calls weave_fg_taints_fini(), which releases its
+ * claims; closing a client calls weave_fg_owner_detach() after its last
+ * create; the device calls weave_fg_fini() last, once every buffer
  * is gone, and it warns if any record or claim node is left.
  */
 
@@ -120,10 +120,10 @@
  */
 
 /**
- * weave_failures_init() - Make an empty failure graph.
+ * weave_fg_init() - Make an empty failure graph.
  * @graph: The graph.
  */
-void weave_failures_init(struct weave_failures *graph)
+void weave_fg_init(struct weave_failures *graph)
 {
 	spin_lock_init(&graph->lock);
 	graph->next_id = 1;
@@ -134,23 +134,23 @@ void weave_failures_init(struct weave_failures *graph)
 }
 
 /**
- * weave_failures_fini() - Tear down a failure graph.
+ * weave_fg_fini() - Tear down a failure graph.
  * @graph: The graph, with no buffer (&struct weave_taints) and no
  *	reference left.
  *
  * Warns if a record or a claim node is still live: a buffer or a
  * reference leaked.
  */
-void weave_failures_fini(struct weave_failures *graph)
+void weave_fg_fini(struct weave_failures *graph)
 {
 	WARN_ON(graph->live || graph->nodes);
 }
 
 /**
- * weave_fstash_init() - Make an empty stash.
+ * weave_fg_stash_init() - Make an empty stash.
  * @stash: The stash.
  */
-void weave_fstash_init(struct weave_fstash *stash)
+void weave_fg_stash_init(struct weave_fstash *stash)
 {
 	INIT_LIST_HEAD(&stash->records);
 	INIT_LIST_HEAD(&stash->nodes);
@@ -159,7 +159,7 @@ void weave_fstash_init(struct weave_fstash *stash)
 }
 
 /**
- * weave_fstash_fill() - Set memory aside for the graph.
+ * weave_fg_stash_fill() - Set memory aside for the graph.
  * @stash: The stash.
  * @nrecords: How many failure records it must hold.
  * @nnodes: How many claim nodes it must hold.
@@ -170,10 +170,10 @@ void weave_fstash_init(struct weave_fstash *stash)
  * sleep, never under &weave_failures.lock.
  *
  * Return: 0, or -ENOMEM: then the stash holds what could be allocated, and
- * is still drained by weave_fstash_drain().
+ * is still drained by weave_fg_stash_drain().
  */
-int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
-		      gfp_t gfp)
+int weave_fg_stash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+			gfp_t gfp)
 {
 	while (stash->nrecords < nrecords) {
 		struct weave_failure *f = kmalloc(sizeof(*f), gfp);
@@ -195,7 +195,7 @@ int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
 }
 
 /**
- * weave_fstash_refill() - Set memory aside in a stash that the graph uses.
+ * weave_fg_stash_refill() - Set memory aside in a stash that the graph uses.
  * @graph: The graph, under whose lock @stash is used.
  * @stash: The stash; its other callers only take from it, and only under
  *	the graph's lock.
@@ -203,15 +203,15 @@ int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
  * @nnodes: How many claim nodes it must hold.
  * @gfp: How to allocate what is missing, e.g. %GFP_KERNEL_ACCOUNT.
  *
- * As weave_fstash_fill(), for a stash that the graph's operations may be
+ * As weave_fg_stash_fill(), for a stash that the graph's operations may be
  * taking from meanwhile: it allocates without the lock and adds what it
  * allocated under it.  One caller at a time.
  *
  * Return: 0, or -ENOMEM: then the stash holds what could be allocated.
  */
-int weave_fstash_refill(struct weave_failures *graph,
-			struct weave_fstash *stash, u32 nrecords, u32 nnodes,
-			gfp_t gfp)
+int weave_fg_stash_refill(struct weave_failures *graph,
+			  struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+			  gfp_t gfp)
 {
 	struct weave_fstash add;
 	unsigned long flags;
@@ -225,9 +225,10 @@ int weave_fstash_refill(struct weave_failures *graph,
 	if (have_r >= nrecords && have_n >= nnodes)
 		return 0;
 
-	weave_fstash_init(&add);
-	ret = weave_fstash_fill(&add, nrecords > have_r ? nrecords - have_r : 0,
-				nnodes > have_n ? nnodes - have_n : 0, gfp);
+	weave_fg_stash_init(&add);
+	ret = weave_fg_stash_fill(&add,
+				  nrecords > have_r ? nrecords - have_r : 0,
+				  nnodes > have_n ? nnodes - have_n : 0, gfp);
 	spin_lock_irqsave(&graph->lock, flags);
 	list_splice(&add.records, &stash->records);
 	list_splice(&add.nodes, &stash->nodes);
@@ -238,21 +239,21 @@ int weave_fstash_refill(struct weave_failures *graph,
 }
 
 /**
- * weave_fstash_trim() - Give back what a shared stash holds past a size.
+ * weave_fg_stash_trim() - Give back what a shared stash holds past a size.
  * @graph: The graph, under whose lock @stash is used.
- * @stash: The stash, as for weave_fstash_refill().
+ * @stash: The stash, as for weave_fg_stash_refill().
  * @nrecords: How many failure records it may keep.
  * @nnodes: How many claim nodes it may keep.
  *
  * Frees the rest, outside the lock.
  */
-void weave_fstash_trim(struct weave_failures *graph,
-		       struct weave_fstash *stash, u32 nrecords, u32 nnodes)
+void weave_fg_stash_trim(struct weave_failures *graph,
+			 struct weave_fstash *stash, u32 nrecords, u32 nnodes)
 {
 	struct weave_fstash out;
 	unsigned long flags;
 
-	weave_fstash_init(&out);
+	weave_fg_stash_init(&out);
 	spin_lock_irqsave(&graph->lock, flags);
 	while (stash->nrecords > nrecords) {
 		list_move(stash->records.next, &out.records);
@@ -263,14 +264,14 @@ void weave_fstash_trim(struct weave_failures *graph,
 		stash->nnodes--;
 	}
 	spin_unlock_irqrestore(&graph->lock, flags);
-	weave_fstash_drain(&out);
+	weave_fg_stash_drain(&out);
 }
 
 /**
- * weave_fstash_drain() - Free what a stash holds.
+ * weave_fg_stash_drain() - Free what a stash holds.
  * @stash: The stash; empty afterwards, and may be filled again.
  */
-void weave_fstash_drain(struct weave_fstash *stash)
+void weave_fg_stash_drain(struct weave_fstash *stash)
 {
 	struct weave_failure *f, *fn;
 	struct weave_claim *c, *cn;
@@ -279,19 +280,19 @@ void weave_fstash_drain(struct weave_fstash *stash)
 		kfree(f);
 	list_for_each_entry_safe(c, cn, &stash->nodes, stash)
 		kfree(c);
-	weave_fstash_init(stash);
+	weave_fg_stash_init(stash);
 }
 
 /**
- * weave_fowner_init() - Make an owner with no failure.
+ * weave_fg_owner_init() - Make an owner with no failure.
  * @owner: The owner.
  * @client_id: The client's id, kept for the caller.
  * @max: The most live failures it may have.
  * @max_nodes: The most claim nodes from stashes its failures may have,
  *	or %WEAVE_NO_LIMIT.
  */
-void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max,
-		       u32 max_nodes)
+void weave_fg_owner_init(struct weave_fowner *owner, u64 client_id, u32 max,
+			 u32 max_nodes)
 {
 	INIT_LIST_HEAD(&owner->records);
 	owner->client_id = client_id;
@@ -302,15 +303,15 @@ void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max,
 }
 
 /**
- * weave_fowner_detach() - Let go of an owner's failures.
+ * weave_fg_owner_detach() - Let go of an owner's failures.
  * @graph: The graph.
- * @owner: The owner, not used by weave_failure_create() any more.
+ * @owner: The owner, not used by weave_fg_create() any more.
  *
  * Its failures stay, as long as bytes carry them or references hold them,
  * with no owner.  @owner may be freed afterwards.
  */
-void weave_fowner_detach(struct weave_failures *graph,
-			 struct weave_fowner *owner)
+void weave_fg_owner_detach(struct weave_failures *graph,
+			   struct weave_fowner *owner)
 {
 	struct weave_failure *f, *n;
 	unsigned long flags;
@@ -361,7 +362,7 @@ static struct weave_failure *weave_failure_new(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_create() - Record a new failure.
+ * weave_fg_create() - Record a new failure.
  * @graph: The graph.
  * @owner: The client it counts against, or NULL for none.
  * @err: The root errno, negative.
@@ -369,18 +370,18 @@ static struct weave_failure *weave_failure_new(struct weave_failures *graph,
  * @stash: Where the record comes from.
  *
  * The new failure gets the next id.  The caller holds the one reference
- * and drops it with weave_failure_put() once it has claimed the failed
- * task's write set with weave_taints_claim(); a failure that claims
+ * and drops it with weave_fg_put() once it has claimed the failed
+ * task's write set with weave_fg_taints_claim(); a failure that claims
  * nothing is freed then.
  *
  * Return: The failure, or an ERR_PTR(): -EINVAL if @err is not an errno,
  * -EDQUOT if @owner has &weave_fowner.max live failures, -ENOMEM if
  * @stash has no record.  On error nothing changed.
  */
-struct weave_failure *weave_failure_create(struct weave_failures *graph,
-					   struct weave_fowner *owner, int err,
-					   const struct weave_ftask *root,
-					   struct weave_fstash *stash)
+struct weave_failure *weave_fg_create(struct weave_failures *graph,
+				      struct weave_fowner *owner, int err,
+				      const struct weave_ftask *root,
+				      struct weave_fstash *stash)
 {
 	struct weave_failure *f;
 	unsigned long flags;
@@ -398,7 +399,7 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_shared() - The failure many tasks share, made once.
+ * weave_fg_shared() - The failure many tasks share, made once.
  * @graph: The graph.
  * @slot: Where the shared failure is kept, with a reference of its own;
  *	read and written under the graph's lock, NULL until it is made.
@@ -406,7 +407,7 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
  *	&weave_fowner.max, by one.
  * @err: The root errno, negative, if it is made now.
  * @root: The task that failed, copied if it is made now.
- * @cause: The cause (see weave_failure_set_cause()) if it is made now.
+ * @cause: The cause (see weave_fg_set_cause()) if it is made now.
  * @stash: Where the record comes from, if it is made now.
  *
  * For the failure a client's tasks share once it has &weave_fowner.max
@@ -416,11 +417,11 @@ struct weave_failure *weave_failure_create(struct weave_failures *graph,
  * ERR_PTR(): -EINVAL if @err is not an errno, -ENOMEM if it had to be made
  * and @stash has no record.  On error nothing changed.
  */
-struct weave_failure *weave_failure_shared(struct weave_failures *graph,
-					   struct weave_failure **slot,
-					   struct weave_fowner *owner, int err,
-					   const struct weave_ftask *root,
-					   u32 cause, struct weave_fstash *stash)
+struct weave_failure *weave_fg_shared(struct weave_failures *graph,
+				      struct weave_failure **slot,
+				      struct weave_fowner *owner, int err,
+				      const struct weave_ftask *root,
+				      u32 cause, struct weave_fstash *stash)
 {
 	struct weave_failure *f;
 	unsigned long flags;
@@ -444,7 +445,7 @@ out:
 }
 
 /**
- * weave_failure_skip() - Add a skip record to a failure.
+ * weave_fg_skip() - Add a skip record to a failure.
  * @graph: The graph.
  * @failure: The failure, which the caller holds a reference to.
  * @skip: The task that was skipped because it read bytes of @failure.
@@ -452,9 +453,9 @@ out:
  * The newest %WEAVE_FAILURE_SKIPS records are kept; an older one is
  * dropped and counted.  Needs no memory.
  */
-void weave_failure_skip(struct weave_failures *graph,
-			struct weave_failure *failure,
-			const struct weave_ftask *skip)
+void weave_fg_skip(struct weave_failures *graph,
+		   struct weave_failure *failure,
+		   const struct weave_ftask *skip)
 {
 	unsigned long flags;
 
@@ -465,12 +466,12 @@ void weave_failure_skip(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_get() - Take a reference to a failure.
+ * weave_fg_get() - Take a reference to a failure.
  * @graph: The graph.
  * @failure: The failure, which the caller holds a reference to.
  */
-void weave_failure_get(struct weave_failures *graph,
-		       struct weave_failure *failure)
+void weave_fg_get(struct weave_failures *graph,
+		  struct weave_failure *failure)
 {
 	unsigned long flags;
 
@@ -481,15 +482,15 @@ void weave_failure_get(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_put_locked() - Drop a reference to a failure, under the lock.
+ * weave_fg_put_locked() - Drop a reference to a failure, under the lock.
  * @graph: The graph, whose lock the caller holds.
  * @failure: The failure; freed if that was its last reference.
  *
  * For weave_taints.c and this file: callers outside the graph use
- * weave_failure_put().
+ * weave_fg_put().
  */
-void weave_failure_put_locked(struct weave_failures *graph,
-			      struct weave_failure *failure)
+void weave_fg_put_locked(struct weave_failures *graph,
+			 struct weave_failure *failure)
 {
 	lockdep_assert_held(&graph->lock);
 	if (WARN_ON_ONCE(!failure->refs))
@@ -507,18 +508,18 @@ void weave_failure_put_locked(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_put() - Drop a reference to a failure.
+ * weave_fg_put() - Drop a reference to a failure.
  * @graph: The graph.
  * @failure: The failure; freed if that was its last reference, i.e. no
  *	byte carries it and no one else holds it.
  */
-void weave_failure_put(struct weave_failures *graph,
-		       struct weave_failure *failure)
+void weave_fg_put(struct weave_failures *graph,
+		  struct weave_failure *failure)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&graph->lock, flags);
-	weave_failure_put_locked(graph, failure);
+	weave_fg_put_locked(graph, failure);
 	spin_unlock_irqrestore(&graph->lock, flags);
 }
 
@@ -537,13 +538,13 @@ static void weave_ftask_show(struct weave_ftask *dst,
 }
 
 /**
- * weave_failure_set_cause() - Say why a failure began.
+ * weave_fg_set_cause() - Say why a failure began.
  * @graph: The graph.
  * @failure: The failure, which the caller holds a reference to.
  * @cause: The caller's value, which snapshots report.
  */
-void weave_failure_set_cause(struct weave_failures *graph,
-			     struct weave_failure *failure, u32 cause)
+void weave_fg_set_cause(struct weave_failures *graph,
+			struct weave_failure *failure, u32 cause)
 {
 	unsigned long flags;
 
@@ -553,7 +554,7 @@ void weave_failure_set_cause(struct weave_failures *graph,
 }
 
 /**
- * weave_failure_snapshot() - Copy a failure for a report.
+ * weave_fg_snapshot() - Copy a failure for a report.
  * @graph: The graph.
  * @failure: The failure, which the caller holds a reference to.
  * @out: The copy, consistent as of one moment.
@@ -566,9 +567,9 @@ void weave_failure_set_cause(struct weave_failures *graph,
  * record, shows them only if its client is @viewer; otherwise they read
  * as 0 (see &weave_ftask.client).
  */
-void weave_failure_snapshot(struct weave_failures *graph,
-			    struct weave_failure *failure,
-			    struct weave_fsnap *out, u64 viewer)
+void weave_fg_snapshot(struct weave_failures *graph,
+		       struct weave_failure *failure,
+		       struct weave_fsnap *out, u64 viewer)
 {
 	unsigned long flags;
 	u64 oldest;

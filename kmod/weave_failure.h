@@ -17,9 +17,12 @@
 
 /** WEAVE_FAILURE_SKIPS - Skip records a failure keeps, the newest ones. */
 #define WEAVE_FAILURE_SKIPS	16
-/** WEAVE_CLAIM_NODES - Claim nodes weave_taints_claim() needs at most. */
+/** WEAVE_CLAIM_NODES - Claim nodes weave_fg_taints_claim() needs at most. */
 #define WEAVE_CLAIM_NODES	2
-/** WEAVE_RELEASE_NODES - Claim nodes weave_taints_release() needs at most. */
+/**
+ * WEAVE_RELEASE_NODES - Claim nodes weave_fg_taints_release() needs at
+ * most.
+ */
 #define WEAVE_RELEASE_NODES	1
 /** WEAVE_NO_LIMIT - A limit of claims that never binds. */
 #define WEAVE_NO_LIMIT		U32_MAX
@@ -35,10 +38,10 @@
  *	embedded in each &struct weave_taints is not counted.
  * @max_claims: The most claims one buffer holds: past it, the buffer's
  *	taints are coarsened (see "DOC: coarsening").  At least 1;
- *	%WEAVE_NO_LIMIT after weave_failures_init().
+ *	%WEAVE_NO_LIMIT after weave_fg_init().
  * @coarsened: Operations that coarsened, ever.
  *
- * Empty when @live and @nodes are zero, which is what weave_failures_fini()
+ * Empty when @live and @nodes are zero, which is what weave_fg_fini()
  * expects: once every buffer is freed and every reference dropped.
  */
 struct weave_failures {
@@ -76,7 +79,7 @@ struct weave_ftask {
  * @records: Its live failure records, by &weave_failure.link.
  * @client_id: The client's id, for the caller; not used by the graph.
  * @live: Entries of @records.
- * @max: The most live records it may have: weave_failure_create() fails
+ * @max: The most live records it may have: weave_fg_create() fails
  *	with -EDQUOT at @max.
  * @nodes: Claim nodes taken from stashes, not the buffers' own, that
  *	carry one of @records.
@@ -84,7 +87,7 @@ struct weave_ftask {
  *	more for one of @records is coarsened instead.
  *
  * Owned by the client, under the graph's lock.  Its records outlive it,
- * as they live on bytes: weave_fowner_detach() lets go of them.
+ * as they live on bytes: weave_fg_owner_detach() lets go of them.
  */
 struct weave_fowner {
 	struct list_head records;
@@ -109,7 +112,7 @@ struct weave_fowner {
  * @skipped: Skip records ever added; the newest %WEAVE_FAILURE_SKIPS are
  *	in @skips, the one added last at (@skipped - 1) modulo the size.
  * @cause: Why it began, a value of the caller's that the graph only
- *	keeps: see weave_failure_set_cause().  0 when created.
+ *	keeps: see weave_fg_set_cause().  0 when created.
  * @coarse: Whether a claim of it was coarsened: it may be carried by
  *	bytes that it did not fail (see "DOC: coarsening").  Never cleared.
  * @root: The task that failed.
@@ -209,9 +212,9 @@ struct weave_taints {
  * @nrecords: Entries of @records.
  * @nnodes: Entries of @nodes.
  *
- * Filled where sleeping is allowed, weave_fstash_fill(), and used where
+ * Filled where sleeping is allowed, weave_fg_stash_fill(), and used where
  * it is not.  Either owned by one caller at a time, which serialises its
- * use, or shared: then it is filled with weave_fstash_refill() and used
+ * use, or shared: then it is filled with weave_fg_stash_refill() and used
  * only by the graph's operations, under the graph's lock.
  */
 struct weave_fstash {
@@ -221,46 +224,46 @@ struct weave_fstash {
 	u32 nnodes;
 };
 
-void weave_failures_init(struct weave_failures *graph);
-void weave_failures_fini(struct weave_failures *graph);
+void weave_fg_init(struct weave_failures *graph);
+void weave_fg_fini(struct weave_failures *graph);
 
-void weave_fstash_init(struct weave_fstash *stash);
-int weave_fstash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
-		      gfp_t gfp);
-int weave_fstash_refill(struct weave_failures *graph,
-			struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+void weave_fg_stash_init(struct weave_fstash *stash);
+int weave_fg_stash_fill(struct weave_fstash *stash, u32 nrecords, u32 nnodes,
 			gfp_t gfp);
-void weave_fstash_trim(struct weave_failures *graph,
-		       struct weave_fstash *stash, u32 nrecords, u32 nnodes);
-void weave_fstash_drain(struct weave_fstash *stash);
+int weave_fg_stash_refill(struct weave_failures *graph,
+			  struct weave_fstash *stash, u32 nrecords, u32 nnodes,
+			  gfp_t gfp);
+void weave_fg_stash_trim(struct weave_failures *graph,
+			 struct weave_fstash *stash, u32 nrecords, u32 nnodes);
+void weave_fg_stash_drain(struct weave_fstash *stash);
 
-void weave_fowner_init(struct weave_fowner *owner, u64 client_id, u32 max,
-		       u32 max_nodes);
-void weave_fowner_detach(struct weave_failures *graph,
-			 struct weave_fowner *owner);
+void weave_fg_owner_init(struct weave_fowner *owner, u64 client_id, u32 max,
+			 u32 max_nodes);
+void weave_fg_owner_detach(struct weave_failures *graph,
+			   struct weave_fowner *owner);
 
-struct weave_failure *weave_failure_create(struct weave_failures *graph,
-					   struct weave_fowner *owner, int err,
-					   const struct weave_ftask *root,
-					   struct weave_fstash *stash);
-struct weave_failure *weave_failure_shared(struct weave_failures *graph,
-					   struct weave_failure **slot,
-					   struct weave_fowner *owner, int err,
-					   const struct weave_ftask *root,
-					   u32 cause, struct weave_fstash *stash);
-void weave_failure_skip(struct weave_failures *graph,
-			struct weave_failure *failure,
-			const struct weave_ftask *skip);
-void weave_failure_set_cause(struct weave_failures *graph,
-			     struct weave_failure *failure, u32 cause);
-void weave_failure_get(struct weave_failures *graph,
-		       struct weave_failure *failure);
-void weave_failure_put(struct weave_failures *graph,
-		       struct weave_failure *failure);
-void weave_failure_put_locked(struct weave_failures *graph,
-			      struct weave_failure *failure);
-void weave_failure_snapshot(struct weave_failures *graph,
-			    struct weave_failure *failure,
-			    struct weave_fsnap *out, u64 viewer);
+struct weave_failure *weave_fg_create(struct weave_failures *graph,
+				      struct weave_fowner *owner, int err,
+				      const struct weave_ftask *root,
+				      struct weave_fstash *stash);
+struct weave_failure *weave_fg_shared(struct weave_failures *graph,
+				      struct weave_failure **slot,
+				      struct weave_fowner *owner, int err,
+				      const struct weave_ftask *root,
+				      u32 cause, struct weave_fstash *stash);
+void weave_fg_skip(struct weave_failures *graph,
+		   struct weave_failure *failure,
+		   const struct weave_ftask *skip);
+void weave_fg_set_cause(struct weave_failures *graph,
+			struct weave_failure *failure, u32 cause);
+void weave_fg_get(struct weave_failures *graph,
+		  struct weave_failure *failure);
+void weave_fg_put(struct weave_failures *graph,
+		  struct weave_failure *failure);
+void weave_fg_put_locked(struct weave_failures *graph,
+			 struct weave_failure *failure);
+void weave_fg_snapshot(struct weave_failures *graph,
+		       struct weave_failure *failure,
+		       struct weave_fsnap *out, u64 viewer);
 
 #endif /* _WEAVE_FAILURE_H_ */

@@ -24,10 +24,10 @@
  * none of the later fixes).  Each weave fence holds a module reference
  * from its initialisation until after its release, and each job one until
  * after it is freed, so rmmod is refused while any of them lives.  The
- * reference is not dropped by the release (or weave_job_free()) itself,
+ * reference is not dropped by the release (or weave_eng_job_free()) itself,
  * which would go on running module text that rmmod may already have
  * freed, but by an RCU callback that frees the object and ends with the
- * module_put(): weave_fence_free() and weave_job_free() end by queueing
+ * module_put(): weave_fence_free() and weave_eng_job_free() end by queueing
  * it.  Module exit calls rcu_barrier(), which returns only once every
  * callback queued before it has returned, so none is still running in
  * the module's text when it goes.  The function that queues the callback
@@ -45,7 +45,7 @@
  * space never gets a scheduler fence: out-syncs and the reservation
  * objects of a job's buffers (which dma-buf importers and
  * DMA_BUF_IOCTL_EXPORT_SYNC_FILE read) get a weave fence that stands in
- * for it, a proxy (weave_proxy_create()) made with the job and attached
+ * for it, a proxy (weave_eng_proxy_create()) made with the job and attached
  * when it is armed.
  *
  * Release.  A fence's last reference can go wherever a fence is put: in
@@ -74,7 +74,7 @@
  * scheduler entity: fence context &weave_bstream.fence_context plus the
  * priority, with a seqno taken from &weave_bstream.fence_seqno when the
  * job is committed at flush, under the client's mutex, in the order the
- * jobs are pushed (weave_proxy_attach_at()).  So a buffer's reservation
+ * jobs are pushed (weave_eng_proxy_attach_at()).  So a buffer's reservation
  * keeps one fence per entity that wrote it, as dma_resv_add_fence()
  * replaces an earlier fence of the same context, and a job gets one
  * dependency per entity, not one per pending job.  A fence context must
@@ -87,7 +87,7 @@
  * that order: the timed-out job is cut short on the worker and signals
  * there, in its place, like any other; the scheduler is never stopped
  * (see "DOC: hardware queues", Timeouts).  Gates, joins
- * and the proxies of out-syncs (weave_proxy_attach()) each have a context
+ * and the proxies of out-syncs (weave_eng_proxy_attach()) each have a context
  * of their own: nothing orders them.
  */
 
@@ -209,7 +209,7 @@ static const struct dma_fence_ops weave_gate_ops = {
 };
 
 /* Set @err on @f unless it is signalled or already has an error. */
-void weave_fence_error(struct dma_fence *f, int err)
+void weave_eng_fence_error(struct dma_fence *f, int err)
 {
 	unsigned long flags;
 
@@ -223,7 +223,7 @@ void weave_fence_error(struct dma_fence *f, int err)
  * Initialise the hardware fence @f of a job as seqno @seqno of the queue's
  * fence @context; it holds a module reference until after it is freed.
  */
-void weave_hw_fence_init(struct weave_fence *f, u64 context, u64 seqno)
+void weave_eng_hw_fence_init(struct weave_fence *f, u64 context, u64 seqno)
 {
 	spin_lock_init(&f->lock);
 	dma_fence_init(&f->base, &weave_hw_fence_ops, &f->lock, context,
@@ -232,7 +232,7 @@ void weave_hw_fence_init(struct weave_fence *f, u64 context, u64 seqno)
 }
 
 /* Signal @gate once, with @err; whoever takes it off the list puts it. */
-void weave_gate_fire(struct weave_gate *gate, int err)
+void weave_eng_gate_fire(struct weave_gate *gate, int err)
 {
 	struct weave_ectx *ctx = gate->ctx;
 	unsigned long flags;
@@ -245,7 +245,7 @@ void weave_gate_fire(struct weave_gate *gate, int err)
 	list_del_init(&gate->link);
 	spin_unlock_irqrestore(&ctx->gate_lock, flags);
 	if (err)
-		weave_fence_error(&gate->f.base, err);
+		weave_eng_fence_error(&gate->f.base, err);
 	dma_fence_signal(&gate->f.base);
 	if (listed)
 		dma_fence_put(&gate->f.base);
@@ -255,7 +255,7 @@ static void weave_gate_cb(struct dma_fence *in, struct dma_fence_cb *cb)
 {
 	struct weave_gate *gate = container_of(cb, struct weave_gate, cb);
 
-	weave_gate_fire(gate, in->error);
+	weave_eng_gate_fire(gate, in->error);
 }
 
 static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
@@ -263,29 +263,29 @@ static void weave_proxy_cb(struct dma_fence *in, struct dma_fence_cb *cb)
 	struct weave_proxy *proxy = container_of(cb, struct weave_proxy, cb);
 
 	if (in->error)
-		weave_fence_error(&proxy->f.base, in->error);
+		weave_eng_fence_error(&proxy->f.base, in->error);
 	dma_fence_signal(&proxy->f.base);
 	dma_fence_put(&proxy->f.base);	/* the callback's reference */
 }
 
 /**
- * weave_proxy_create() - Allocate a proxy, a fence to stand in for another.
+ * weave_eng_proxy_create() - Allocate a proxy, a fence to stand in for another.
  *
  * The fence is initialised, with its timeline and a module reference, only
- * by weave_proxy_attach() or weave_proxy_attach_at(), where nothing may
- * fail any more; until then it is no fence yet, and weave_proxy_put()
+ * by weave_eng_proxy_attach() or weave_eng_proxy_attach_at(), where nothing may
+ * fail any more; until then it is no fence yet, and weave_eng_proxy_put()
  * frees it.
  *
  * Return: The proxy, or NULL if out of memory.
  */
-struct weave_proxy *weave_proxy_create(void)
+struct weave_proxy *weave_eng_proxy_create(void)
 {
 	return kzalloc(sizeof(struct weave_proxy), GFP_KERNEL_ACCOUNT);
 }
 
 /**
- * weave_proxy_attach_at() - Make a proxy stand in for a timeline's fence.
- * @proxy: From weave_proxy_create(), not attached yet; this takes it.
+ * weave_eng_proxy_attach_at() - Make a proxy stand in for a timeline's fence.
+ * @proxy: From weave_eng_proxy_create(), not attached yet; this takes it.
  * @in: The fence; this takes the caller's reference.
  * @context: The fence context of the timeline.
  * @seqno: The proxy's seqno on it, above every earlier one of @context.
@@ -297,9 +297,9 @@ struct weave_proxy *weave_proxy_create(void)
  * Return: The proxy's fence, with one reference, which signals with @in's
  * error when @in does.
  */
-struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
-					struct dma_fence *in, u64 context,
-					u64 seqno)
+struct dma_fence *weave_eng_proxy_attach_at(struct weave_proxy *proxy,
+					    struct dma_fence *in, u64 context,
+					    u64 seqno)
 {
 	spin_lock_init(&proxy->f.lock);
 	dma_fence_init(&proxy->f.base, &weave_proxy_ops, &proxy->f.lock,
@@ -313,8 +313,8 @@ struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
 }
 
 /**
- * weave_proxy_attach() - Make a proxy stand in for a fence.
- * @proxy: From weave_proxy_create(), not attached yet; this takes it.
+ * weave_eng_proxy_attach() - Make a proxy stand in for a fence.
+ * @proxy: From weave_eng_proxy_create(), not attached yet; this takes it.
  * @in: The fence; this takes the caller's reference.
  *
  * The proxy gets a fence context of its own.
@@ -322,23 +322,24 @@ struct dma_fence *weave_proxy_attach_at(struct weave_proxy *proxy,
  * Return: The proxy's fence, with one reference, which signals with @in's
  * error when @in does.
  */
-struct dma_fence *weave_proxy_attach(struct weave_proxy *proxy,
-				     struct dma_fence *in)
+struct dma_fence *weave_eng_proxy_attach(struct weave_proxy *proxy,
+					 struct dma_fence *in)
 {
-	return weave_proxy_attach_at(proxy, in, dma_fence_context_alloc(1), 1);
+	return weave_eng_proxy_attach_at(proxy, in, dma_fence_context_alloc(1),
+					 1);
 }
 
 /**
- * weave_proxy_put() - Free a proxy that was never attached.
+ * weave_eng_proxy_put() - Free a proxy that was never attached.
  * @proxy: The proxy, or NULL.
  */
-void weave_proxy_put(struct weave_proxy *proxy)
+void weave_eng_proxy_put(struct weave_proxy *proxy)
 {
 	kfree(proxy);
 }
 
 /* The &weave_ectx.id of the client whose job @f stands in for, or zero. */
-u64 weave_fence_owner(struct dma_fence *f)
+u64 weave_eng_fence_owner(struct dma_fence *f)
 {
 	if (f->ops != &weave_proxy_ops)
 		return 0;
@@ -349,7 +350,7 @@ u64 weave_fence_owner(struct dma_fence *f)
 static void weave_join_done(struct weave_join *join, int err)
 {
 	if (err)
-		weave_fence_error(&join->f.base, err);
+		weave_eng_fence_error(&join->f.base, err);
 	if (atomic_dec_and_test(&join->pending)) {
 		dma_fence_signal(&join->f.base);
 		dma_fence_put(&join->f.base);	/* the inputs' reference */
@@ -364,7 +365,7 @@ static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
 }
 
 /**
- * weave_join_create() - Make a weave fence that will wait for several.
+ * weave_eng_join_create() - Make a weave fence that will wait for several.
  * @max: The most inputs it will get.
  *
  * Everything the fence needs is allocated here, so that the inputs can be
@@ -381,7 +382,7 @@ static void weave_join_cb(struct dma_fence *f, struct dma_fence_cb *cb)
  *
  * Return: The fence with one reference, or NULL if out of memory.
  */
-struct weave_join *weave_join_create(u32 max)
+struct weave_join *weave_eng_join_create(u32 max)
 {
 	struct weave_join *join;
 
@@ -403,11 +404,11 @@ struct weave_join *weave_join_create(u32 max)
 }
 
 /**
- * weave_join_add() - Make a join wait for one more fence.
- * @join: From weave_join_create(), not armed yet, with room left.
+ * weave_eng_join_add() - Make a join wait for one more fence.
+ * @join: From weave_eng_join_create(), not armed yet, with room left.
  * @fence: The fence; this takes the caller's reference.
  */
-void weave_join_add(struct weave_join *join, struct dma_fence *fence)
+void weave_eng_join_add(struct weave_join *join, struct dma_fence *fence)
 {
 	struct weave_join_in *in;
 
@@ -424,13 +425,13 @@ void weave_join_add(struct weave_join *join, struct dma_fence *fence)
 }
 
 /**
- * weave_join_arm() - Let a join signal once its inputs have.
- * @join: From weave_join_create(); this takes the caller's reference.
+ * weave_eng_join_arm() - Let a join signal once its inputs have.
+ * @join: From weave_eng_join_create(); this takes the caller's reference.
  *
  * Return: The join's fence, which signals when every input added has, with
  * the error of one that failed if any did.
  */
-struct dma_fence *weave_join_arm(struct weave_join *join)
+struct dma_fence *weave_eng_join_arm(struct weave_join *join)
 {
 	dma_fence_get(&join->f.base);	/* dropped by the last input */
 	weave_join_done(join, 0);
@@ -438,10 +439,10 @@ struct dma_fence *weave_join_arm(struct weave_join *join)
 }
 
 /**
- * weave_join_put() - Drop a join that was given no input.
+ * weave_eng_join_put() - Drop a join that was given no input.
  * @join: The join, or NULL.
  */
-void weave_join_put(struct weave_join *join)
+void weave_eng_join_put(struct weave_join *join)
 {
 	if (join)
 		dma_fence_put(&join->f.base);
@@ -454,11 +455,11 @@ static struct weave_gate *to_weave_gate(struct dma_fence *f)
 
 /*
  * Make a gate on @in, taking the caller's reference to @in; it does not
- * watch @in until weave_gate_arm().  Returns it with one reference, or NULL
+ * watch @in until weave_eng_gate_arm().  Returns it with one reference, or NULL
  * (and @in is not taken) if out of memory.
  */
-struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
-				     struct dma_fence *in)
+struct weave_gate *weave_eng_gate_create(struct weave_ectx *ctx,
+					 struct dma_fence *in)
 {
 	struct weave_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL_ACCOUNT);
 
@@ -479,14 +480,14 @@ struct weave_gate *weave_gate_create(struct weave_ectx *ctx,
  * and watch its in-fence: it fires when that signals, or at the client's
  * abort, whichever comes first.
  */
-void weave_gate_arm(struct weave_ectx *ctx, struct weave_gate *gate)
+void weave_eng_gate_arm(struct weave_ectx *ctx, struct weave_gate *gate)
 {
 	dma_fence_get(&gate->f.base);
 	spin_lock_irq(&ctx->gate_lock);
 	list_add_tail(&gate->link, &ctx->gates);
 	spin_unlock_irq(&ctx->gate_lock);
 	if (dma_fence_add_callback(gate->in, &gate->cb, weave_gate_cb))
-		weave_gate_fire(gate, gate->in->error);
+		weave_eng_gate_fire(gate, gate->in->error);
 }
 
 /*
@@ -505,7 +506,7 @@ static void weave_gate_retire(struct weave_ectx *ctx, struct weave_gate *gate)
 	if (listed) {
 		/* The list's reference is ours now. */
 		dma_fence_remove_callback(gate->in, &gate->cb);
-		weave_gate_fire(gate, -ECANCELED);
+		weave_eng_gate_fire(gate, -ECANCELED);
 		dma_fence_put(&gate->f.base);
 	}
 	dma_fence_put(&gate->f.base);
@@ -541,20 +542,20 @@ static struct dma_fence *weave_eslot_cover(void *arg,
 }
 
 /**
- * weave_ectx_gate_room() - How many more gates a slot takes.
+ * weave_eng_ctx_gate_room() - How many more gates a slot takes.
  * @ctx: The client's engine context.
  * @slot: The slot.
  *
  * Context: The client's mutex held.
  * Return: %WEAVE_MAX_SLOT_GATES minus the slot's pending gates.
  */
-u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot)
+u32 weave_eng_ctx_gate_room(struct weave_ectx *ctx, u32 slot)
 {
 	return WEAVE_MAX_SLOT_GATES - ctx->slots[slot].ngates;
 }
 
 /**
- * weave_ectx_gates_prepare() - Make the gates of in-fences, not linked yet.
+ * weave_eng_ctx_gates_prepare() - Make the gates of in-fences, not linked yet.
  * @ctx: The client's engine context.
  * @slot: The slot they will gate.
  * @fences: @n fences; this takes the caller's references, also on error,
@@ -564,27 +565,27 @@ u32 weave_ectx_gate_room(struct weave_ectx *ctx, u32 slot)
  * Keeps one fence per fence context, the later one, and drops a fence a
  * pending gate of the slot already covers (same context, not earlier).
  * Allocates a gate per remaining fence and room for them in the slot, so
- * that weave_ectx_gates_commit() cannot fail.  On error nothing changed.
+ * that weave_eng_ctx_gates_commit() cannot fail.  On error nothing changed.
  *
  * Context: The client's mutex held.
  * Return: 0; -ENOSPC if the slot would hold more than
  * %WEAVE_MAX_SLOT_GATES gates; -ENOMEM.
  */
-int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
-			     struct dma_fence **fences, u32 *n)
+int weave_eng_ctx_gates_prepare(struct weave_ectx *ctx, u32 slot,
+				struct dma_fence **fences, u32 *n)
 {
 	struct weave_eslot *es = &ctx->slots[slot];
-	u32 fresh = weave_fences_dedupe(fences, n, weave_eslot_cover, es);
+	u32 fresh = weave_core_fences_dedupe(fences, n, weave_eslot_cover, es);
 	struct weave_gate *gate;
 	u32 i, j, k = *n;
 	int ret;
 
 	ret = es->ngates + fresh > WEAVE_MAX_SLOT_GATES ? -ENOSPC : 0;
 	if (!ret)
-		ret = weave_grow((void **)&es->gates, &es->cgates,
-				 es->ngates + fresh, sizeof(*es->gates));
+		ret = weave_core_grow((void **)&es->gates, &es->cgates,
+				      es->ngates + fresh, sizeof(*es->gates));
 	for (i = 0; i < k; i++) {
-		gate = ret ? NULL : weave_gate_create(ctx, fences[i]);
+		gate = ret ? NULL : weave_eng_gate_create(ctx, fences[i]);
 		if (!gate) {
 			/* Gates made so far put their in-fence when released. */
 			for (j = 0; j < k; j++)
@@ -598,9 +599,9 @@ int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 }
 
 /**
- * weave_ectx_gates_commit() - Gate a slot's next job on prepared gates.
+ * weave_eng_ctx_gates_commit() - Gate a slot's next job on prepared gates.
  * @ctx: The client's engine context.
- * @slot: The slot given to weave_ectx_gates_prepare().
+ * @slot: The slot given to weave_eng_ctx_gates_prepare().
  * @gates: Its gates; this takes the references.
  * @n: Entries of @gates.
  *
@@ -610,8 +611,8 @@ int weave_ectx_gates_prepare(struct weave_ectx *ctx, u32 slot,
  * Context: The client's mutex held, no change to the slot's gates since
  * the prepare.
  */
-void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
-			     struct dma_fence **gates, u32 n)
+void weave_eng_ctx_gates_commit(struct weave_ectx *ctx, u32 slot,
+				struct dma_fence **gates, u32 n)
 {
 	struct weave_eslot *es = &ctx->slots[slot];
 	struct weave_gate *gate, *old;
@@ -628,24 +629,24 @@ void weave_ectx_gates_commit(struct weave_ectx *ctx, u32 slot,
 			es->gates[es->ngates++] = &gate->f.base;
 			ctx->ngates++;
 		}
-		weave_gate_arm(ctx, gate);
+		weave_eng_gate_arm(ctx, gate);
 	}
 }
 
 /**
- * weave_ectx_gate_bytes() - Memory of the gates pending on the slots.
+ * weave_eng_ctx_gate_bytes() - Memory of the gates pending on the slots.
  * @ctx: The client's engine context.
  *
  * Context: The client's mutex held.
  * Return: Bytes of the gates not yet handed to a job.
  */
-u64 weave_ectx_gate_bytes(struct weave_ectx *ctx)
+u64 weave_eng_ctx_gate_bytes(struct weave_ectx *ctx)
 {
 	return ctx->ngates * sizeof(struct weave_gate);
 }
 
 /**
- * weave_ectx_slot_fence() - The fence of everything flushed on a slot.
+ * weave_eng_ctx_slot_fence() - The fence of everything flushed on a slot.
  * @ctx: The client's engine context.
  * @slot: The slot.
  *
@@ -653,7 +654,7 @@ u64 weave_ectx_gate_bytes(struct weave_ectx *ctx)
  * Return: A reference to the finished fence of the slot's last job, or
  * NULL if the slot never had one.
  */
-struct dma_fence *weave_ectx_slot_fence(struct weave_ectx *ctx, u32 slot)
+struct dma_fence *weave_eng_ctx_slot_fence(struct weave_ectx *ctx, u32 slot)
 {
 	return dma_fence_get(ctx->slots[slot].last);
 }

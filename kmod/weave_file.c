@@ -45,7 +45,7 @@
  * and waits for nothing: the engine context is aborted first (a job whose
  * flush failed is dropped, running jobs stop between tasks, every gate on
  * another client's or driver's fence signals with -ECANCELED; see
- * weave_ectx_abort()), then the core cancels every queued task and lets
+ * weave_eng_ctx_abort()), then the core cancels every queued task and lets
  * the backend streams go.  Jobs already pushed drain on their own, skipping
  * their tasks, and hold references to what they use: the engine context,
  * the backend stream (whose entities are finished after its last job),
@@ -74,7 +74,7 @@ static void weave_client_params(struct weave_client *c, u32 max_tasks,
 				struct weave_core_params *params)
 {
 	*params = (struct weave_core_params) {
-		.ops = &weave_engine_ops,
+		.ops = &weave_eng_ops,
 		.backend = c->ectx,
 		.failures = &c->wdev->failures,
 		.lock = &c->lock,
@@ -115,14 +115,14 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	c->wdev = wdev;
 	mutex_init(&c->lock);
 	xa_init(&c->tracks);
-	c->quota = weave_bo_quota_create(wdev->max_client_bo_bytes,
-					 wdev->max_client_bos);
+	c->quota = weave_eng_bo_quota_create(wdev->max_client_bo_bytes,
+					     wdev->max_client_bos);
 	if (!c->quota) {
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	c->ectx = weave_ectx_create(drm, wdev->engine, &wdev->failures,
-				    &wdev->limits);
+	c->ectx = weave_eng_ctx_create(drm, wdev->engine, &wdev->failures,
+				       &wdev->limits);
 	if (!c->ectx) {
 		ret = -ENOMEM;
 		goto err_quota;
@@ -148,9 +148,9 @@ err_core:
 	weave_core_fini(&c->core);
 	mutex_unlock(&c->lock);
 err_ectx:
-	weave_ectx_put(c->ectx);
+	weave_eng_ctx_put(c->ectx);
 err_quota:
-	weave_bo_quota_put(c->quota);
+	weave_eng_bo_quota_put(c->quota);
 err_free:
 	mutex_destroy(&c->lock);
 	kfree(c);
@@ -180,7 +180,7 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	mutex_unlock(&wdev->clients_lock);
 
 	mutex_lock(&c->lock);
-	weave_ectx_abort(c->ectx, -ECANCELED);
+	weave_eng_ctx_abort(c->ectx, -ECANCELED);
 	/* The graphs hold tracking records too. */
 	weave_graphs_fini(c);
 	/* Cancelling the queued tasks frees every tracking record. */
@@ -188,14 +188,14 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	WARN_ON_ONCE(!xa_empty(&c->tracks));
 	xa_destroy(&c->tracks);
 	xa_for_each(&c->ectx->streams, idx, ls)
-		weave_lstream_put(ls);
+		weave_eng_lstream_put(ls);
 	xa_destroy(&c->ectx->streams);
 	kvfree(c->tasks_buf);
 	mutex_unlock(&c->lock);
 
-	weave_ectx_put(c->ectx);
+	weave_eng_ctx_put(c->ectx);
 	/* Its buffers that live on keep the quota. */
-	weave_bo_quota_put(c->quota);
+	weave_eng_bo_quota_put(c->quota);
 	mutex_destroy(&c->lock);
 	kfree(c);
 }
@@ -222,7 +222,7 @@ void weave_clients_unplug(struct weave_device *wdev)
 	mutex_lock(&wdev->clients_lock);
 	list_for_each_entry(c, &wdev->clients, link) {
 		mutex_lock(&c->lock);
-		weave_ectx_abort(c->ectx, -ENODEV);
+		weave_eng_ctx_abort(c->ectx, -ENODEV);
 		mutex_unlock(&c->lock);
 	}
 	mutex_unlock(&wdev->clients_lock);
@@ -328,7 +328,7 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	xa_erase(&c->ectx->streams, args->handle);
 	c->nstreams--;
 	mutex_unlock(&c->lock);
-	weave_lstream_put(ls);
+	weave_eng_lstream_put(ls);
 	return 0;
 }
 
@@ -376,7 +376,7 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 		 */
 		weave_core_flush(&c->core, args->handle);
 		if (weave_core_slot_queued(&c->core, args->handle) ||
-		    weave_ectx_held(c->ectx))
+		    weave_eng_ctx_held(c->ectx))
 			ret = weave_flush_refused();
 		if (!ret && enter)
 			ret = weave_core_isolate_get(&c->core, args->handle);

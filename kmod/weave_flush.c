@@ -45,11 +45,11 @@ static struct dma_fence *weave_client_all_fence(struct weave_client *c,
 	u32 i;
 
 	for (i = 0; i < c->core.max_streams; i++) {
-		f = weave_ectx_slot_fence(c->ectx, i);
+		f = weave_eng_ctx_slot_fence(c->ectx, i);
 		if (f)
-			weave_join_add(join, f);
+			weave_eng_join_add(join, f);
 	}
-	return weave_join_arm(join);
+	return weave_eng_join_arm(join);
 }
 
 /**
@@ -77,9 +77,9 @@ int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
 			return -ENOMEM;
 	}
 	if (args->flags & DRM_WEAVE_FLUSH_ALL)
-		out->join = weave_join_create(c->wdev->limits.max_streams);
+		out->join = weave_eng_join_create(c->wdev->limits.max_streams);
 	else
-		out->proxy = weave_proxy_create();
+		out->proxy = weave_eng_proxy_create();
 	if (!out->join && !out->proxy)
 		return -ENOMEM;
 	return 0;
@@ -92,8 +92,8 @@ int weave_flush_out_get(struct weave_client *c, struct drm_file *file,
  */
 void weave_flush_out_put(struct weave_flush_out *out)
 {
-	weave_join_put(out->join);
-	weave_proxy_put(out->proxy);
+	weave_eng_join_put(out->join);
+	weave_eng_proxy_put(out->proxy);
 	dma_fence_chain_free(out->chain);
 	if (out->syncobj)
 		drm_syncobj_put(out->syncobj);
@@ -131,15 +131,15 @@ static int weave_flush_submit(struct weave_client *c,
 		return PTR_ERR(ls);
 	if (atomic_read(&ls->error))
 		return -ECANCELED;
-	if (weave_capture_recording(&c->capture, args->stream))
+	if (weave_core_capture_recording(&c->capture, args->stream))
 		return -EBUSY;
 	weave_core_flush(&c->core, args->stream);
 	left = weave_core_slot_queued(&c->core, args->stream);
 	/* A closed window's pending hold goes once the slot is handed over. */
 	if (!left)
-		weave_capture_settle(&c->capture, args->stream);
+		weave_core_capture_settle(&c->capture, args->stream);
 	/* Tasks refused for lack of memory stay queued, a job unpushed held. */
-	if (left || weave_ectx_held(c->ectx))
+	if (left || weave_eng_ctx_held(c->ectx))
 		return weave_flush_refused();
 	return 0;
 }
@@ -160,8 +160,8 @@ int weave_client_flush_all(struct weave_client *c)
 	weave_core_flush_all(&c->core);
 	for (i = 0; i < c->core.max_streams; i++)
 		if (!weave_core_slot_queued(&c->core, i))
-			weave_capture_settle(&c->capture, i);
-	if (weave_core_queued(&c->core) || weave_ectx_held(c->ectx))
+			weave_core_capture_settle(&c->capture, i);
+	if (weave_core_queued(&c->core) || weave_eng_ctx_held(c->ectx))
 		return weave_flush_refused();
 	return 0;
 }
@@ -175,6 +175,7 @@ static struct dma_fence *weave_flush_fence(struct weave_client *c,
 					   struct weave_flush_out *out)
 {
 	struct dma_fence *fence;
+	u32 slot;
 
 	if (out->join) {
 		fence = weave_client_all_fence(c, out->join);
@@ -183,10 +184,10 @@ static struct dma_fence *weave_flush_fence(struct weave_client *c,
 	}
 	if (!out->proxy)
 		return NULL;
-	fence = weave_ectx_slot_fence(c->ectx,
-				      weave_core_slot(&c->core, args->stream));
+	slot = weave_core_slot(&c->core, args->stream);
+	fence = weave_eng_ctx_slot_fence(c->ectx, slot);
 	if (fence) {
-		fence = weave_proxy_attach(out->proxy, fence);
+		fence = weave_eng_proxy_attach(out->proxy, fence);
 		out->proxy = NULL;
 	}
 	return fence;
@@ -344,13 +345,15 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 	if (ret)
 		return ret;
 	ls = weave_client_stream(c, args->handle);
-	if (IS_ERR(ls) || weave_capture_recording(&c->capture, args->handle)) {
+	if (IS_ERR(ls) ||
+	    weave_core_capture_recording(&c->capture, args->handle)) {
 		mutex_unlock(&c->lock);
 		return IS_ERR(ls) ? PTR_ERR(ls) : -EBUSY;
 	}
 	kref_get(&ls->ref);
-	fence = weave_ectx_slot_fence(c->ectx,
-				      weave_core_slot(&c->core, args->handle));
+	fence = weave_eng_ctx_slot_fence(c->ectx,
+					 weave_core_slot(&c->core,
+							 args->handle));
 	mutex_unlock(&c->lock);
 
 	if (fence)
@@ -361,6 +364,6 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 		ret = -ENODEV;
 	else if (!ret && atomic_read(&ls->error))
 		ret = -ECANCELED;
-	weave_lstream_put(ls);
+	weave_eng_lstream_put(ls);
 	return ret;
 }

@@ -40,13 +40,13 @@
  *   in other shmem-backed GEM drivers; idle, they are ordinary shmem pages
  *   that the kernel may reclaim and swap.  weave counts its own uses in
  *   &weave_bo.pins, and holds one pin of the helper's while there are
- *   any: the first use pins (weave_bo_pin(), which may allocate the pages
- *   and may fail), the last unpins (weave_bo_unpin()).  The uses are a
+ *   any: the first use pins (weave_eng_bo_pin(), which may allocate the pages
+ *   and may fail), the last unpins (weave_eng_bo_unpin()).  The uses are a
  *   client's tracking record of the buffer while tasks that bind it are
  *   queued or being enqueued (pinned by ENQUEUE and REPLAY before they
  *   commit, so that a lack of memory fails the call and loses nothing),
  *   each job that binds it, from the task that brings it into the job
- *   until the job is freed (weave_bo_pin_get(), which only counts, as the
+ *   until the job is freed (weave_eng_bo_pin_get(), which only counts, as the
  *   task's record holds a pin), and READ while it copies.  The pages are
  *   allocated, and charged to a memory cgroup, by the process whose call
  *   pins them first, or whose fault maps them: a cgroup's limit stops
@@ -108,13 +108,13 @@ static int weave_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 
 	if (READ_ONCE(bo->quota))
 		return 0;
-	ret = weave_bo_quota_charge(quota, obj->size);
+	ret = weave_eng_bo_quota_charge(quota, obj->size);
 	if (ret)
 		return ret;
 	kref_get(&quota->ref);
 	/* Two first handles at once: one charge stays. */
 	if (cmpxchg(&bo->quota, NULL, quota))
-		weave_bo_quota_uncharge(quota, obj->size);
+		weave_eng_bo_quota_uncharge(quota, obj->size);
 	return 0;
 }
 
@@ -125,9 +125,9 @@ static void weave_gem_free(struct drm_gem_object *obj)
 
 	/* Each use holds a reference: none is left. */
 	WARN_ON_ONCE(atomic_read(&bo->pins));
-	weave_taints_fini(&wdev->failures, &bo->taints);
+	weave_fg_taints_fini(&wdev->failures, &bo->taints);
 	if (bo->quota)
-		weave_bo_quota_uncharge(bo->quota, obj->size);
+		weave_eng_bo_quota_uncharge(bo->quota, obj->size);
 	mutex_destroy(&bo->pin_lock);
 	atomic64_sub(obj->size, &wdev->live_bytes);
 	atomic64_dec(&wdev->live_bos);
@@ -227,7 +227,7 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 
 	bo->base.base.funcs = &weave_gem_funcs;
 	mutex_init(&bo->pin_lock);
-	weave_taints_init(&bo->taints);
+	weave_fg_taints_init(&bo->taints);
 	/* The soft engine writes the pages through kmap: keep its data. */
 	bo->base.pages_mark_dirty_on_put = true;
 
@@ -292,7 +292,7 @@ int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 
 	shmem = drm_gem_shmem_create(drm, size);
 	if (IS_ERR(shmem))
-		return weave_bo_enomem(PTR_ERR(shmem));
+		return weave_eng_bo_enomem(PTR_ERR(shmem));
 	weave_gem_account(&shmem->base);
 	to_weave_bo(&shmem->base)->flags = args->flags;
 

@@ -79,7 +79,7 @@ static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 
 	if (!g)
 		return;
-	weave_template_put(g->tmpl);
+	weave_eng_template_put(g->tmpl);
 	kvfree(g->tracks);
 	weave_graph_count(c, g, 0, 0, -1);
 	for (i = 0; i < g->ntasks; i++)
@@ -100,13 +100,13 @@ int weave_graphs_init(struct weave_client *c)
 	int ret;
 
 	xa_init_flags(&c->graphs, XA_FLAGS_ALLOC1);
-	ret = weave_capture_init(&c->capture, &c->core);
+	ret = weave_core_capture_init(&c->capture, &c->core);
 	if (ret)
 		return ret;
 	c->recording = kcalloc(c->core.max_streams, sizeof(*c->recording),
 			       GFP_KERNEL_ACCOUNT);
 	if (!c->recording) {
-		weave_capture_fini(&c->capture);
+		weave_core_capture_fini(&c->capture);
 		return -ENOMEM;
 	}
 	return 0;
@@ -131,7 +131,7 @@ void weave_graphs_fini(struct weave_client *c)
 		weave_graph_free(c, c->recording[i]);
 	kfree(c->recording);
 	c->recording = NULL;
-	weave_capture_fini(&c->capture);
+	weave_core_capture_fini(&c->capture);
 	xa_for_each(&c->graphs, idx, g)
 		weave_graph_free(c, g);
 	xa_destroy(&c->graphs);
@@ -141,7 +141,7 @@ void weave_graphs_fini(struct weave_client *c)
 static struct weave_lstream *weave_window_owner(struct weave_client *c,
 						u32 stream)
 {
-	u32 owner = weave_capture_window(&c->capture, stream)->owner;
+	u32 owner = weave_core_capture_window(&c->capture, stream)->owner;
 
 	return owner ? xa_load(&c->ectx->streams, owner) : NULL;
 }
@@ -154,7 +154,7 @@ static void weave_window_close(struct weave_client *c, u32 stream)
 
 	if (ls)
 		WRITE_ONCE(ls->window, false);
-	weave_capture_close(&c->capture, stream);
+	weave_core_capture_close(&c->capture, stream);
 	if (c->recording[slot])
 		weave_graph_count(c, c->recording[slot], 0, -1, 0);
 	weave_graph_free(c, c->recording[slot]);
@@ -171,7 +171,7 @@ static void weave_window_close(struct weave_client *c, u32 stream)
  */
 void weave_capture_stream_gone(struct weave_client *c, u32 stream)
 {
-	if (weave_capture_window(&c->capture, stream)->owner == stream)
+	if (weave_core_capture_window(&c->capture, stream)->owner == stream)
 		weave_window_close(c, stream);
 }
 
@@ -261,7 +261,7 @@ int weave_graph_record(struct weave_client *c, u32 stream,
 static void weave_capture_report(struct weave_client *c, u32 stream,
 				 struct drm_weave_capture *args)
 {
-	const struct weave_window *w = weave_capture_window(&c->capture,
+	const struct weave_window *w = weave_core_capture_window(&c->capture,
 							     stream);
 	struct weave_graph *g = c->recording[weave_core_slot(&c->core, stream)];
 	struct weave_lstream *ls = weave_window_owner(c, stream);
@@ -293,15 +293,16 @@ static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 	ls = weave_client_stream(c, stream);
 	ret = PTR_ERR_OR_ZERO(ls);
 	if (!ret) {
-		w = weave_capture_window(&c->capture, stream);
+		w = weave_core_capture_window(&c->capture, stream);
 		if (op == DRM_WEAVE_CAPTURE_PREPARE ?
 		    w->state == WEAVE_WINDOW_NONE :
 		    w->state == WEAVE_WINDOW_PREPARED && w->owner == stream)
 			ret = weave_core_flush(&c->core, stream);
 	}
 	if (!ret)
-		fence = weave_ectx_slot_fence(c->ectx,
-					      weave_core_slot(&c->core, stream));
+		fence = weave_eng_ctx_slot_fence(c->ectx,
+						 weave_core_slot(&c->core,
+								 stream));
 	mutex_unlock(&c->lock);
 	if (fence)
 		ret = dma_fence_wait(fence, true);
@@ -321,7 +322,7 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 {
 	u32 slot = weave_core_slot(&c->core, stream);
 	struct weave_graph *g = c->recording[slot];
-	u32 owner = weave_capture_window(&c->capture, stream)->owner;
+	u32 owner = weave_core_capture_window(&c->capture, stream)->owner;
 	struct drm_weave_enqueue e = { .stream = owner };
 
 	weave_capture_report(c, stream, args);
@@ -343,7 +344,7 @@ static int weave_capture_prepare_op(struct weave_client *c, u32 stream,
 {
 	int ret;
 
-	ret = weave_capture_prepare(&c->capture, stream);
+	ret = weave_core_capture_prepare(&c->capture, stream);
 	if (ret)
 		return ret;
 	atomic_set(&ls->doom, 0);
@@ -357,7 +358,7 @@ static int weave_capture_begin_op(struct weave_client *c,
 				  struct weave_lstream *ls,
 				  struct drm_weave_capture *args)
 {
-	const struct weave_window *w = weave_capture_window(&c->capture,
+	const struct weave_window *w = weave_core_capture_window(&c->capture,
 							     stream);
 	u32 slot = weave_core_slot(&c->core, stream);
 	struct weave_graph *g;
@@ -369,7 +370,7 @@ static int weave_capture_begin_op(struct weave_client *c,
 	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)
 		return -ENOMEM;
-	ret = weave_capture_begin(&c->capture, stream);
+	ret = weave_core_capture_begin(&c->capture, stream);
 	if (ret) {
 		kfree(g);
 		return ret;
@@ -391,7 +392,7 @@ static int weave_track_cmp(const void *a, const void *b)
 /* Undo weave_graph_seal(): @g records on. */
 static void weave_graph_unseal(struct weave_graph *g)
 {
-	weave_template_put(g->tmpl);
+	weave_eng_template_put(g->tmpl);
 	g->tmpl = NULL;
 	kvfree(g->tracks);
 	g->tracks = NULL;
@@ -412,7 +413,7 @@ static int weave_graph_seal(struct weave_graph *g)
 	for (i = 0; i < g->ntasks; i++)
 		n += g->tasks[i].num_bindings;
 	g->tracks = kvmalloc_array(n, sizeof(*g->tracks), GFP_KERNEL_ACCOUNT);
-	g->tmpl = g->tracks ? weave_template_create(g->tasks, g->ntasks) :
+	g->tmpl = g->tracks ? weave_eng_template_create(g->tasks, g->ntasks) :
 		  NULL;
 	if (!g->tmpl) {
 		kvfree(g->tracks);
@@ -436,7 +437,7 @@ static int weave_capture_end_op(struct weave_client *c,
 				struct drm_file *file, u32 stream,
 				struct drm_weave_capture *args)
 {
-	const struct weave_window *w = weave_capture_window(&c->capture,
+	const struct weave_window *w = weave_core_capture_window(&c->capture,
 							     stream);
 	u32 slot = weave_core_slot(&c->core, stream);
 	struct weave_lstream *ls = weave_window_owner(c, stream);
@@ -469,7 +470,7 @@ static int weave_capture_end_op(struct weave_client *c,
 	c->recording[slot] = NULL;
 	if (ls)
 		WRITE_ONCE(ls->window, false);
-	weave_capture_end(&c->capture, stream, &owner);
+	weave_core_capture_end(&c->capture, stream, &owner);
 	args->graph = id;
 	return 0;
 }
@@ -598,10 +599,10 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	weave_replay_after(g, slot, fences, &nf);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
-		ret = weave_ectx_fail_reserve(c->ectx, g->tasks, g->ntasks,
-					      false);
+		ret = weave_eng_ctx_fail_reserve(c->ectx, g->tasks, g->ntasks,
+						 false);
 	if (!ret && nf) {
-		in = weave_insync_create(c->ectx, fences, nf);
+		in = weave_eng_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;
 	}
 	if (!ret) {
@@ -612,17 +613,18 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 	if (!ret) {
 		/* The slot is made: no new core may replace this one. */
 		c->enqueued = true;
-		ret = weave_ectx_gates_prepare(c->ectx, slot, fences, &nf);
+		ret = weave_eng_ctx_gates_prepare(c->ectx, slot, fences, &nf);
 	}
 	if (!ret)
-		ret = weave_template_queue(bs, g->tmpl, ls, ls->enqueued + 1,
-					   in, fences, nf);
+		ret = weave_eng_template_queue(bs, g->tmpl, ls,
+					       ls->enqueued + 1, in, fences,
+					       nf);
 	if (!ret) {
 		ls->enqueued += g->ntasks;
 		in = NULL;
 		nf = 0;
 	}
-	weave_insync_put(in);
+	weave_eng_insync_put(in);
 	while (nf--)
 		dma_fence_put(fences[nf]);
 	/* The holds and pins taken above, unless queued tasks need them. */
@@ -666,7 +668,7 @@ static int weave_replay_try(struct drm_device *drm, struct drm_file *file,
 		goto out_unlock;
 	}
 	/* Only a live stream owns a window. */
-	if (weave_capture_recording(&c->capture, args->stream)) {
+	if (weave_core_capture_recording(&c->capture, args->stream)) {
 		ret = -EBUSY;
 		goto out_unlock;
 	}
@@ -694,7 +696,7 @@ static int weave_replay_try(struct drm_device *drm, struct drm_file *file,
 		args->seqno = ls->enqueued;
 		slot = weave_core_slot(&c->core, args->stream);
 		dma_fence_put(g->last);
-		g->last = weave_ectx_slot_fence(c->ectx, slot);
+		g->last = weave_eng_ctx_slot_fence(c->ectx, slot);
 		g->last_slot = slot;
 	}
 out_unlock:

@@ -14,7 +14,7 @@
 #include "weave_insync.h"
 
 /**
- * weave_insync_create() - Keep the in-fences of an enqueue for its tasks.
+ * weave_eng_insync_create() - Keep the in-fences of an enqueue for its tasks.
  * @ctx: The client's engine context.
  * @fences: The enqueue's @n in-fences; this takes references of its own.
  * @n: Entries of @fences, not zero.
@@ -22,8 +22,8 @@
  * Context: The client's mutex held.
  * Return: The in-syncs with one reference, or NULL if out of memory.
  */
-struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
-					 struct dma_fence **fences, u32 n)
+struct weave_insync *weave_eng_insync_create(struct weave_ectx *ctx,
+					     struct dma_fence **fences, u32 n)
 {
 	struct weave_insync *in;
 	u32 i;
@@ -41,7 +41,7 @@ struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
 }
 
 /**
- * weave_insync_commit() - Hand in-syncs to the slot of their tasks.
+ * weave_eng_insync_commit() - Hand in-syncs to the slot of their tasks.
  * @ctx: The client's engine context.
  * @slot: The tasks' slot.
  * @in: The in-syncs; this takes the caller's reference.
@@ -51,8 +51,8 @@ struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
  * Context: The client's mutex held, the tasks registered in the core and
  * not yet encoded.
  */
-void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
-			 struct weave_insync *in, u64 first, u64 last)
+void weave_eng_insync_commit(struct weave_ectx *ctx, u32 slot,
+			     struct weave_insync *in, u64 first, u64 last)
 {
 	in->first = first;
 	in->last = last;
@@ -67,22 +67,22 @@ static void weave_insync_release(struct kref *ref)
 	for (i = 0; i < in->n; i++)
 		dma_fence_put(in->fences[i]);
 	if (in->failure)
-		weave_failure_put(in->failures, in->failure);
+		weave_fg_put(in->failures, in->failure);
 	kfree(in);
 }
 
 /**
- * weave_insync_put() - Drop a reference to in-syncs.
+ * weave_eng_insync_put() - Drop a reference to in-syncs.
  * @in: The in-syncs, or NULL.
  */
-void weave_insync_put(struct weave_insync *in)
+void weave_eng_insync_put(struct weave_insync *in)
 {
 	if (in)
 		kref_put(&in->ref, weave_insync_release);
 }
 
 /**
- * weave_eslot_insync() - The in-syncs of a task the backend encodes.
+ * weave_eng_eslot_insync() - The in-syncs of a task the backend encodes.
  * @es: The task's slot.
  * @seqno: The task's &weave_task.seqno.
  *
@@ -92,7 +92,7 @@ void weave_insync_put(struct weave_insync *in)
  * Context: The client's mutex held.
  * Return: The task's in-syncs with a reference, or NULL if it has none.
  */
-struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno)
+struct weave_insync *weave_eng_eslot_insync(struct weave_eslot *es, u64 seqno)
 {
 	struct weave_insync *in;
 
@@ -104,26 +104,26 @@ struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno)
 			kref_get(&in->ref);
 			if (seqno == in->last) {
 				list_del_init(&in->link);
-				weave_insync_put(in);
+				weave_eng_insync_put(in);
 			}
 			return in;
 		}
 		list_del_init(&in->link);
-		weave_insync_put(in);
+		weave_eng_insync_put(in);
 	}
 	return NULL;
 }
 
 /**
- * weave_eslot_insyncs_free() - Drop the in-syncs a slot still holds.
+ * weave_eng_eslot_insyncs_free() - Drop the in-syncs a slot still holds.
  * @es: The slot, whose tasks will not be encoded.
  */
-void weave_eslot_insyncs_free(struct weave_eslot *es)
+void weave_eng_eslot_insyncs_free(struct weave_eslot *es)
 {
 	struct weave_insync *in, *tmp;
 
 	list_for_each_entry_safe(in, tmp, &es->insyncs, link) {
 		list_del_init(&in->link);
-		weave_insync_put(in);
+		weave_eng_insync_put(in);
 	}
 }

@@ -41,12 +41,12 @@ struct weave_insync {
 	struct dma_fence *fences[] __counted_by(n);
 };
 
-struct weave_insync *weave_insync_create(struct weave_ectx *ctx,
-					 struct dma_fence **fences, u32 n);
-void weave_insync_commit(struct weave_ectx *ctx, u32 slot,
-			 struct weave_insync *in, u64 first, u64 last);
-void weave_insync_put(struct weave_insync *in);
-struct weave_insync *weave_eslot_insync(struct weave_eslot *es, u64 seqno);
-void weave_eslot_insyncs_free(struct weave_eslot *es);
+struct weave_insync *weave_eng_insync_create(struct weave_ectx *ctx,
+					     struct dma_fence **fences, u32 n);
+void weave_eng_insync_commit(struct weave_ectx *ctx, u32 slot,
+			     struct weave_insync *in, u64 first, u64 last);
+void weave_eng_insync_put(struct weave_insync *in);
+struct weave_insync *weave_eng_eslot_insync(struct weave_eslot *es, u64 seqno);
+void weave_eng_eslot_insyncs_free(struct weave_eslot *es);
 
 #endif /* _WEAVE_INSYNC_H_ */

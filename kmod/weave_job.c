@@ -33,7 +33,7 @@
  * Free the staging of every task of @job and take its tasks off the
  * client's pending count; idempotent.
  */
-void weave_job_release_tasks(struct weave_job *job)
+void weave_eng_job_release_tasks(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
 	struct weave_etask *t;
@@ -43,7 +43,7 @@ void weave_job_release_tasks(struct weave_job *job)
 	for (i = 0; !job->tmpl && i < job->ntasks; i++) {
 		t = &job->tasks[i];
 		if (t->kind == WEAVE_TASK_HOST_WRITE)
-			weave_staging_free(ctx, t->data, t->b[0].size);
+			weave_eng_staging_free(ctx, t->data, t->b[0].size);
 		else
 			kfree(t->more);
 		t->data = NULL;
@@ -59,14 +59,14 @@ static void weave_job_bytes_add(struct weave_ectx *ctx, u32 n)
 }
 
 /* Count @n entries of job task arrays fewer. */
-void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n)
+void weave_eng_job_bytes_sub(struct weave_ectx *ctx, u32 n)
 {
 	atomic64_sub((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
 }
 
 /*
  * Free a job and drop its module reference, a grace period after
- * weave_job_free(), which thus never runs after the module_put(); module
+ * weave_eng_job_free(), which thus never runs after the module_put(); module
  * exit waits for this callback with rcu_barrier().
  */
 static void weave_job_free_rcu(struct rcu_head *rcu)
@@ -76,14 +76,14 @@ static void weave_job_free_rcu(struct rcu_head *rcu)
 }
 
 /**
- * weave_job_put_bo() - Drop a job's pin and reference of a buffer.
+ * weave_eng_job_put_bo() - Drop a job's pin and reference of a buffer.
  * @obj: The buffer.
  *
  * Context: Process context, no reservation lock held: it may sleep.
  */
-void weave_job_put_bo(struct drm_gem_object *obj)
+void weave_eng_job_put_bo(struct drm_gem_object *obj)
 {
-	weave_bo_unpin(obj);
+	weave_eng_bo_unpin(obj);
 	drm_gem_object_put(obj);
 }
 
@@ -91,15 +91,15 @@ void weave_job_put_bo(struct drm_gem_object *obj)
  * Free what the job holds.  A pushed job's scheduler job is cleaned up
  * already; one never pushed has none.
  */
-void weave_job_free(struct weave_job *job)
+void weave_eng_job_free(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
 	u32 i;
 
-	weave_job_release_tasks(job);
+	weave_eng_job_release_tasks(job);
 	for (i = 0; i < job->ntallies; i++) {
-		weave_lstream_put(job->tallies[i].ls);
-		weave_insync_put(job->tallies[i].insync);
+		weave_eng_lstream_put(job->tallies[i].ls);
+		weave_eng_insync_put(job->tallies[i].insync);
 	}
 	if (job->tallies != job->tally0)
 		kvfree(job->tallies);
@@ -108,39 +108,39 @@ void weave_job_free(struct weave_job *job)
 	 * stays counted in job_bytes; an array freed below leaves it.
 	 */
 	if (job->tmpl) {
-		weave_template_put(job->tmpl);
+		weave_eng_template_put(job->tmpl);
 		job->tasks = NULL;
 	} else if (job->ctasks == ctx->task_hint &&
 		   !cmpxchg(&ctx->spare_tasks, NULL, job->tasks)) {
 		job->tasks = NULL;
 	}
 	if (job->tasks)
-		weave_job_bytes_sub(ctx, job->ctasks);
+		weave_eng_job_bytes_sub(ctx, job->ctasks);
 	for (i = 0; i < job->nbos; i++)
-		weave_job_put_bo(job->bos[i].obj);
+		weave_eng_job_put_bo(job->bos[i].obj);
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i]);
 	if (job->started)
 		dma_fence_put(&job->hw->base);
 	else
 		kfree(job->hw);
-	weave_proxy_put(job->proxy);
+	weave_eng_proxy_put(job->proxy);
 	kvfree(job->tasks);
 	kvfree(job->bos);
 	kvfree(job->objs);
 	if (job->deps != job->dep0)
 		kvfree(job->deps);
 	/* The last job of a destroyed backend stream frees it. */
-	kref_put(&job->bs->ref, weave_bstream_release);
+	kref_put(&job->bs->ref, weave_eng_bstream_release);
 	atomic64_dec(&ctx->jobs);
-	weave_ectx_put(ctx);
+	weave_eng_ctx_put(ctx);
 	/* The last thing done here: see "DOC: fences", Unload. */
 	call_rcu(&job->rcu, weave_job_free_rcu);
 }
 
 /*
  * Make @job, allocated whole and not yet anyone's, a job of @bs: the
- * references it holds until weave_job_free().
+ * references it holds until weave_eng_job_free().
  */
 static void weave_job_attach(struct weave_job *job, struct weave_bstream *bs)
 {
@@ -171,7 +171,7 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
 	job->tallies = job->tally0;
 	job->ctallies = ARRAY_SIZE(job->tally0);
 	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
-	job->proxy = weave_proxy_create();
+	job->proxy = weave_eng_proxy_create();
 	return job;
 }
 
@@ -182,7 +182,7 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
 static void weave_job_unmake(struct weave_job *job)
 {
 	kfree(job->hw);
-	weave_proxy_put(job->proxy);
+	weave_eng_proxy_put(job->proxy);
 	kvfree(job->bos);
 	kvfree(job->objs);
 	if (job->deps != job->dep0)
@@ -190,7 +190,7 @@ static void weave_job_unmake(struct weave_job *job)
 	kfree(job);
 }
 
-struct weave_job *weave_job_alloc(struct weave_bstream *bs)
+struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 {
 	struct weave_ectx *ctx = bs->ctx;
 	u32 want = ctx->task_hint;
@@ -221,7 +221,7 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 	job->cdeps = ARRAY_SIZE(job->dep0);
 	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
-			weave_job_bytes_sub(ctx, want);
+			weave_eng_job_bytes_sub(ctx, want);
 		kvfree(job->tasks);
 		weave_job_unmake(job);
 		return NULL;
@@ -232,7 +232,7 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
 }
 
 /**
- * weave_job_alloc_from() - Allocate a job of a template's tasks.
+ * weave_eng_job_alloc_from() - Allocate a job of a template's tasks.
  * @bs: The backend stream the job is for.
  * @tmpl: The template; the job takes a reference of its own.
  * @ndeps: The dependencies it must have room for.
@@ -244,9 +244,9 @@ struct weave_job *weave_job_alloc(struct weave_bstream *bs)
  * Context: The client's mutex held.
  * Return: The job, or NULL if out of memory.
  */
-struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
-				       struct weave_template *tmpl,
-				       u32 ndeps)
+struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
+					   struct weave_template *tmpl,
+					   u32 ndeps)
 {
 	u32 nbos = tmpl->nbos;
 	struct weave_job *job;
@@ -264,8 +264,8 @@ struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
 		job->cbos = nbos;
 	}
 	if (!job->hw || !job->proxy || (nbos && (!job->bos || !job->objs)) ||
-	    weave_grow_from((void **)&job->deps, &job->cdeps, ndeps,
-			    sizeof(*job->deps), job->dep0)) {
+	    weave_core_grow_from((void **)&job->deps, &job->cdeps, ndeps,
+				 sizeof(*job->deps), job->dep0)) {
 		weave_job_unmake(job);
 		return NULL;
 	}
@@ -288,8 +288,8 @@ static bool weave_job_has_room(const struct weave_job *job,
 }
 
 /* Make room in @job for @task and the @ndeps dependencies it brings. */
-int weave_job_reserve(struct weave_job *job,
-		      const struct weave_task *task, u32 ndeps)
+int weave_eng_job_reserve(struct weave_job *job,
+			  const struct weave_task *task, u32 ndeps)
 {
 	struct weave_ectx *ctx = job->ctx;
 	u32 need = job->nbos + task->num_bindings;
@@ -299,33 +299,33 @@ int weave_job_reserve(struct weave_job *job,
 	/* The common case, with room for everything: no call at all. */
 	if (weave_job_has_room(job, task, ndeps))
 		return 0;
-	ret = weave_grow((void **)&job->tasks, &job->ctasks, job->ntasks + 1,
-			 sizeof(*job->tasks));
+	ret = weave_core_grow((void **)&job->tasks, &job->ctasks,
+			      job->ntasks + 1, sizeof(*job->tasks));
 	if (job->ctasks != cap)
 		weave_job_bytes_add(ctx, job->ctasks - cap);
 	/* @objs has the capacity of @bos: grow it first. */
 	if (!ret)
-		ret = weave_grow((void **)&job->objs, &cobjs, need,
-				 sizeof(*job->objs));
+		ret = weave_core_grow((void **)&job->objs, &cobjs, need,
+				      sizeof(*job->objs));
 	if (!ret)
-		ret = weave_grow((void **)&job->bos, &job->cbos, cobjs,
-				 sizeof(*job->bos));
+		ret = weave_core_grow((void **)&job->bos, &job->cbos, cobjs,
+				      sizeof(*job->bos));
 	if (!ret)
-		ret = weave_grow_from((void **)&job->tallies, &job->ctallies,
-				      job->ntallies + 1, sizeof(*job->tallies),
-				      job->tally0);
+		ret = weave_core_grow_from((void **)&job->tallies,
+					   &job->ctallies, job->ntallies + 1,
+					   sizeof(*job->tallies), job->tally0);
 	if (!ret)
-		ret = weave_grow_from((void **)&job->deps, &job->cdeps,
-				      job->ndeps + ndeps, sizeof(*job->deps),
-				      job->dep0);
+		ret = weave_core_grow_from((void **)&job->deps, &job->cdeps,
+					   job->ndeps + ndeps,
+					   sizeof(*job->deps), job->dep0);
 	return ret;
 }
 
 /**
- * weave_job_free_reserve() - Free a reserve job that was never used.
+ * weave_eng_job_free_reserve() - Free a reserve job that was never used.
  * @job: &weave_ectx.reserve, or NULL; it holds no reference.
  */
-void weave_job_free_reserve(struct weave_job *job)
+void weave_eng_job_free_reserve(struct weave_job *job)
 {
 	if (!job)
 		return;
@@ -336,21 +336,21 @@ void weave_job_free_reserve(struct weave_job *job)
 }
 
 /**
- * weave_ectx_reserve() - Make sure a client has its reserve job.
+ * weave_eng_ctx_reserve() - Make sure a client has its reserve job.
  * @ctx: The client's engine context.
  *
  * The reserve is a job allocated ahead, with room for any one task: one
  * entry of tasks and tallies, buffers for %WEAVE_MAX_BINDINGS bindings,
  * an array for the bindings past an encoded task's own, and dependencies
  * for the %WEAVE_MAX_SLOT_GATES gates its slot may hold.  So encoding a
- * task into it allocates nothing (weave_job_take_reserve()).  It holds
+ * task into it allocates nothing (weave_eng_job_take_reserve()).  It holds
  * no reference until it is taken, and is counted in &weave_ectx.jobs and
  * &weave_ectx.job_bytes only from then on.
  *
  * Context: The client's mutex held.
  * Return: 0 if the client has its reserve, or -ENOMEM.
  */
-int weave_ectx_reserve(struct weave_ectx *ctx)
+int weave_eng_ctx_reserve(struct weave_ectx *ctx)
 {
 	struct weave_ebinding *more;
 	struct weave_job *job;
@@ -372,7 +372,7 @@ int weave_ectx_reserve(struct weave_ectx *ctx)
 	if (!job->hw || !job->proxy || !job->tasks || !job->bos ||
 	    !job->objs || !job->deps || !more) {
 		kfree(more);
-		weave_job_free_reserve(job);
+		weave_eng_job_free_reserve(job);
 		return -ENOMEM;
 	}
 	job->tasks[0].more = more;
@@ -384,7 +384,7 @@ int weave_ectx_reserve(struct weave_ectx *ctx)
 }
 
 /**
- * weave_job_take_reserve() - Make the client's reserve a job of a backend
+ * weave_eng_job_take_reserve() - Make the client's reserve a job of a backend
  * stream, for a task that enqueue refused.
  * @bs: The backend stream.
  * @task: The task; the reserve has room for it.
@@ -392,22 +392,22 @@ int weave_ectx_reserve(struct weave_ectx *ctx)
  * @more: Set to the reserve's array for @task's bindings past
  *	%WEAVE_ETASK_BINDINGS, or to NULL if it has no more.
  *
- * The job then has room for @task, and weave_job_reserve() of it would
- * allocate nothing; it holds what weave_job_alloc() makes a job hold.
- * The client has no reserve until weave_ectx_reserve() makes another.
+ * The job then has room for @task, and weave_eng_job_reserve() of it would
+ * allocate nothing; it holds what weave_eng_job_alloc() makes a job hold.
+ * The client has no reserve until weave_eng_ctx_reserve() makes another.
  *
  * Context: The client's mutex held.
  * Return: The job, or NULL if the client has no reserve.
  */
-struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
-					 const struct weave_task *task,
-					 u32 ndeps,
-					 struct weave_ebinding **more)
+struct weave_job *weave_eng_job_take_reserve(struct weave_bstream *bs,
+					     const struct weave_task *task,
+					     u32 ndeps,
+					     struct weave_ebinding **more)
 {
 	struct weave_ectx *ctx = bs->ctx;
 	struct weave_job *job = ctx->reserve;
 
-	/* Made with room for any one task, see weave_ectx_reserve(). */
+	/* Made with room for any one task, see weave_eng_ctx_reserve(). */
 	if (!job || WARN_ON_ONCE(!weave_job_has_room(job, task, ndeps)))
 		return NULL;
 	ctx->reserve = NULL;
@@ -431,27 +431,27 @@ static void weave_bstream_fini_work(struct work_struct *work)
 	/* No job of the backend stream is left: no entity waits or is busy. */
 	for (p = 0; p < WEAVE_NUM_PRIOS; p++)
 		drm_sched_entity_fini(&bs->entity[p]);
-	weave_ectx_put(bs->ctx);
+	weave_eng_ctx_put(bs->ctx);
 	kfree(bs);
 }
 
 /*
  * The last reference can go in the scheduler's own free_job, where an
- * entity cannot be finished: do it on weave_engine_wq.
+ * entity cannot be finished: do it on weave_eng_wq.
  */
-void weave_bstream_release(struct kref *ref)
+void weave_eng_bstream_release(struct kref *ref)
 {
 	struct weave_bstream *bs = container_of(ref, struct weave_bstream, ref);
 
 	INIT_WORK(&bs->fini_work, weave_bstream_fini_work);
-	queue_work(weave_engine_wq, &bs->fini_work);
+	queue_work(weave_eng_wq, &bs->fini_work);
 }
 
 /* The last &weave_ectx.id handed out. */
 static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
 
 /**
- * weave_ectx_create() - Make a client's engine context.
+ * weave_eng_ctx_create() - Make a client's engine context.
  * @drm: The device; the context holds a reference.
  * @engine: The device's engine.
  * @failures: The device's failure graph.
@@ -464,10 +464,10 @@ static atomic64_t weave_ectx_last_id = ATOMIC64_INIT(0);
  *
  * Return: The context with one reference, or NULL if out of memory.
  */
-struct weave_ectx *weave_ectx_create(struct drm_device *drm,
-				     struct weave_engine *engine,
-				     struct weave_failures *failures,
-				     const struct weave_limits *limits)
+struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
+					struct weave_engine *engine,
+					struct weave_failures *failures,
+					const struct weave_limits *limits)
 {
 	u32 i, max_streams = limits->max_streams;
 	struct weave_ectx *ctx;
@@ -497,10 +497,10 @@ struct weave_ectx *weave_ectx_create(struct drm_device *drm,
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	init_waitqueue_head(&ctx->staging_wq);
-	weave_fowner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
-			  limits->max_client_claims);
-	weave_fstash_init(&ctx->fstash);
-	weave_fstash_init(&ctx->ostash);
+	weave_fg_owner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
+			    limits->max_client_claims);
+	weave_fg_stash_init(&ctx->fstash);
+	weave_fg_stash_init(&ctx->ostash);
 	return ctx;
 }
 
@@ -518,29 +518,30 @@ static void weave_ectx_release(struct kref *ref)
 		while (es->ngates)
 			dma_fence_put(es->gates[--es->ngates]);
 		kvfree(es->gates);
-		weave_eslot_insyncs_free(es);
+		weave_eng_eslot_insyncs_free(es);
 		dma_fence_put(es->last);
-		WARN_ON(es->staging.base && !weave_arena_idle(&es->staging));
+		WARN_ON(es->staging.base &&
+			!weave_core_arena_idle(&es->staging));
 		kvfree(es->staging.base);
 	}
 	kvfree(ctx->spare_tasks);
-	weave_job_free_reserve(ctx->reserve);
+	weave_eng_job_free_reserve(ctx->reserve);
 	kfree(ctx->slots);
 	if (ctx->overflow)
-		weave_failure_put(failures, ctx->overflow);
-	weave_fowner_detach(failures, &ctx->fowner);
-	weave_fstash_drain(&ctx->fstash);
-	weave_fstash_drain(&ctx->ostash);
-	/* Maybe the device's last reference: see weave_engine_fini(). */
+		weave_fg_put(failures, ctx->overflow);
+	weave_fg_owner_detach(failures, &ctx->fowner);
+	weave_fg_stash_drain(&ctx->fstash);
+	weave_fg_stash_drain(&ctx->ostash);
+	/* Maybe the device's last reference: see weave_eng_fini(). */
 	drm_dev_put(ctx->drm);
 	kfree_rcu(ctx, rcu);
 }
 
 /**
- * weave_ectx_put() - Drop a reference to a client's engine context.
+ * weave_eng_ctx_put() - Drop a reference to a client's engine context.
  * @ctx: The context.
  */
-void weave_ectx_put(struct weave_ectx *ctx)
+void weave_eng_ctx_put(struct weave_ectx *ctx)
 {
 	kref_put(&ctx->ref, weave_ectx_release);
 }
@@ -551,10 +552,10 @@ static void weave_lstream_release(struct kref *ref)
 }
 
 /**
- * weave_lstream_put() - Drop a reference to a logical stream.
+ * weave_eng_lstream_put() - Drop a reference to a logical stream.
  * @ls: The stream.
  */
-void weave_lstream_put(struct weave_lstream *ls)
+void weave_eng_lstream_put(struct weave_lstream *ls)
 {
 	kref_put(&ls->ref, weave_lstream_release);
 }
@@ -574,36 +575,36 @@ static void weave_template_release(struct kref *ref)
 }
 
 /**
- * weave_template_put() - Drop a reference to a template.
+ * weave_eng_template_put() - Drop a reference to a template.
  * @tmpl: The template, or NULL.
  */
-void weave_template_put(struct weave_template *tmpl)
+void weave_eng_template_put(struct weave_template *tmpl)
 {
 	if (tmpl)
 		kref_put(&tmpl->ref, weave_template_release);
 }
 
 /* Tears engines and backend streams down; drained at module exit. */
-struct workqueue_struct *weave_engine_wq;
+struct workqueue_struct *weave_eng_wq;
 
 /**
- * weave_engine_module_init() - Set up what every engine shares.
+ * weave_eng_module_init() - Set up what every engine shares.
  *
  * Return: 0 or -ENOMEM.
  */
-int weave_engine_module_init(void)
+int weave_eng_module_init(void)
 {
-	weave_engine_wq = alloc_workqueue("weave-engine", 0, 0);
-	return weave_engine_wq ? 0 : -ENOMEM;
+	weave_eng_wq = alloc_workqueue("weave-engine", 0, 0);
+	return weave_eng_wq ? 0 : -ENOMEM;
 }
 
 /**
- * weave_engine_module_exit() - Undo weave_engine_module_init().
+ * weave_eng_module_exit() - Undo weave_eng_module_init().
  *
  * Waits for the teardown of every engine already let go, which must be
  * all of them: no device is left.
  */
-void weave_engine_module_exit(void)
+void weave_eng_module_exit(void)
 {
-	destroy_workqueue(weave_engine_wq);
+	destroy_workqueue(weave_eng_wq);
 }

@@ -73,7 +73,7 @@ struct weave_bstream {
 	/**
 	 * @last_tasks: The tasks of the last job pushed to it, zero before
 	 * the first; under the client's mutex.  Sizes the next job's task
-	 * array (weave_job_alloc()).
+	 * array (weave_eng_job_alloc()).
 	 */
 	u32 last_tasks;
 };
@@ -243,7 +243,7 @@ struct weave_queue {
 struct weave_engine {
 	/** @dev: The device's parent, a reference, for the schedulers. */
 	struct device *dev;
-	/** @fini_work: Tears the engine down, on weave_engine_wq. */
+	/** @fini_work: Tears the engine down, on weave_eng_wq. */
 	struct work_struct fini_work;
 	/** @num_queues: Used entries of @queues. */
 	u32 num_queues;
@@ -275,47 +275,47 @@ struct weave_template {
 /* Binding @i of @t, below &weave_etask.nb. */
 static_assert(sizeof(struct weave_etask) <= 104);
 
-static inline struct weave_ebinding *weave_etask_binding(struct weave_etask *t,
-							 u32 i)
+static inline struct weave_ebinding *
+weave_eng_etask_binding(struct weave_etask *t, u32 i)
 {
 	return i < WEAVE_ETASK_BINDINGS ? &t->b[i] :
 					  &t->more[i - WEAVE_ETASK_BINDINGS];
 }
 
-static inline bool weave_job_aborted(struct weave_job *job)
+static inline bool weave_eng_job_aborted(struct weave_job *job)
 {
 	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
 }
 
-void weave_job_release_tasks(struct weave_job *job);
-void weave_job_put_bo(struct drm_gem_object *obj);
-struct weave_job *weave_job_alloc_from(struct weave_bstream *bs,
-				       struct weave_template *tmpl,
-				       u32 ndeps);
+void weave_eng_job_release_tasks(struct weave_job *job);
+void weave_eng_job_put_bo(struct drm_gem_object *obj);
+struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
+					   struct weave_template *tmpl,
+					   u32 ndeps);
 
-void weave_job_bytes_sub(struct weave_ectx *ctx, u32 n);
-struct weave_job *weave_job_alloc(struct weave_bstream *bs);
-int weave_job_reserve(struct weave_job *job, const struct weave_task *task,
-		      u32 ndeps);
-struct weave_job *weave_job_take_reserve(struct weave_bstream *bs,
-					 const struct weave_task *task,
-					 u32 ndeps,
-					 struct weave_ebinding **more);
-void weave_job_free_reserve(struct weave_job *job);
-void weave_job_free(struct weave_job *job);
-void weave_bstream_release(struct kref *ref);
-int weave_ectx_reserve(struct weave_ectx *ctx);
-struct weave_ectx *weave_ectx_create(struct drm_device *drm,
-				     struct weave_engine *engine,
-				     struct weave_failures *failures,
-				     const struct weave_limits *limits);
-void weave_ectx_put(struct weave_ectx *ctx);
-void weave_lstream_put(struct weave_lstream *ls);
-void weave_template_put(struct weave_template *tmpl);
+void weave_eng_job_bytes_sub(struct weave_ectx *ctx, u32 n);
+struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs);
+int weave_eng_job_reserve(struct weave_job *job, const struct weave_task *task,
+			  u32 ndeps);
+struct weave_job *weave_eng_job_take_reserve(struct weave_bstream *bs,
+					     const struct weave_task *task,
+					     u32 ndeps,
+					     struct weave_ebinding **more);
+void weave_eng_job_free_reserve(struct weave_job *job);
+void weave_eng_job_free(struct weave_job *job);
+void weave_eng_bstream_release(struct kref *ref);
+int weave_eng_ctx_reserve(struct weave_ectx *ctx);
+struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
+					struct weave_engine *engine,
+					struct weave_failures *failures,
+					const struct weave_limits *limits);
+void weave_eng_ctx_put(struct weave_ectx *ctx);
+void weave_eng_lstream_put(struct weave_lstream *ls);
+void weave_eng_template_put(struct weave_template *tmpl);
 
 /* Tears engines and backend streams down; drained at module exit. */
-extern struct workqueue_struct *weave_engine_wq;
-int weave_engine_module_init(void);
-void weave_engine_module_exit(void);
+extern struct workqueue_struct *weave_eng_wq;
+int weave_eng_module_init(void);
+void weave_eng_module_exit(void);
 
 #endif /* _WEAVE_JOB_H_ */

@@ -53,12 +53,12 @@ static int weave_run_delay(struct weave_job *job, u32 us)
 	 * An hrtimer, not jiffies: a timeout of N jiffies may end up to a
 	 * tick early, and DELAY promises at least @us.
 	 */
-	wait_event_hrtimeout(job->queue->abort_wq, weave_job_aborted(job),
+	wait_event_hrtimeout(job->queue->abort_wq, weave_eng_job_aborted(job),
 			     ns_to_ktime((u64)us * NSEC_PER_USEC));
 	return 0;
 }
 
-int weave_run_task(struct weave_job *job, struct weave_etask *t)
+int weave_eng_run_task(struct weave_job *job, struct weave_etask *t)
 {
 	u8 *s0 = job->queue->scratch;
 	u8 *s1 = s0 + PAGE_SIZE, *s2 = s1 + PAGE_SIZE;
@@ -98,7 +98,7 @@ int weave_run_task(struct weave_job *job, struct weave_etask *t)
 	       t->b[0].shmem == t->b[1].shmem &&
 	       t->b[1].offset > t->b[0].offset;
 	for (done = 0; done < size; done += n) {
-		if (weave_job_aborted(job))
+		if (weave_eng_job_aborted(job))
 			return 0;
 		n = min_t(u64, size - done, PAGE_SIZE);
 		at = back ? size - done - n : done;

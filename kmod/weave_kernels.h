@@ -8,6 +8,6 @@
 struct weave_etask;
 struct weave_job;
 
-int weave_run_task(struct weave_job *job, struct weave_etask *t);
+int weave_eng_run_task(struct weave_job *job, struct weave_etask *t);
 
 #endif /* _WEAVE_KERNELS_H_ */

@@ -18,7 +18,7 @@
 #include "weave_lists.h"
 
 /**
- * weave_grow_from() - Make room in a growable array.
+ * weave_core_grow_from() - Make room in a growable array.
  * @arr: The array; replaced by a larger one if it has no room.
  * @cap: Its capacity in entries; updated with @arr.
  * @need: The entries it must hold.
@@ -32,8 +32,8 @@
  * Return: 0, also when there was room; -ENOMEM, with @arr and @cap as
  * they were.
  */
-int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
-		    const void *inl)
+int weave_core_grow_from(void **arr, u32 *cap, u32 need, size_t size,
+			 const void *inl)
 {
 	u32 ncap;
 	void *n;
@@ -54,17 +54,17 @@ int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
 }
 
 /**
- * weave_grow() - Make room in a growable array with no embedded storage.
+ * weave_core_grow() - Make room in a growable array with no embedded storage.
  * @arr: The array, or NULL if @cap is zero.
  * @cap: Its capacity in entries.
  * @need: The entries it must hold.
  * @size: The size of an entry.
  *
- * Return: As weave_grow_from().
+ * Return: As weave_core_grow_from().
  */
-int weave_grow(void **arr, u32 *cap, u32 need, size_t size)
+int weave_core_grow(void **arr, u32 *cap, u32 need, size_t size)
 {
-	return weave_grow_from(arr, cap, need, size, NULL);
+	return weave_core_grow_from(arr, cap, need, size, NULL);
 }
 
 static int weave_jbo_cmp(const void *a, const void *b)
@@ -77,7 +77,7 @@ static int weave_jbo_cmp(const void *a, const void *b)
 }
 
 /**
- * weave_jbos_merge() - Sort a job's buffers and merge duplicates.
+ * weave_core_jbos_merge() - Sort a job's buffers and merge duplicates.
  * @bos: @n entries, each with its own reference to its object.
  * @n: Entries of @bos.
  *
@@ -89,7 +89,7 @@ static int weave_jbo_cmp(const void *a, const void *b)
  * they, in strictly ascending order; the others are the duplicates, whose
  * references the caller drops.
  */
-u32 weave_jbos_merge(struct weave_jbo *bos, u32 n)
+u32 weave_core_jbos_merge(struct weave_jbo *bos, u32 n)
 {
 	u32 i, u = 0;
 
@@ -109,7 +109,7 @@ u32 weave_jbos_merge(struct weave_jbo *bos, u32 n)
 }
 
 /**
- * weave_fences_dedupe() - Keep the in-fences that add a wait.
+ * weave_core_fences_dedupe() - Keep the in-fences that add a wait.
  * @fences: @n fences, a reference each.  Compacted in place.
  * @n: In: entries of @fences.  Out: fences kept, at the start of @fences.
  * @cover: Finds the fence the slot already waits for on a fence's context.
@@ -123,8 +123,8 @@ u32 weave_jbos_merge(struct weave_jbo *bos, u32 n)
  * Return: how many kept fences are on a context the slot waits for
  * nothing on, i.e. the slot's new gates; the others replace one.
  */
-u32 weave_fences_dedupe(struct dma_fence **fences, u32 *n,
-			weave_fence_cover_fn cover, void *arg)
+u32 weave_core_fences_dedupe(struct dma_fence **fences, u32 *n,
+			     weave_fence_cover_fn cover, void *arg)
 {
 	struct dma_fence *f, *had;
 	u32 i, j, k = 0, fresh = 0;

@@ -19,16 +19,16 @@ struct weave_jbo {
 
 /*
  * The pending in-fence on @f's fence context that a slot already waits for,
- * or NULL; see weave_fences_dedupe().
+ * or NULL; see weave_core_fences_dedupe().
  */
 typedef struct dma_fence *(*weave_fence_cover_fn)(void *arg,
 						  const struct dma_fence *f);
 
-int weave_grow_from(void **arr, u32 *cap, u32 need, size_t size,
-		    const void *inl);
-int weave_grow(void **arr, u32 *cap, u32 need, size_t size);
-u32 weave_jbos_merge(struct weave_jbo *bos, u32 n);
-u32 weave_fences_dedupe(struct dma_fence **fences, u32 *n,
-			weave_fence_cover_fn cover, void *arg);
+int weave_core_grow_from(void **arr, u32 *cap, u32 need, size_t size,
+			 const void *inl);
+int weave_core_grow(void **arr, u32 *cap, u32 need, size_t size);
+u32 weave_core_jbos_merge(struct weave_jbo *bos, u32 n);
+u32 weave_core_fences_dedupe(struct dma_fence **fences, u32 *n,
+			     weave_fence_cover_fn cover, void *arg);
 
 #endif /* _WEAVE_LISTS_H_ */

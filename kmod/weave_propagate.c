@@ -26,7 +26,7 @@
 /**
  * DOC: failure propagation
  *
- * The worker executes each task of a job through weave_task_execute():
+ * The worker executes each task of a job through weave_eng_task_execute():
  *
  * - A task that reads a byte carrying a failure is skipped: it does not
  *   run, the ranges it writes take the failure of the lowest such byte of
@@ -65,7 +65,7 @@
  * binding.  The worker is a fence signalling path and never allocates:
  * the records and claim nodes the graph needs come from the client's
  * stash, &weave_ectx.fstash, which each enqueue fills beforehand with
- * %GFP_KERNEL_ACCOUNT, charged to the client (weave_ectx_fail_reserve()):
+ * %GFP_KERNEL_ACCOUNT, charged to the client (weave_eng_ctx_fail_reserve()):
  * a record per task and %WEAVE_CLAIM_NODES claim nodes per write binding,
  * as far as the client's limits allow.  When the records run out, the client's tasks
  * share its overflow failure, whose record is kept aside from the first
@@ -75,7 +75,7 @@
  */
 
 /**
- * weave_ectx_fail_reserve() - Set memory aside for the failures of tasks
+ * weave_eng_ctx_fail_reserve() - Set memory aside for the failures of tasks
  * a client enqueues.
  * @ctx: The client's engine context.
  * @tasks: The tasks.
@@ -95,9 +95,9 @@
  * Context: Process context, the client's mutex held.
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
  */
-int weave_ectx_fail_reserve(struct weave_ectx *ctx,
-			    const struct weave_task *tasks, u32 n,
-			    bool queued_only)
+int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
+			       const struct weave_task *tasks, u32 n,
+			       bool queued_only)
 {
 	struct weave_failures *g = ctx->failures;
 	bool idle = !atomic64_read(&ctx->pending_tasks);
@@ -124,25 +124,25 @@ int weave_ectx_fail_reserve(struct weave_ectx *ctx,
 	nnodes = min_t(u64, nnodes, ctx->fowner.max_nodes);
 
 	if (idle)
-		weave_fstash_trim(g, &ctx->fstash, nrec, nnodes);
-	ret = weave_fstash_refill(g, &ctx->fstash, nrec, nnodes,
-				  GFP_KERNEL_ACCOUNT);
+		weave_fg_stash_trim(g, &ctx->fstash, nrec, nnodes);
+	ret = weave_fg_stash_refill(g, &ctx->fstash, nrec, nnodes,
+				    GFP_KERNEL_ACCOUNT);
 	if (!ret && !READ_ONCE(ctx->overflow))
-		ret = weave_fstash_refill(g, &ctx->ostash, 1, 0,
-					  GFP_KERNEL_ACCOUNT);
+		ret = weave_fg_stash_refill(g, &ctx->ostash, 1, 0,
+					    GFP_KERNEL_ACCOUNT);
 	return ret;
 }
 
 /**
- * weave_ectx_fail_usage() - What a client holds of the failure graph.
+ * weave_eng_ctx_fail_usage() - What a client holds of the failure graph.
  * @ctx: The client's engine context.
  * @claims: Set to the claim nodes from stashes that carry its failures.
  * @records: Set to its live failure records.
  * @bytes: Set to the bytes of those, and of what its stashes hold, at
  *	the size the slab allocator gives each.
  */
-void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
-			   u64 *bytes)
+void weave_eng_ctx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
+			      u64 *bytes)
 {
 	struct weave_failures *g = ctx->failures;
 	size_t node = kmalloc_size_roundup(sizeof(struct weave_claim));
@@ -228,9 +228,10 @@ static struct weave_failure *weave_etask_read_failure(struct weave_job *job,
 	for (i = 0; i < t->nb; i++) {
 		if (!(t->access[i] & WEAVE_ACCESS_READ))
 			continue;
-		b = weave_etask_binding(t, i);
-		f = weave_taints_first(job->failures, weave_binding_taints(b),
-				       b->offset, b->size);
+		b = weave_eng_etask_binding(t, i);
+		f = weave_fg_taints_first(job->failures,
+					  weave_binding_taints(b), b->offset,
+					  b->size);
 		if (f)
 			return f;
 	}
@@ -249,9 +250,10 @@ static int weave_etask_claim(struct weave_job *job, struct weave_etask *t,
 	for (i = 0; i < t->nb; i++) {
 		if (!(t->access[i] & WEAVE_ACCESS_WRITE))
 			continue;
-		b = weave_etask_binding(t, i);
-		ret = weave_taints_claim(job->failures, weave_binding_taints(b),
-					 b->offset, b->size, f, stash);
+		b = weave_eng_etask_binding(t, i);
+		ret = weave_fg_taints_claim(job->failures,
+					    weave_binding_taints(b), b->offset,
+					    b->size, f, stash);
 		if (ret)
 			return ret;
 	}
@@ -271,13 +273,13 @@ static int weave_etask_release(struct weave_job *job,
 	for (i = 0; i < t->nb; i++) {
 		if (!(t->access[i] & WEAVE_ACCESS_WRITE))
 			continue;
-		b = weave_etask_binding(t, i);
+		b = weave_eng_etask_binding(t, i);
 		taints = weave_binding_taints(b);
-		if (!weave_taints_any(job->failures, taints, b->offset,
-				      b->size))
+		if (!weave_fg_taints_any(job->failures, taints, b->offset,
+					 b->size))
 			continue;
-		ret = weave_taints_release(job->failures, taints, b->offset,
-					   b->size, stash);
+		ret = weave_fg_taints_release(job->failures, taints, b->offset,
+					      b->size, stash);
 		if (ret)
 			return ret;
 	}
@@ -299,15 +301,15 @@ static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
 	struct weave_ftask ft;
 
 	weave_exec_ftask(x, &ft);
-	f = weave_failure_create(job->failures, &ctx->fowner, err, &ft,
-				 &ctx->fstash);
+	f = weave_fg_create(job->failures, &ctx->fowner, err, &ft,
+			    &ctx->fstash);
 	if (PTR_ERR_OR_ZERO(f) == -EDQUOT || PTR_ERR_OR_ZERO(f) == -ENOMEM)
-		return weave_failure_shared(job->failures, &ctx->overflow,
-					    &ctx->fowner, err, &ft,
-					    DRM_WEAVE_FAILURE_OVERFLOW,
-					    &ctx->ostash);
+		return weave_fg_shared(job->failures, &ctx->overflow,
+				       &ctx->fowner, err, &ft,
+				       DRM_WEAVE_FAILURE_OVERFLOW,
+				       &ctx->ostash);
 	if (!IS_ERR(f) && cause)
-		weave_failure_set_cause(job->failures, f, cause);
+		weave_fg_set_cause(job->failures, f, cause);
 	return f;
 }
 
@@ -322,7 +324,7 @@ static int weave_exec_fail(const struct weave_exec *x, int err, u32 cause)
 		return PTR_ERR(f);
 	weave_exec_doom(x, err, f->id);
 	ret = weave_etask_claim(x->job, x->t, f);
-	weave_failure_put(x->job->failures, f);
+	weave_fg_put(x->job->failures, f);
 	return ret;
 }
 
@@ -344,7 +346,7 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 		/* The in-syncs keep the caller's reference. */
 			old = cmpxchg(&in->failure, NULL, f);
 		if (old) {
-			weave_failure_put(x->job->failures, f);
+			weave_fg_put(x->job->failures, f);
 			f = old;
 		}
 	}
@@ -353,7 +355,7 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 }
 
 /**
- * weave_job_fail_from() - Record that a job was cut short.
+ * weave_eng_job_fail_from() - Record that a job was cut short.
  * @job: The job, whose worker stopped.
  * @first: The first of its tasks that did not finish: the one running
  *	when the job was cut short, or the next one.
@@ -366,10 +368,10 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
  * @first on should have written.
  *
  * Context: The worker of @job's queue, a fence signalling path.
- * Return: 0, or -ENOMEM as weave_task_execute().
+ * Return: 0, or -ENOMEM as weave_eng_task_execute().
  */
-int weave_job_fail_from(struct weave_job *job, u32 first,
-			const struct weave_tally *tally, u32 pos, int err)
+int weave_eng_job_fail_from(struct weave_job *job, u32 first,
+			    const struct weave_tally *tally, u32 pos, int err)
 {
 	struct weave_exec x = {
 		.job = job, .t = &job->tasks[first], .tally = tally, .pos = pos,
@@ -388,12 +390,12 @@ int weave_job_fail_from(struct weave_job *job, u32 first,
 	weave_exec_doom(&x, err, f->id);
 	for (i = first; !ret && i < job->ntasks; i++)
 		ret = weave_etask_claim(job, &job->tasks[i], f);
-	weave_failure_put(job->failures, f);
+	weave_fg_put(job->failures, f);
 	return ret;
 }
 
 /**
- * weave_task_execute() - Run a task of a job, or skip it, and record what
+ * weave_eng_task_execute() - Run a task of a job, or skip it, and record what
  * it leaves on its bytes.
  * @job: The running job.
  * @t: One of its tasks.
@@ -408,8 +410,8 @@ int weave_job_fail_from(struct weave_job *job, u32 first,
  * found no record, not even the overflow failure's (which the client's
  * enqueues set aside), which the job then reports on its fences.
  */
-int weave_task_execute(struct weave_job *job, struct weave_etask *t,
-		       const struct weave_tally *tally, u32 pos)
+int weave_eng_task_execute(struct weave_job *job, struct weave_etask *t,
+			   const struct weave_tally *tally, u32 pos)
 {
 	struct weave_exec x = { .job = job, .t = t, .tally = tally, .pos = pos };
 	struct weave_failure *f;
@@ -426,14 +428,14 @@ int weave_task_execute(struct weave_job *job, struct weave_etask *t,
 		ret = weave_etask_claim(job, t, f);
 		if (!ret) {
 			weave_exec_ftask(&x, &ft);
-			weave_failure_skip(job->failures, f, &ft);
+			weave_fg_skip(job->failures, f, &ft);
 			weave_exec_doom(&x, READ_ONCE(f->err), f->id);
 		}
-		weave_failure_put(job->failures, f);
+		weave_fg_put(job->failures, f);
 		return ret;
 	}
-	ret = weave_run_task(job, t);
-	if (weave_job_aborted(job))
+	ret = weave_eng_run_task(job, t);
+	if (weave_eng_job_aborted(job))
 		return -EINTR;
 	if (ret)
 		return weave_exec_fail(&x, ret, DRM_WEAVE_FAILURE_KERNEL);

@@ -14,14 +14,14 @@ struct weave_job;
 struct weave_tally;
 struct weave_task;
 
-int weave_ectx_fail_reserve(struct weave_ectx *ctx,
-			    const struct weave_task *tasks, u32 n,
-			    bool queued_only);
-void weave_ectx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
-			   u64 *bytes);
-int weave_task_execute(struct weave_job *job, struct weave_etask *t,
-		       const struct weave_tally *tally, u32 pos);
-int weave_job_fail_from(struct weave_job *job, u32 first,
-			const struct weave_tally *tally, u32 pos, int err);
+int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
+			       const struct weave_task *tasks, u32 n,
+			       bool queued_only);
+void weave_eng_ctx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
+			      u64 *bytes);
+int weave_eng_task_execute(struct weave_job *job, struct weave_etask *t,
+			   const struct weave_tally *tally, u32 pos);
+int weave_eng_job_fail_from(struct weave_job *job, u32 first,
+			    const struct weave_tally *tally, u32 pos, int err);
 
 #endif /* _WEAVE_PROPAGATE_H_ */

@@ -144,7 +144,7 @@ static int weave_query_client_usage(struct weave_device *wdev,
 	usage->ring_bytes = c->core.ring_bytes;
 	usage->job_bytes = atomic64_read(&ctx->job_bytes);
 	usage->jobs = atomic64_read(&ctx->jobs);
-	usage->gate_bytes = weave_ectx_gate_bytes(ctx);
+	usage->gate_bytes = weave_eng_ctx_gate_bytes(ctx);
 	usage->submitted_jobs = atomic64_read(&ctx->submitted_jobs);
 	usage->arena_bytes = ctx->arena_bytes;
 	usage->alone_bytes = atomic64_read(&ctx->alone_bytes);
@@ -154,8 +154,9 @@ static int weave_query_client_usage(struct weave_device *wdev,
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
 			      usage->alone_bytes;
-	weave_ectx_fail_usage(ctx, &usage->failure_claims,
-			      &usage->failure_records, &usage->failure_bytes);
+	weave_eng_ctx_fail_usage(ctx, &usage->failure_claims,
+				 &usage->failure_records,
+				 &usage->failure_bytes);
 	return 0;
 }
 

@@ -124,9 +124,9 @@ static void weave_job_execute(struct weave_job *job)
 	 * fences, unless the graph had no memory to record it.
 	 */
 	for (i = 0; i < job->ntasks; i++) {
-		if (skip || weave_job_aborted(job))
+		if (skip || weave_eng_job_aborted(job))
 			break;
-		ret = weave_task_execute(job, &job->tasks[i], tally, pos);
+		ret = weave_eng_task_execute(job, &job->tasks[i], tally, pos);
 		if (ret == -EINTR)
 			break;
 		if (ret && !err)
@@ -147,8 +147,9 @@ static void weave_job_execute(struct weave_job *job)
 	 * which another process may share: they carry why.
 	 */
 	if (cut) {
-		ret = weave_job_fail_from(job, i, tally, pos,
-					  weave_job_cut_reason(job, skip ? err : 0));
+		int why = weave_job_cut_reason(job, skip ? err : 0);
+
+		ret = weave_eng_job_fail_from(job, i, tally, pos, why);
 		if (ret && !err)
 			err = ret;
 	}
@@ -160,7 +161,7 @@ static void weave_job_execute(struct weave_job *job)
 	else if (!err)
 		err = atomic_read(&ctx->aborted);
 
-	weave_job_release_tasks(job);
+	weave_eng_job_release_tasks(job);
 
 	/* Only the worker signals the hardware fence: it is not yet. */
 	if (err) {
@@ -197,8 +198,8 @@ static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 	struct weave_queue *q = job->queue;
 
 	job->started = true;
-	weave_hw_fence_init(job->hw, q->fence_context,
-			    atomic64_inc_return(&q->fence_seqno));
+	weave_eng_hw_fence_init(job->hw, q->fence_context,
+				atomic64_inc_return(&q->fence_seqno));
 	INIT_WORK(&job->work, weave_job_work);
 	queue_work(q->wq, &job->work);
 	return dma_fence_get(&job->hw->base);
@@ -209,7 +210,7 @@ static void weave_queue_free_job(struct drm_sched_job *sched_job)
 	struct weave_job *job = to_weave_job(sched_job);
 
 	drm_sched_job_cleanup(sched_job);
-	weave_job_free(job);
+	weave_eng_job_free(job);
 }
 
 static const struct drm_sched_backend_ops weave_queue_ops = {
@@ -239,15 +240,15 @@ static void weave_engine_fini_work(struct work_struct *work)
 }
 
 /**
- * weave_engine_create() - Create the soft engine of a device.
+ * weave_eng_create() - Create the soft engine of a device.
  * @dev: The device's parent, the device of its schedulers; the engine
  *	holds a reference.
  * @limits: The device's limits: its queues and job timeout.
  *
  * Return: The engine, or an ERR_PTR() with a negative errno.
  */
-struct weave_engine *weave_engine_create(struct device *dev,
-					 const struct weave_limits *limits)
+struct weave_engine *weave_eng_create(struct device *dev,
+				      const struct weave_limits *limits)
 {
 	struct weave_engine *engine;
 	struct weave_queue *q;
@@ -294,17 +295,17 @@ err:
 }
 
 /**
- * weave_engine_fini() - Let the soft engine of a device go.
+ * weave_eng_fini() - Let the soft engine of a device go.
  * @engine: The engine of a device being released: no client, no job and
  *	no scheduler entity of it is left.  NULL does nothing.
  *
  * The device's last reference can be dropped by a job that one of the
  * engine's own schedulers frees, which cannot stop that scheduler: the
- * engine is torn down on weave_engine_wq instead, before the module goes.
+ * engine is torn down on weave_eng_wq instead, before the module goes.
  */
-void weave_engine_fini(struct weave_engine *engine)
+void weave_eng_fini(struct weave_engine *engine)
 {
 	if (!engine)
 		return;
-	queue_work(weave_engine_wq, &engine->fini_work);
+	queue_work(weave_eng_wq, &engine->fini_work);
 }

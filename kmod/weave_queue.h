@@ -10,8 +10,8 @@ struct device;
 struct weave_engine;
 struct weave_limits;
 
-struct weave_engine *weave_engine_create(struct device *dev,
-					 const struct weave_limits *limits);
-void weave_engine_fini(struct weave_engine *engine);
+struct weave_engine *weave_eng_create(struct device *dev,
+				      const struct weave_limits *limits);
+void weave_eng_fini(struct weave_engine *engine);
 
 #endif /* _WEAVE_QUEUE_H_ */

@@ -113,7 +113,7 @@ static int weave_report_failure(struct weave_report *rep,
 	u32 i;
 	int ret;
 
-	weave_failure_snapshot(rep->graph, f, &snap, rep->viewer);
+	weave_fg_snapshot(rep->graph, f, &snap, rep->viewer);
 	uf = (struct drm_weave_failure) {
 		.id = snap.id,
 		.error = snap.err,
@@ -153,8 +153,8 @@ static int weave_report_range(struct weave_report *rep,
 	/* Skips are counted for as many failures as a report holds. */
 	cap = WEAVE_MAX_REPORT_FAILURES -
 	      min_t(u32, WEAVE_MAX_REPORT_FAILURES, rep->nfailures);
-	n = weave_taints_list(rep->graph, taints, r->offset, r->size,
-			      rep->found, rep->buffers, cap);
+	n = weave_fg_taints_list(rep->graph, taints, r->offset, r->size,
+				 rep->found, rep->buffers, cap);
 	r->nfailures = n;
 	r->first = rep->nfailures;
 	for (i = 0; i < min(n, cap); i++) {
@@ -162,7 +162,7 @@ static int weave_report_range(struct weave_report *rep,
 			ret = weave_report_failure(rep, rep->found[i],
 						   rep->buffers[i],
 						   rep->nfailures < rep->froom);
-		weave_failure_put(rep->graph, rep->found[i]);
+		weave_fg_put(rep->graph, rep->found[i]);
 		rep->nfailures++;
 	}
 	rep->nfailures += n - min(n, cap);
@@ -365,12 +365,12 @@ static int weave_read_out(struct weave_client *c, struct drm_device *drm,
 	ret = weave_read_report(c, args, obj);
 	if (ret)
 		return ret;
-	ret = weave_bo_pin(obj);
+	ret = weave_eng_bo_pin(obj);
 	if (ret)
 		return ret;
 	ret = weave_bo_read(to_weave_bo(obj), args->offset, args->size,
 			    u64_to_user_ptr(args->data));
-	weave_bo_unpin(obj);
+	weave_eng_bo_unpin(obj);
 	return ret;
 }
 

@@ -25,7 +25,7 @@
  * A host write's bytes are copied into the kernel at ENQUEUE and written
  * to the buffer when its task runs.  A write of at most half the slot's
  * arena (slot_staging_bytes, see &struct drm_weave_device_info), counted
- * at weave_arena_cost(), takes a slice of the slot's staging arena, while
+ * at weave_core_arena_cost(), takes a slice of the slot's staging arena, while
  * the slices an ENQUEUE already took there leave room for it.  Other
  * writes get memory of their own.  Both count against max_staged_bytes.
  *
@@ -48,7 +48,7 @@
  */
 
 /**
- * weave_staging_get() - Room for a host write on a slot.
+ * weave_eng_staging_get() - Room for a host write on a slot.
  * @ctx: The client's engine context.
  * @slot: The slot of the write's stream.
  * @len: The write's length.
@@ -58,8 +58,8 @@
  * Return: The slice, NULL if the arena has no room now, or
  * ERR_PTR(-ENOMEM).
  */
-void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
-			bool arena)
+void *weave_eng_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
+			    bool arena)
 {
 	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
 			  __GFP_NOWARN;
@@ -73,44 +73,44 @@ void *weave_staging_get(struct weave_ectx *ctx, u32 slot, u32 len,
 			mem = kvmalloc(size, gfp);
 			if (!mem)
 				return ERR_PTR(-ENOMEM);
-			weave_arena_init(a, mem, size);
+			weave_core_arena_init(a, mem, size);
 			ctx->arena_bytes += size;
 		}
-		return weave_arena_reserve(a, len);
+		return weave_core_arena_reserve(a, len);
 	}
 	/* Up to max_staged_bytes of the caller's choosing: a refusal, no OOM. */
-	mem = kvmalloc(weave_arena_cost(len), gfp);
+	mem = kvmalloc(weave_core_arena_cost(len), gfp);
 	if (!mem)
 		return ERR_PTR(-ENOMEM);
-	atomic64_add(weave_arena_cost(len), &ctx->alone_bytes);
-	return weave_arena_alone(mem, len);
+	atomic64_add(weave_core_arena_cost(len), &ctx->alone_bytes);
+	return weave_core_arena_alone(mem, len);
 }
 
 /**
- * weave_staging_reclaimed() - How many slices a slot's arena took back.
+ * weave_eng_staging_reclaimed() - How many slices a slot's arena took back.
  * @ctx: The client's engine context.
  * @slot: The slot.
  *
  * Context: The client's mutex held, which keeps anyone else from taking
  * a slice.
- * Return: A count that only grows, for weave_staging_wait().
+ * Return: A count that only grows, for weave_eng_staging_wait().
  */
-u64 weave_staging_reclaimed(struct weave_ectx *ctx, u32 slot)
+u64 weave_eng_staging_reclaimed(struct weave_ectx *ctx, u32 slot)
 {
-	return weave_arena_reclaimed(&ctx->slots[slot].staging);
+	return weave_core_arena_reclaimed(&ctx->slots[slot].staging);
 }
 
 /* Whether a slice came back to @a since its reclaimed count was @seen. */
 static bool weave_arena_moved(struct weave_arena *a, u64 seen)
 {
-	return weave_arena_reclaimed(a) != seen;
+	return weave_core_arena_reclaimed(a) != seen;
 }
 
 /**
- * weave_staging_wait() - Wait for a slice to come back to a slot's arena.
+ * weave_eng_staging_wait() - Wait for a slice to come back to a slot's arena.
  * @ctx: The client's engine context.
  * @slot: The slot, whose arena has bytes.
- * @seen: weave_staging_reclaimed() when the arena was last found full.
+ * @seen: weave_eng_staging_reclaimed() when the arena was last found full.
  * @timeout_ms: How long to wait.
  *
  * Context: No lock held, and not inside drm_dev_enter(): the wait may
@@ -118,8 +118,8 @@ static bool weave_arena_moved(struct weave_arena *a, u64 seen)
  * Return: 0 once a slice came back since @seen, -ETIME if none did in
  * @timeout_ms, or -ERESTARTSYS on a signal.
  */
-int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
-		       u32 timeout_ms)
+int weave_eng_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
+			   u32 timeout_ms)
 {
 	struct weave_arena *a = &ctx->slots[slot].staging;
 
@@ -134,19 +134,20 @@ int weave_staging_wait(struct weave_ectx *ctx, u32 slot, u64 seen,
 }
 
 /**
- * weave_staging_drop() - Give back a slice that staged_bytes does not count.
+ * weave_eng_staging_drop() - Give back a slice that staged_bytes does not
+ * count.
  * @ctx: The client's engine context.
  * @data: The slice, or NULL.
  * @len: The write's length.
  *
  * Any context but a hard interrupt: the worker's too.
  */
-void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len)
+void weave_eng_staging_drop(struct weave_ectx *ctx, void *data, u64 len)
 {
-	void *mem = weave_arena_release(data);
+	void *mem = weave_core_arena_release(data);
 
 	if (mem) {
-		atomic64_sub(weave_arena_cost(len), &ctx->alone_bytes);
+		atomic64_sub(weave_core_arena_cost(len), &ctx->alone_bytes);
 		kvfree(mem);
 	} else if (data && wq_has_sleeper(&ctx->staging_wq)) {
 		wake_up_all(&ctx->staging_wq);
@@ -154,17 +155,17 @@ void weave_staging_drop(struct weave_ectx *ctx, void *data, u64 len)
 }
 
 /**
- * weave_staging_free() - Give back a queued host write's slice.
+ * weave_eng_staging_free() - Give back a queued host write's slice.
  * @ctx: The client's engine context.
  * @data: The slice, or NULL.
  * @len: The write's length, which staged_bytes counts.
  *
  * Any context but a hard interrupt: the worker's too.
  */
-void weave_staging_free(struct weave_ectx *ctx, void *data, u64 len)
+void weave_eng_staging_free(struct weave_ectx *ctx, void *data, u64 len)
 {
 	if (!data)
 		return;
 	atomic64_sub(len, &ctx->staged_bytes);
-	weave_staging_drop(ctx, data, len);
+	weave_eng_staging_drop(ctx, data, len);
 }

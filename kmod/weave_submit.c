@@ -43,7 +43,7 @@
  * first copies and checks every task and in-sync, resolves every handle
  * (a binding's buffer gets the client's tracking record, which holds a
  * reference to it), stages host-write bytes, makes the soft engine's
- * reserve job if the client has none (weave_ectx_reserve(), for a task
+ * reserve job if the client has none (weave_eng_ctx_reserve(), for a task
  * that an execution caused by registering cannot keep), the stream's slot
  * (weave_core_reserve()) and the in-fences' gates; only then does it link
  * the gates to the slot and register the tasks with the scheduler core,
@@ -288,7 +288,7 @@ struct weave_stage {
 	u32 stream;	/* its stream */
 	u32 slot;	/* the stream's slot */
 	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
-	u64 arena;	/* of the slot's arena, at weave_arena_cost() */
+	u64 arena;	/* of the slot's arena, at weave_core_arena_cost() */
 	struct weave_room *room;	/* where a full arena is told */
 };
 
@@ -315,9 +315,9 @@ static int weave_task_stage(struct weave_client *c,
 	if (atomic64_read(&c->ectx->staged_bytes) + st->bytes + t->len >
 	    lim->max_staged_bytes)
 		return -EBUSY;
-	cost = weave_arena_cost(t->len);
+	cost = weave_core_arena_cost(t->len);
 	arena = st->arena + cost <= lim->slot_staging_bytes / 2;
-	p = weave_staging_get(c->ectx, st->slot, t->len, arena);
+	p = weave_eng_staging_get(c->ectx, st->slot, t->len, arena);
 	if (!p) {
 		/* Its work under way, the slot's slices come back. */
 		weave_core_flush(&c->core, st->stream);
@@ -498,20 +498,20 @@ static int weave_enqueue_reserve(struct weave_client *c,
 	int ret;
 
 	/* For a task the executions of registering cannot keep. */
-	ret = weave_ectx_reserve(c->ectx);
+	ret = weave_eng_ctx_reserve(c->ectx);
 	if (ret)
 		return ret;
 	ret = weave_core_reserve(&c->core, args->stream);
 	if (ret)
 		return ret;
 	*slot = weave_core_slot(&c->core, args->stream);
-	if (*nf && weave_ectx_gate_room(c->ectx, *slot) < *nf) {
+	if (*nf && weave_eng_ctx_gate_room(c->ectx, *slot) < *nf) {
 		/* Packing the slot's tasks hands its gates to a job. */
 		ret = weave_core_execute(&c->core, &args->stream, 1);
 		if (ret)
 			return ret;
 	}
-	ret = weave_ectx_gates_prepare(c->ectx, *slot, fences, nf);
+	ret = weave_eng_ctx_gates_prepare(c->ectx, *slot, fences, nf);
 	if (ret)
 		*nf = 0;	/* it put the fences */
 	return ret;
@@ -533,11 +533,11 @@ static int weave_enqueue_commit(struct weave_client *c,
 	u32 i;
 	int ret;
 
-	weave_ectx_gates_commit(c->ectx, slot, fences, nf);
+	weave_eng_ctx_gates_commit(c->ectx, slot, fences, nf);
 	/* Before the tasks: registering them may encode some at once. */
 	if (in)
-		weave_insync_commit(c->ectx, slot, in, first,
-				    first + count - 1);
+		weave_eng_insync_commit(c->ectx, slot, in, first,
+					first + count - 1);
 	atomic64_add(count, &c->ectx->pending_tasks);
 	atomic64_add(staged, &c->ectx->staged_bytes);
 	for (i = 0; i < count; i++) {
@@ -647,8 +647,8 @@ static int weave_submit_record(struct weave_client *c,
 		if (!ret)
 			ret = weave_tasks_pin(tasks, *n, true);
 		if (!ret)
-			ret = weave_ectx_fail_reserve(c->ectx, tasks, *n,
-						      true);
+			ret = weave_eng_ctx_fail_reserve(c->ectx, tasks, *n,
+							 true);
 		if (ret)
 			return ret;
 	}
@@ -731,11 +731,11 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {
-		in = weave_insync_create(c->ectx, fences, nf);
+		in = weave_eng_insync_create(c->ectx, fences, nf);
 		ret = in ? 0 : -ENOMEM;
 	}
 	if (!ret && count && !record)
-		ret = weave_ectx_fail_reserve(c->ectx, tasks, count, false);
+		ret = weave_eng_ctx_fail_reserve(c->ectx, tasks, count, false);
 	if (!ret && count)
 		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
 	if (!ret && count) {
@@ -747,7 +747,7 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 		in = NULL;
 	}
 
-	weave_insync_put(in);
+	weave_eng_insync_put(in);
 	while (nf--)
 		dma_fence_put(fences[nf]);
 	while (n--)

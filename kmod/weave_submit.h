@@ -21,7 +21,7 @@ struct weave_task;
  * @last: Set by the caller: the wait timed out, so fail with -EBUSY
  *	rather than stop again.
  * @slot: The slot whose arena is full.
- * @seen: Its weave_staging_reclaimed() once the call let go of its own
+ * @seen: Its weave_eng_staging_reclaimed() once the call let go of its own
  *	slices.
  */
 struct weave_room {

@@ -199,7 +199,7 @@ static void weave_claim_drop(struct weave_failures *g, struct weave_taints *t,
 {
 	if (!weave_taints_holds(t, c->failure))
 		c->failure->buffers--;
-	weave_failure_put_locked(g, c->failure);
+	weave_fg_put_locked(g, c->failure);
 }
 
 /*
@@ -267,7 +267,7 @@ static void weave_taints_absorb(struct weave_failures *g,
 			ns = min(ns, c->start);
 			ne = max(ne, c->end);
 			weave_claim_unlink(t, c);
-			weave_failure_put_locked(g, c->failure);
+			weave_fg_put_locked(g, c->failure);
 			weave_node_free(g, t, c);
 			continue;
 		}
@@ -301,10 +301,10 @@ static bool weave_range(u64 off, u64 len, u64 *end)
 }
 
 /**
- * weave_taints_init() - Make the taints of a new buffer: none.
+ * weave_fg_taints_init() - Make the taints of a new buffer: none.
  * @taints: The taints.
  */
-void weave_taints_init(struct weave_taints *taints)
+void weave_fg_taints_init(struct weave_taints *taints)
 {
 	taints->by_off = RB_ROOT;
 	taints->by_fail = RB_ROOT;
@@ -313,15 +313,15 @@ void weave_taints_init(struct weave_taints *taints)
 }
 
 /**
- * weave_taints_fini() - Release every claim of a buffer being freed.
+ * weave_fg_taints_fini() - Release every claim of a buffer being freed.
  * @graph: The graph.
  * @taints: The taints; none left afterwards.
  *
  * Failures that no byte carries any more and no one holds are freed.
  * Needs no memory; a buffer with no claim costs a comparison.
  */
-void weave_taints_fini(struct weave_failures *graph,
-		       struct weave_taints *taints)
+void weave_fg_taints_fini(struct weave_failures *graph,
+			  struct weave_taints *taints)
 {
 	struct rb_node *n;
 	unsigned long flags;
@@ -413,7 +413,7 @@ static struct weave_claim *weave_claim_clear(struct weave_failures *graph,
 		 * holds one), and the buffer keeps the failure.
 		 */
 		if (mine)
-			weave_failure_put_locked(graph, failure);
+			weave_fg_put_locked(graph, failure);
 		else
 			weave_claim_drop(graph, taints, c);
 		/* Reuse a node of @failure's: its owner's count never grows. */
@@ -430,7 +430,7 @@ static struct weave_claim *weave_claim_clear(struct weave_failures *graph,
 }
 
 /**
- * weave_taints_claim() - Make a buffer's bytes carry a failure.
+ * weave_fg_taints_claim() - Make a buffer's bytes carry a failure.
  * @graph: The graph.
  * @taints: The buffer's taints.
  * @off: The first byte.
@@ -459,10 +459,10 @@ static struct weave_claim *weave_claim_clear(struct weave_failures *graph,
  *
  * Return: 0, or -EINVAL if the range wraps around; then nothing changed.
  */
-int weave_taints_claim(struct weave_failures *graph,
-		       struct weave_taints *taints, u64 off, u64 len,
-		       struct weave_failure *failure,
-		       struct weave_fstash *stash)
+int weave_fg_taints_claim(struct weave_failures *graph,
+			  struct weave_taints *taints, u64 off, u64 len,
+			  struct weave_failure *failure,
+			  struct weave_fstash *stash)
 {
 	struct weave_claim *c, *spare = NULL, *split = NULL;
 	bool reuse = false, merge = false, held;
@@ -510,7 +510,7 @@ out:
 }
 
 /**
- * weave_taints_release() - Make a buffer's bytes good again.
+ * weave_fg_taints_release() - Make a buffer's bytes good again.
  * @graph: The graph.
  * @taints: The buffer's taints.
  * @off: The first byte.
@@ -523,15 +523,15 @@ out:
  * unless someone holds it.  Takes at most %WEAVE_RELEASE_NODES node, when
  * the range lies strictly inside a claim, which is split around it.  If
  * that node is not there, or would pass a limit as for
- * weave_taints_claim(), the release is coarsened: the claim stays whole,
+ * weave_fg_taints_claim(), the release is coarsened: the claim stays whole,
  * its failure marked coarse, and the bytes stay tainted.  A buffer with
  * no claim costs a comparison, without the lock.
  *
  * Return: 0, or -EINVAL if the range wraps around; then nothing changed.
  */
-int weave_taints_release(struct weave_failures *graph,
-			 struct weave_taints *taints, u64 off, u64 len,
-			 struct weave_fstash *stash)
+int weave_fg_taints_release(struct weave_failures *graph,
+			    struct weave_taints *taints, u64 off, u64 len,
+			    struct weave_fstash *stash)
 {
 	struct weave_claim *c, *next;
 	u64 s = off, e;
@@ -571,7 +571,7 @@ out:
 }
 
 /**
- * weave_taints_any() - Whether any byte of a range carries a failure.
+ * weave_fg_taints_any() - Whether any byte of a range carries a failure.
  * @graph: The graph.
  * @taints: The buffer's taints.
  * @off: The first byte.
@@ -583,8 +583,8 @@ out:
  * Return: true if a byte of the range is claimed; false if none is, or
  * the range is empty or wraps around.
  */
-bool weave_taints_any(struct weave_failures *graph,
-		      struct weave_taints *taints, u64 off, u64 len)
+bool weave_fg_taints_any(struct weave_failures *graph,
+			 struct weave_taints *taints, u64 off, u64 len)
 {
 	struct weave_claim *c;
 	unsigned long flags;
@@ -601,22 +601,22 @@ bool weave_taints_any(struct weave_failures *graph,
 }
 
 /**
- * weave_taints_first() - The failure of the first tainted byte of a range.
+ * weave_fg_taints_first() - The failure of the first tainted byte of a range.
  * @graph: The graph.
  * @taints: The buffer's taints.
  * @off: The first byte.
  * @len: How many bytes.
  *
  * What a task that reads the range and is skipped passes on.  As
- * weave_taints_any(), a clean buffer costs a comparison.
+ * weave_fg_taints_any(), a clean buffer costs a comparison.
  *
  * Return: The failure carried by the lowest claimed byte of the range,
  * with a reference for the caller to put; NULL if no byte is claimed, or
  * the range is empty or wraps around.
  */
-struct weave_failure *weave_taints_first(struct weave_failures *graph,
-					 struct weave_taints *taints,
-					 u64 off, u64 len)
+struct weave_failure *weave_fg_taints_first(struct weave_failures *graph,
+					    struct weave_taints *taints,
+					    u64 off, u64 len)
 {
 	struct weave_failure *f = NULL;
 	struct weave_claim *c;
@@ -636,7 +636,7 @@ struct weave_failure *weave_taints_first(struct weave_failures *graph,
 }
 
 /**
- * weave_taints_list() - The failures a range of a buffer carries.
+ * weave_fg_taints_list() - The failures a range of a buffer carries.
  * @graph: The graph.
  * @taints: The buffer's taints.
  * @off: The first byte.
@@ -653,9 +653,9 @@ struct weave_failure *weave_taints_first(struct weave_failures *graph,
  * than @max: then @out holds the first @max of them.  0 for an empty or
  * wrapping range.
  */
-u32 weave_taints_list(struct weave_failures *graph,
-		      struct weave_taints *taints, u64 off, u64 len,
-		      struct weave_failure **out, u32 *buffers, u32 max)
+u32 weave_fg_taints_list(struct weave_failures *graph,
+			 struct weave_taints *taints, u64 off, u64 len,
+			 struct weave_failure **out, u32 *buffers, u32 max)
 {
 	struct weave_claim *c;
 	unsigned long flags;

@@ -10,23 +10,23 @@
 
 #include "weave_failure.h"
 
-void weave_taints_init(struct weave_taints *taints);
-void weave_taints_fini(struct weave_failures *graph,
-		       struct weave_taints *taints);
-int weave_taints_claim(struct weave_failures *graph,
-		       struct weave_taints *taints, u64 off, u64 len,
-		       struct weave_failure *failure,
-		       struct weave_fstash *stash);
-int weave_taints_release(struct weave_failures *graph,
+void weave_fg_taints_init(struct weave_taints *taints);
+void weave_fg_taints_fini(struct weave_failures *graph,
+			  struct weave_taints *taints);
+int weave_fg_taints_claim(struct weave_failures *graph,
+			  struct weave_taints *taints, u64 off, u64 len,
+			  struct weave_failure *failure,
+			  struct weave_fstash *stash);
+int weave_fg_taints_release(struct weave_failures *graph,
+			    struct weave_taints *taints, u64 off, u64 len,
+			    struct weave_fstash *stash);
+bool weave_fg_taints_any(struct weave_failures *graph,
+			 struct weave_taints *taints, u64 off, u64 len);
+struct weave_failure *weave_fg_taints_first(struct weave_failures *graph,
+					    struct weave_taints *taints,
+					    u64 off, u64 len);
+u32 weave_fg_taints_list(struct weave_failures *graph,
 			 struct weave_taints *taints, u64 off, u64 len,
-			 struct weave_fstash *stash);
-bool weave_taints_any(struct weave_failures *graph,
-		      struct weave_taints *taints, u64 off, u64 len);
-struct weave_failure *weave_taints_first(struct weave_failures *graph,
-					 struct weave_taints *taints,
-					 u64 off, u64 len);
-u32 weave_taints_list(struct weave_failures *graph,
-		      struct weave_taints *taints, u64 off, u64 len,
-		      struct weave_failure **out, u32 *buffers, u32 max);
+			 struct weave_failure **out, u32 *buffers, u32 max);
 
 #endif /* _WEAVE_TAINTS_H_ */

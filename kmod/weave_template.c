@@ -61,7 +61,7 @@ static int weave_template_bos(struct weave_template *tmpl,
 			all[nall].obj = tasks[i].bindings[j].bo;
 			all[nall++].access = tasks[i].bindings[j].access;
 		}
-	nall = weave_jbos_merge(all, nall);
+	nall = weave_core_jbos_merge(all, nall);
 	tmpl->bos = kvmalloc_array(nall, sizeof(*tmpl->bos),
 				   GFP_KERNEL_ACCOUNT);
 	if (!tmpl->bos) {
@@ -77,7 +77,7 @@ static int weave_template_bos(struct weave_template *tmpl,
 }
 
 /**
- * weave_template_create() - Encode a graph's tasks once.
+ * weave_eng_template_create() - Encode a graph's tasks once.
  * @tasks: The graph's launches, checked and resolved.
  * @n: Their number, not zero.
  *
@@ -87,8 +87,8 @@ static int weave_template_bos(struct weave_template *tmpl,
  * Context: The client's mutex held.
  * Return: The template with one reference, or NULL if out of memory.
  */
-struct weave_template *weave_template_create(const struct weave_task *tasks,
-					     u32 n)
+struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
+						 u32 n)
 {
 	struct weave_template *tmpl;
 	struct weave_ebinding *more;
@@ -108,26 +108,26 @@ struct weave_template *weave_template_create(const struct weave_task *tasks,
 			if (!more)
 				goto err;
 		}
-		weave_etask_fill(&tmpl->tasks[i], &tasks[i], more);
+		weave_eng_etask_fill(&tmpl->tasks[i], &tasks[i], more);
 	}
 	if (weave_template_bos(tmpl, tasks, n))
 		goto err;
 	return tmpl;
 
 err:
-	weave_template_put(tmpl);
+	weave_eng_template_put(tmpl);
 	return NULL;
 }
 
 /**
- * weave_template_queue() - Queue a job of a template's tasks.
+ * weave_eng_template_queue() - Queue a job of a template's tasks.
  * @bs: The backend stream of the slot the tasks run on.
  * @tmpl: The template.
  * @ls: The logical stream they count for, whose @enqueued already counts
  *	them.
  * @first_seqno: &weave_task.stream_seqno of the first of them.
  * @in: The replay's in-syncs, or NULL; taken on success.
- * @gates: The gates of its in-fences, from weave_ectx_gates_prepare() for
+ * @gates: The gates of its in-fences, from weave_eng_ctx_gates_prepare() for
  *	the slot of @bs; taken on success.
  * @ngates: Entries of @gates.
  *
@@ -138,22 +138,23 @@ err:
  * Context: The client's mutex held.
  * Return: 0, or -ENOMEM with nothing changed.
  */
-int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
-			 struct weave_lstream *ls, u64 first_seqno,
-			 struct weave_insync *in, struct dma_fence **gates,
-			 u32 ngates)
+int weave_eng_template_queue(struct weave_bstream *bs,
+			     struct weave_template *tmpl,
+			     struct weave_lstream *ls, u64 first_seqno,
+			     struct weave_insync *in, struct dma_fence **gates,
+			     u32 ngates)
 {
 	struct weave_ectx *ctx = bs->ctx;
 	struct weave_tally *tally;
 	struct weave_job *job;
 	u32 i;
 
-	job = weave_job_alloc_from(bs, tmpl,
-				   ctx->slots[bs->slot].ngates + ngates);
+	job = weave_eng_job_alloc_from(bs, tmpl,
+				       ctx->slots[bs->slot].ngates + ngates);
 	if (!job)
 		return -ENOMEM;
-	weave_ectx_gates_commit(ctx, bs->slot, gates, ngates);
-	weave_job_take_gates(job, bs->slot);
+	weave_eng_ctx_gates_commit(ctx, bs->slot, gates, ngates);
+	weave_eng_job_take_gates(job, bs->slot);
 
 	kref_get(&ls->ref);
 	tally = &job->tallies[job->ntallies++];
@@ -169,7 +170,7 @@ int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
 	/* The replay pinned them, through the graph's tracking records. */
 	for (i = 0; i < tmpl->nbos; i++) {
 		drm_gem_object_get(tmpl->bos[i].obj);
-		weave_bo_pin_get(tmpl->bos[i].obj);
+		weave_eng_bo_pin_get(tmpl->bos[i].obj);
 		job->bos[i] = tmpl->bos[i];
 	}
 	job->nbos = tmpl->nbos;

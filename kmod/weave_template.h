@@ -14,11 +14,12 @@ struct weave_lstream;
 struct weave_task;
 struct weave_template;
 
-struct weave_template *weave_template_create(const struct weave_task *tasks,
-					     u32 n);
-int weave_template_queue(struct weave_bstream *bs, struct weave_template *tmpl,
-			 struct weave_lstream *ls, u64 first_seqno,
-			 struct weave_insync *in, struct dma_fence **gates,
-			 u32 ngates);
+struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
+						 u32 n);
+int weave_eng_template_queue(struct weave_bstream *bs,
+			     struct weave_template *tmpl,
+			     struct weave_lstream *ls, u64 first_seqno,
+			     struct weave_insync *in, struct dma_fence **gates,
+			     u32 ngates);
 
 #endif /* _WEAVE_TEMPLATE_H_ */

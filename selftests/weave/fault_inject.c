@@ -2702,7 +2702,7 @@ TEST_F_TIMEOUT(fi, capture_abort, 120)
 			 * If executing the slot fails as the window gives
 			 * back its hold of the slot's isolation, the slot
 			 * keeps it until the file is closed (see
-			 * weave_capture_close()).
+			 * weave_core_capture_close()).
 			 */
 			if (!isolated &&
 			    weave_test_squery(_metadata, c.fd,

@@ -32,7 +32,7 @@ static struct weave_arena *arena_new(u32 size)
 {
 	struct weave_arena *a = malloc(sizeof(*a));
 
-	weave_arena_init(a, malloc(size), size);
+	weave_core_arena_init(a, malloc(size), size);
 	return a;
 }
 
@@ -52,25 +52,25 @@ TEST(slices_in_order_and_reused)
 	struct weave_arena *a = arena_new(SIZE);
 	void *p, *q;
 
-	EXPECT_EQ(32u, weave_arena_cost(1));
-	EXPECT_EQ(32u, weave_arena_cost(16));
-	EXPECT_EQ(48u, weave_arena_cost(17));
-	p = weave_arena_reserve(a, 100);
-	q = weave_arena_reserve(a, 100);
+	EXPECT_EQ(32u, weave_core_arena_cost(1));
+	EXPECT_EQ(32u, weave_core_arena_cost(16));
+	EXPECT_EQ(48u, weave_core_arena_cost(17));
+	p = weave_core_arena_reserve(a, 100);
+	q = weave_core_arena_reserve(a, 100);
 	ASSERT_NE(NULL, p);
 	ASSERT_NE(NULL, q);
 	EXPECT_EQ(WEAVE_ARENA_GRANULE, off(a, p));
-	EXPECT_EQ(off(a, p) + weave_arena_cost(100), off(a, q));
+	EXPECT_EQ(off(a, p) + weave_core_arena_cost(100), off(a, q));
 	EXPECT_EQ(0u, (uintptr_t)p % 8);
-	EXPECT_FALSE(weave_arena_idle(a));
-	weave_arena_release(p);
-	weave_arena_release(q);
-	EXPECT_TRUE(weave_arena_idle(a));
-	EXPECT_EQ(2u, weave_arena_reclaimed(a));
+	EXPECT_FALSE(weave_core_arena_idle(a));
+	weave_core_arena_release(p);
+	weave_core_arena_release(q);
+	EXPECT_TRUE(weave_core_arena_idle(a));
+	EXPECT_EQ(2u, weave_core_arena_reclaimed(a));
 	/* Empty: the next slice starts over at the beginning. */
-	p = weave_arena_reserve(a, 8);
+	p = weave_core_arena_reserve(a, 8);
 	EXPECT_EQ(WEAVE_ARENA_GRANULE, off(a, p));
-	EXPECT_EQ(NULL, weave_arena_release(p));
+	EXPECT_EQ(NULL, weave_core_arena_release(p));
 	arena_free(a);
 }
 
@@ -78,14 +78,14 @@ TEST(slices_in_order_and_reused)
 TEST(alone_slice_comes_back_to_free)
 {
 	u32 len = 3 * SIZE;
-	void *mem = malloc(weave_arena_cost(len)), *p;
+	void *mem = malloc(weave_core_arena_cost(len)), *p;
 
-	p = weave_arena_alone(mem, len);
+	p = weave_core_arena_alone(mem, len);
 	ASSERT_EQ((u8 *)mem + WEAVE_ARENA_GRANULE, (u8 *)p);
 	memset(p, 0x5a, len);
-	EXPECT_EQ(mem, weave_arena_release(p));
+	EXPECT_EQ(mem, weave_core_arena_release(p));
 	free(mem);
-	EXPECT_EQ(NULL, weave_arena_release(NULL));
+	EXPECT_EQ(NULL, weave_core_arena_release(NULL));
 }
 
 TEST(too_large_and_full_fail)
@@ -93,12 +93,12 @@ TEST(too_large_and_full_fail)
 	struct weave_arena *a = arena_new(SIZE);
 	void *p;
 
-	EXPECT_EQ(NULL, weave_arena_reserve(a, SIZE));
-	p = weave_arena_reserve(a, SIZE - WEAVE_ARENA_GRANULE);
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, SIZE));
+	p = weave_core_arena_reserve(a, SIZE - WEAVE_ARENA_GRANULE);
 	ASSERT_NE(NULL, p);
-	EXPECT_EQ(NULL, weave_arena_reserve(a, 1));
-	weave_arena_release(p);
-	EXPECT_TRUE(weave_arena_idle(a));
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, 1));
+	weave_core_arena_release(p);
+	EXPECT_TRUE(weave_core_arena_idle(a));
 	arena_free(a);
 }
 
@@ -111,24 +111,24 @@ TEST(release_out_of_order_reclaims_in_order)
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		s[i] = weave_arena_reserve(a, len);
+		s[i] = weave_core_arena_reserve(a, len);
 		ASSERT_NE(NULL, s[i]);
 	}
-	EXPECT_EQ(NULL, weave_arena_reserve(a, 1));
-	weave_arena_release(s[2]);
-	weave_arena_release(s[1]);
-	EXPECT_EQ(0u, weave_arena_reclaimed(a));
-	EXPECT_EQ(NULL, weave_arena_reserve(a, 1));
-	weave_arena_release(s[0]);
-	EXPECT_EQ(3u, weave_arena_reclaimed(a));
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, 1));
+	weave_core_arena_release(s[2]);
+	weave_core_arena_release(s[1]);
+	EXPECT_EQ(0u, weave_core_arena_reclaimed(a));
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, 1));
+	weave_core_arena_release(s[0]);
+	EXPECT_EQ(3u, weave_core_arena_reclaimed(a));
 	/* Three quarters are free again, at the front. */
-	s[0] = weave_arena_reserve(a, 3 * (len + WEAVE_ARENA_GRANULE) -
-				   WEAVE_ARENA_GRANULE);
+	s[0] = weave_core_arena_reserve(a, 3 * (len + WEAVE_ARENA_GRANULE) -
+					WEAVE_ARENA_GRANULE);
 	ASSERT_NE(NULL, s[0]);
 	EXPECT_EQ(WEAVE_ARENA_GRANULE, off(a, s[0]));
-	weave_arena_release(s[3]);
-	weave_arena_release(s[0]);
-	EXPECT_TRUE(weave_arena_idle(a));
+	weave_core_arena_release(s[3]);
+	weave_core_arena_release(s[0]);
+	EXPECT_TRUE(weave_core_arena_idle(a));
 	arena_free(a);
 }
 
@@ -138,24 +138,24 @@ TEST(wrap_leaves_a_gap_reclaimed_in_turn)
 	struct weave_arena *a = arena_new(SIZE);
 	void *p, *q, *r;
 
-	p = weave_arena_reserve(a, 1500);
-	q = weave_arena_reserve(a, 2000);
+	p = weave_core_arena_reserve(a, 1500);
+	q = weave_core_arena_reserve(a, 2000);
 	ASSERT_NE(NULL, q);
-	weave_arena_release(p);
+	weave_core_arena_release(p);
 	/* 1520 bytes free at the front, 560 at the end: 900 wraps. */
-	r = weave_arena_reserve(a, 900);
+	r = weave_core_arena_reserve(a, 900);
 	ASSERT_NE(NULL, r);
 	EXPECT_EQ(WEAVE_ARENA_GRANULE, off(a, r));
 	/* Between r and q: 592 bytes. */
-	EXPECT_EQ(NULL, weave_arena_reserve(a, 700));
-	weave_arena_release(q);
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, 700));
+	weave_core_arena_release(q);
 	/* q and the gap after it are back: only r is held. */
-	EXPECT_EQ(NULL, weave_arena_reserve(a, SIZE - 900));
-	p = weave_arena_reserve(a, SIZE - 2 * weave_arena_cost(900));
+	EXPECT_EQ(NULL, weave_core_arena_reserve(a, SIZE - 900));
+	p = weave_core_arena_reserve(a, SIZE - 2 * weave_core_arena_cost(900));
 	ASSERT_NE(NULL, p);
-	weave_arena_release(r);
-	weave_arena_release(p);
-	EXPECT_TRUE(weave_arena_idle(a));
+	weave_core_arena_release(r);
+	weave_core_arena_release(p);
+	EXPECT_TRUE(weave_core_arena_idle(a));
 	arena_free(a);
 }
 
@@ -180,7 +180,7 @@ static void model_release(struct __test_metadata *_metadata,
 
 	for (j = 0; j < m->h[i].len; j++)
 		ASSERT_EQ(m->h[i].fill, m->h[i].p[j]);
-	weave_arena_release(m->h[i].p);
+	weave_core_arena_release(m->h[i].p);
 	m->h[i] = m->h[--m->n];
 }
 
@@ -238,9 +238,9 @@ TEST(model)
 				continue;
 			}
 			len = 1 + rnd(rnd(4) ? 200 : SIZE / 3);
-			if (call && mine + weave_arena_cost(len) > SIZE / 2)
+			if (call && mine + weave_core_arena_cost(len) > SIZE / 2)
 				continue;
-			p = weave_arena_reserve(m.a, len);
+			p = weave_core_arena_reserve(m.a, len);
 			if (!p && call) {
 				/* Everyone else lets go: it fits. */
 				for (i = 0; i < m.n; ) {
@@ -249,7 +249,7 @@ TEST(model)
 					else
 						model_release(_metadata, &m, i);
 				}
-				p = weave_arena_reserve(m.a, len);
+				p = weave_core_arena_reserve(m.a, len);
 				ASSERT_NE(NULL, p) {
 					TH_LOG("seed %u op %u: %u held, %u more",
 					       seed, op, mine, len);
@@ -259,11 +259,11 @@ TEST(model)
 				continue;
 			model_add(_metadata, &m, p, len, (u8)(seed + op), call);
 			if (call)
-				mine += weave_arena_cost(len);
+				mine += weave_core_arena_cost(len);
 		}
 		while (m.n)
 			model_release(_metadata, &m, 0);
-		ASSERT_TRUE(weave_arena_idle(m.a));
+		ASSERT_TRUE(weave_core_arena_idle(m.a));
 		arena_free(m.a);
 	}
 }

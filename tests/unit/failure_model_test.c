@@ -303,14 +303,14 @@ static int model_compare(struct model *m)
 /* A stash of random size, or a full one. */
 static void model_stash(struct model *m, bool full)
 {
-	weave_fstash_drain(&m->stash);
+	weave_fg_stash_drain(&m->stash);
 	if (m->exact)	/* for two claims */
-		weave_fstash_fill(&m->stash, 1, 2 * WEAVE_CLAIM_NODES,
-				  GFP_KERNEL);
+		weave_fg_stash_fill(&m->stash, 1, 2 * WEAVE_CLAIM_NODES,
+				    GFP_KERNEL);
 	else if (full)
-		weave_fstash_fill(&m->stash, 1, WEAVE_CLAIM_NODES, GFP_KERNEL);
+		weave_fg_stash_fill(&m->stash, 1, WEAVE_CLAIM_NODES, GFP_KERNEL);
 	else
-		weave_fstash_fill(&m->stash, rnd(m, 2), rnd(m, 3), GFP_KERNEL);
+		weave_fg_stash_fill(&m->stash, rnd(m, 2), rnd(m, 3), GFP_KERNEL);
 }
 
 static u32 nodes_free(const struct model *m, int b)
@@ -338,8 +338,8 @@ static int model_claim(struct model *m, const struct range *r,
 	int ret;
 
 	before = m->stash.nnodes;
-	ret = weave_taints_claim(&m->g, &m->t[r->buf], r->off, r->len, f,
-				 &m->stash);
+	ret = weave_fg_taints_claim(&m->g, &m->t[r->buf], r->off, r->len, f,
+				    &m->stash);
 	if (ret)
 		return FAILED(m, "claim: %d", ret);
 	if (m->exact && m->g.coarsened != was)
@@ -364,8 +364,8 @@ static int model_release(struct model *m, const struct range *r)
 	u64 i, was = m->g.coarsened;
 	int ret;
 
-	ret = weave_taints_release(&m->g, &m->t[r->buf], r->off, r->len,
-				   &m->stash);
+	ret = weave_fg_taints_release(&m->g, &m->t[r->buf], r->off, r->len,
+				      &m->stash);
 	if (ret)
 		return FAILED(m, "release: %d", ret);
 	if (m->exact && m->g.coarsened != was)
@@ -394,8 +394,8 @@ static int model_launch(struct model *m)
 		writes[i] = rnd_range(m);
 	for (i = 0; i < nr && !f; i++) {
 		want = shadow_first(m, &reads[i]);
-		f = weave_taints_first(&m->g, &m->t[reads[i].buf],
-				       reads[i].off, reads[i].len);
+		f = weave_fg_taints_first(&m->g, &m->t[reads[i].buf],
+					  reads[i].off, reads[i].len);
 		/* Coarsened: tainted if the shadow is, maybe otherwise. */
 		if ((f ? f->id : 0) != want &&
 		    (!m->coarse[reads[i].buf] || !f || !f->coarse))
@@ -410,14 +410,14 @@ static int model_launch(struct model *m)
 		return 0;
 	}
 	skip = ftask(CLIENT, 1, ++m->seqno, 3, 0);
-	weave_failure_skip(&m->g, f, &skip);
+	weave_fg_skip(&m->g, f, &skip);
 	m->skips[f->id]++;
 	m->held = f;
 	for (i = 0; i < nw; i++)
 		if (model_claim(m, &writes[i], f))
 			return -1;
 	m->held = NULL;
-	weave_failure_put(&m->g, f);
+	weave_fg_put(&m->g, f);
 	return model_compare(m);
 }
 
@@ -431,13 +431,13 @@ static int model_fail(struct model *m)
 
 	for (i = 0; i < nw; i++)
 		writes[i] = rnd_range(m);
-	f = weave_failure_create(&m->g, &m->owner, -EIO, &root, &m->stash);
+	f = weave_fg_create(&m->g, &m->owner, -EIO, &root, &m->stash);
 	if (PTR_ERR(f) == -ENOMEM && !m->stash.nrecords) {
 		if (model_compare(m))
 			return -1;
 		model_stash(m, true);
-		f = weave_failure_create(&m->g, &m->owner, -EIO, &root,
-					 &m->stash);
+		f = weave_fg_create(&m->g, &m->owner, -EIO, &root,
+				    &m->stash);
 	}
 	if (PTR_ERR(f) == -EDQUOT) {
 		if (m->owner.live != M_OWNER_MAX)
@@ -453,7 +453,7 @@ static int model_fail(struct model *m)
 		if (model_claim(m, &writes[i], f))
 			return -1;
 	m->held = NULL;
-	weave_failure_put(&m->g, f);
+	weave_fg_put(&m->g, f);
 	return model_compare(m);
 }
 
@@ -476,14 +476,14 @@ static int model_probe(struct model *m)
 	}
 	if (m->coarse[r.buf]) {
 		/* Tainted if the shadow is; the rest, coarse_compare(). */
-		if (n && !weave_taints_any(&m->g, &m->t[r.buf], r.off, r.len))
+		if (n && !weave_fg_taints_any(&m->g, &m->t[r.buf], r.off, r.len))
 			return FAILED(m, "any: a failed byte is good");
 		return model_compare(m);
 	}
-	if (weave_taints_any(&m->g, &m->t[r.buf], r.off, r.len) != !!n)
+	if (weave_fg_taints_any(&m->g, &m->t[r.buf], r.off, r.len) != !!n)
 		return FAILED(m, "any: wrong");
-	got = weave_taints_list(&m->g, &m->t[r.buf], r.off, r.len, out, nbuf,
-				2);
+	got = weave_fg_taints_list(&m->g, &m->t[r.buf], r.off, r.len, out, nbuf,
+				   2);
 	if (got != n)
 		return FAILED(m, "list: %u, want %u", got, n);
 	for (k = 0; k < n && k < 2; k++) {
@@ -499,23 +499,23 @@ static int model_probe(struct model *m)
 				      k, (unsigned long long)out[k]->id,
 				      nbuf[k], buffers);
 	}
-	f = weave_taints_first(&m->g, &m->t[r.buf], r.off, r.len);
+	f = weave_fg_taints_first(&m->g, &m->t[r.buf], r.off, r.len);
 	if ((f ? f->id : 0) != (n ? want[0] : 0))
 		return FAILED(m, "first: wrong");
 	if (f) {
 		u32 claims, buffers;
 
-		weave_failure_snapshot(&m->g, f, &snap, CLIENT);
+		weave_fg_snapshot(&m->g, f, &snap, CLIENT);
 		count_claims(m->t, M_BUFS, f, &claims, &buffers);
 		if (snap.id != f->id || snap.buffers != buffers ||
 		    snap.nskips + snap.skips_dropped != m->skips[f->id] ||
 		    snap.nskips > WEAVE_FAILURE_SKIPS)
 			return FAILED(m, "snapshot of #%llu wrong",
 				      (unsigned long long)f->id);
-		weave_failure_put(&m->g, f);
+		weave_fg_put(&m->g, f);
 	}
 	for (k = 0; k < n && k < 2; k++)
-		weave_failure_put(&m->g, out[k]);
+		weave_fg_put(&m->g, out[k]);
 	return model_compare(m);
 }
 
@@ -531,13 +531,13 @@ static int model_run(struct model *m, u32 seed, bool exact)
 	m->rng = 0x9e3779b97f4a7c15ull * (seed + 1);
 	m->next_id = 1;
 	m->exact = exact;
-	weave_failures_init(&m->g);
+	weave_fg_init(&m->g);
 	if (!exact && seed % 2)
 		m->g.max_claims = 1 + rnd(m, 8);
-	weave_fstash_init(&m->stash);
-	weave_fowner_init(&m->owner, CLIENT, M_OWNER_MAX, WEAVE_NO_LIMIT);
+	weave_fg_stash_init(&m->stash);
+	weave_fg_owner_init(&m->owner, CLIENT, M_OWNER_MAX, WEAVE_NO_LIMIT);
 	for (b = 0; b < M_BUFS; b++)
-		weave_taints_init(&m->t[b]);
+		weave_fg_taints_init(&m->t[b]);
 
 	for (op = 0; op < M_OPS && !ret; op++) {
 		struct range r;
@@ -553,8 +553,8 @@ static int model_run(struct model *m, u32 seed, bool exact)
 			ret = model_release(m, &r);	/* a host write */
 		} else if (dice < 75) {
 			b = rnd(m, M_BUFS);
-			weave_taints_fini(&m->g, &m->t[b]);
-			weave_taints_init(&m->t[b]);
+			weave_fg_taints_fini(&m->g, &m->t[b]);
+			weave_fg_taints_init(&m->t[b]);
 			memset(m->bytes[b], 0, sizeof(m->bytes[b]));
 			m->coarse[b] = false;
 			ret = model_compare(m);
@@ -568,15 +568,15 @@ static int model_run(struct model *m, u32 seed, bool exact)
 
 	/* Free every buffer: the graph must be empty. */
 	for (b = 0; b < M_BUFS; b++)
-		weave_taints_fini(&m->g, &m->t[b]);
-	weave_fstash_drain(&m->stash);
-	weave_fowner_detach(&m->g, &m->owner);
+		weave_fg_taints_fini(&m->g, &m->t[b]);
+	weave_fg_stash_drain(&m->stash);
+	weave_fg_owner_detach(&m->g, &m->owner);
 	if (!ret && (m->g.live || m->g.nodes))
 		ret = FAILED(m, "left: %u records, %u nodes", m->g.live,
 			     m->g.nodes);
 	/* After a failed step, references may be left: no warning then. */
 	if (!ret)
-		weave_failures_fini(&m->g);
+		weave_fg_fini(&m->g);
 	return ret;
 }
 

@@ -43,12 +43,12 @@ FIXTURE_SETUP(fg)
 {
 	int i;
 
-	weave_failures_init(&self->g);
-	weave_fstash_init(&self->stash);
-	ASSERT_EQ(0, weave_fstash_fill(&self->stash, 8, 16, GFP_KERNEL));
-	weave_fowner_init(&self->owner, CLIENT, OWNER_MAX, WEAVE_NO_LIMIT);
+	weave_fg_init(&self->g);
+	weave_fg_stash_init(&self->stash);
+	ASSERT_EQ(0, weave_fg_stash_fill(&self->stash, 8, 16, GFP_KERNEL));
+	weave_fg_owner_init(&self->owner, CLIENT, OWNER_MAX, WEAVE_NO_LIMIT);
 	for (i = 0; i < NBUF; i++)
-		weave_taints_init(&self->t[i]);
+		weave_fg_taints_init(&self->t[i]);
 }
 
 FIXTURE_TEARDOWN(fg)
@@ -56,13 +56,13 @@ FIXTURE_TEARDOWN(fg)
 	int i;
 
 	for (i = 0; i < NBUF; i++)
-		weave_taints_fini(&self->g, &self->t[i]);
-	weave_fstash_drain(&self->stash);
-	weave_fowner_detach(&self->g, &self->owner);
+		weave_fg_taints_fini(&self->g, &self->t[i]);
+	weave_fg_stash_drain(&self->stash);
+	weave_fg_owner_detach(&self->g, &self->owner);
 	/* The graph leaks iff buffers leak: all freed, nothing left. */
 	EXPECT_EQ(0u, self->g.live);
 	EXPECT_EQ(0u, self->g.nodes);
-	weave_failures_fini(&self->g);
+	weave_fg_fini(&self->g);
 	/* The child _exit()s, so ask LeakSanitizer now. */
 	EXPECT_EQ(0, __lsan_do_recoverable_leak_check());
 }
@@ -79,21 +79,21 @@ static struct weave_ftask ftask(u64 client, u32 stream, u64 seqno,
 /* A new failure of the fixture's owner; the test holds its reference. */
 #define NEW(err) ({							\
 	struct weave_ftask __root = ftask(CLIENT, 1, 1, 2, 0);		\
-	struct weave_failure *__f = weave_failure_create(&self->g,	\
+	struct weave_failure *__f = weave_fg_create(&self->g,	\
 		&self->owner, (err), &__root, &self->stash);		\
 	ASSERT_FALSE(IS_ERR(__f));					\
 	__f;								\
 })
 
 #define CLAIM(b, off, len, f)						\
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[b], (off),	\
-					(len), (f), &self->stash))
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[b], (off),	\
+					   (len), (f), &self->stash))
 
 #define RELEASE(b, off, len)						\
-	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[b], (off),	\
-					  (len), &self->stash))
+	ASSERT_EQ(0, weave_fg_taints_release(&self->g, &self->t[b], (off),	\
+					     (len), &self->stash))
 
-#define PUT(f)	weave_failure_put(&self->g, (f))
+#define PUT(f)	weave_fg_put(&self->g, (f))
 
 /* Buffer @b's claims, with ids, compared with a string. */
 #define TAINTS(b, expected) do {					\
@@ -114,16 +114,16 @@ TEST_F(fg, one_range_uses_the_buffers_own_node)
 	u32 nodes = self->stash.nnodes;
 
 	/* No stash at all: the buffer's own node is enough. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 0, 16, f,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 0, 16, f,
+					   NULL));
 	PUT(f);
 	TAINTS(0, "[0,16)#1");
 	ASSERT_TRUE(self->t[0].node_busy);
 	ASSERT_EQ(0u, self->g.nodes);
 	ASSERT_EQ(nodes, self->stash.nnodes);
 	/* Merging into it takes nothing either. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 16, 8, f,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 16, 8, f,
+					   NULL));
 	TAINTS(0, "[0,24)#1");
 	/* A second range does. */
 	CLAIM(0, 30, 2, f);
@@ -324,17 +324,17 @@ TEST_F(fg, ranges_that_wrap_are_refused)
 {
 	struct weave_failure *f = NEW(-EIO);
 
-	ASSERT_EQ(-EINVAL, weave_taints_claim(&self->g, &self->t[0], ~0ull,
-					      2, f, &self->stash));
-	ASSERT_EQ(-EINVAL, weave_taints_release(&self->g, &self->t[0], 2,
-						~0ull, &self->stash));
+	ASSERT_EQ(-EINVAL, weave_fg_taints_claim(&self->g, &self->t[0], ~0ull,
+						 2, f, &self->stash));
+	ASSERT_EQ(-EINVAL, weave_fg_taints_release(&self->g, &self->t[0], 2,
+						   ~0ull, &self->stash));
 	/* Empty ranges do nothing. */
 	CLAIM(0, 5, 0, f);
 	RELEASE(0, 5, 0);
 	CLAIM(0, ~0ull - 4, 4, f);
 	TAINTS(0, "[18446744073709551611,18446744073709551615)#1");
-	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], ~0ull, 1));
-	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], ~0ull - 1, 1));
+	ASSERT_FALSE(weave_fg_taints_any(&self->g, &self->t[0], ~0ull, 1));
+	ASSERT_TRUE(weave_fg_taints_any(&self->g, &self->t[0], ~0ull - 1, 1));
 	PUT(f);
 }
 
@@ -353,8 +353,8 @@ TEST_F(fg, ids_are_never_reused)
 		if (i % 3)
 			CLAIM(i % NBUF, 0, 8, f);
 		PUT(f);
-		ASSERT_EQ(0, weave_fstash_fill(&self->stash, 1, 2,
-					       GFP_KERNEL));
+		ASSERT_EQ(0, weave_fg_stash_fill(&self->stash, 1, 2,
+						 GFP_KERNEL));
 	}
 	/* Every claim replaced the one before it on its buffer. */
 	ASSERT_LE(self->g.live, (u32)NBUF);
@@ -371,13 +371,13 @@ TEST_F(fg, records_are_freed_with_their_last_claim)
 	PUT(f);
 	ASSERT_EQ(3u, f->refs);
 	ASSERT_EQ(2u, f->buffers);
-	weave_taints_fini(&self->g, &self->t[0]);
-	weave_taints_init(&self->t[0]);
+	weave_fg_taints_fini(&self->g, &self->t[0]);
+	weave_fg_taints_init(&self->t[0]);
 	ASSERT_EQ(1u, f->refs);
 	ASSERT_EQ(1u, f->buffers);
 	ASSERT_EQ(1u, self->g.live);
 	/* A reference keeps it without any byte. */
-	weave_failure_get(&self->g, f);
+	weave_fg_get(&self->g, f);
 	RELEASE(1, 0, 8);
 	ASSERT_EQ(1u, self->g.live);
 	ASSERT_EQ(0u, f->buffers);
@@ -425,9 +425,9 @@ TEST_F(fg, skip_ring_keeps_the_newest_16)
 
 	for (i = 1; i <= 5; i++) {
 		skip = ftask(CLIENT, 3, 100 + i, 10 + i, i);
-		weave_failure_skip(&self->g, f, &skip);
+		weave_fg_skip(&self->g, f, &skip);
 	}
-	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	weave_fg_snapshot(&self->g, f, &snap, CLIENT);
 	ASSERT_EQ(5u, snap.nskips);
 	ASSERT_EQ(0u, snap.skips_dropped);
 	ASSERT_EQ(101u, snap.skips[0].seqno);
@@ -436,9 +436,9 @@ TEST_F(fg, skip_ring_keeps_the_newest_16)
 
 	for (i = 6; i <= 20; i++) {
 		skip = ftask(CLIENT, 3, 100 + i, 10 + i, i);
-		weave_failure_skip(&self->g, f, &skip);
+		weave_fg_skip(&self->g, f, &skip);
 	}
-	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	weave_fg_snapshot(&self->g, f, &snap, CLIENT);
 	ASSERT_EQ((u32)WEAVE_FAILURE_SKIPS, snap.nskips);
 	ASSERT_EQ(4u, snap.skips_dropped);
 	for (i = 0; i < WEAVE_FAILURE_SKIPS; i++) {
@@ -458,16 +458,16 @@ TEST_F(fg, snapshot_hides_other_clients_fields)
 	struct weave_fsnap snap;
 
 	theirs.type = 1;
-	f = weave_failure_create(&self->g, &self->owner, -EINVAL, &root,
-				 &self->stash);
+	f = weave_fg_create(&self->g, &self->owner, -EINVAL, &root,
+			    &self->stash);
 	ASSERT_FALSE(IS_ERR(f));
 	CLAIM(0, 0, 8, f);
 	CLAIM(1, 0, 8, f);
-	weave_failure_skip(&self->g, f, &mine);
-	weave_failure_skip(&self->g, f, &theirs);
+	weave_fg_skip(&self->g, f, &mine);
+	weave_fg_skip(&self->g, f, &theirs);
 
 	/* The root's client sees its own tasks, not the other's. */
-	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	weave_fg_snapshot(&self->g, f, &snap, CLIENT);
 	ASSERT_EQ(f->id, snap.id);
 	ASSERT_EQ(-EINVAL, snap.err);
 	ASSERT_EQ(2u, snap.buffers);
@@ -482,7 +482,7 @@ TEST_F(fg, snapshot_hides_other_clients_fields)
 	ASSERT_EQ(1u, snap.skips[1].type);
 
 	/* Another client sees its own skip only. */
-	weave_failure_snapshot(&self->g, f, &snap, OTHER);
+	weave_fg_snapshot(&self->g, f, &snap, OTHER);
 	ASSERT_EQ(0u, snap.root.client);
 	ASSERT_EQ(0u, snap.root.stream);
 	ASSERT_EQ(0u, snap.root.seqno);
@@ -492,7 +492,7 @@ TEST_F(fg, snapshot_hides_other_clients_fields)
 	ASSERT_EQ(0, memcmp(&theirs, &snap.skips[1], sizeof(theirs)));
 
 	/* Nobody: errno, kernels and id only. */
-	weave_failure_snapshot(&self->g, f, &snap, 0);
+	weave_fg_snapshot(&self->g, f, &snap, 0);
 	ASSERT_EQ(f->id, snap.id);
 	ASSERT_EQ(-EINVAL, snap.err);
 	ASSERT_EQ(0u, snap.root.client | snap.root.seqno | snap.root.stream |
@@ -515,13 +515,13 @@ TEST_F(fg, owner_at_its_max_gets_edquot)
 		PUT(f[i]);
 	}
 	DUMP(self->before);
-	e = weave_failure_create(&self->g, &self->owner, -EIO, &root,
-				 &self->stash);
+	e = weave_fg_create(&self->g, &self->owner, -EIO, &root,
+			    &self->stash);
 	ASSERT_EQ(-EDQUOT, PTR_ERR(e));
 	DUMP(self->buf);
 	ASSERT_STREQ(self->before, self->buf);
 	/* Without an owner it is not counted. */
-	e = weave_failure_create(&self->g, NULL, -EIO, &root, &self->stash);
+	e = weave_fg_create(&self->g, NULL, -EIO, &root, &self->stash);
 	ASSERT_FALSE(IS_ERR(e));
 	PUT(e);
 	/* Bytes rewritten: room again. */
@@ -539,7 +539,7 @@ TEST_F(fg, failures_outlive_their_owner)
 
 	CLAIM(0, 0, 8, f);
 	PUT(f);
-	weave_fowner_detach(&self->g, &self->owner);
+	weave_fg_owner_detach(&self->g, &self->owner);
 	ASSERT_EQ(0u, self->owner.live);
 	ASSERT_EQ(NULL, f->owner);
 	ASSERT_EQ(1u, self->g.live);
@@ -554,18 +554,18 @@ TEST_F(fg, create_checks_errno_and_stash)
 	struct weave_ftask root = ftask(CLIENT, 1, 1, 1, 0);
 	struct weave_fstash empty;
 
-	weave_fstash_init(&empty);
-	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_create(&self->g, NULL, 0,
-							&root, &self->stash)));
-	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_create(&self->g, NULL, 5,
-							&root, &self->stash)));
+	weave_fg_stash_init(&empty);
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_fg_create(&self->g, NULL, 0,
+						   &root, &self->stash)));
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_fg_create(&self->g, NULL, 5,
+						   &root, &self->stash)));
 	DUMP(self->before);
-	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_create(&self->g,
-							&self->owner, -EIO,
-							&root, &empty)));
-	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_create(&self->g,
-							&self->owner, -EIO,
-							&root, NULL)));
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_fg_create(&self->g,
+						   &self->owner, -EIO,
+						   &root, &empty)));
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_fg_create(&self->g,
+						   &self->owner, -EIO,
+						   &root, NULL)));
 	DUMP(self->buf);
 	ASSERT_STREQ(self->before, self->buf);
 	ASSERT_EQ(1u, self->g.next_id);
@@ -581,50 +581,50 @@ TEST_F(fg, no_node_coarsens_and_never_untaints)
 	CLAIM(0, 0, 32, f);
 	CLAIM(0, 40, 8, g);
 	CLAIM(1, 0, 8, g);
-	weave_failure_skip(&self->g, f, &f->root);
+	weave_fg_skip(&self->g, f, &f->root);
 	PUT(f);
 	PUT(g);
-	weave_fstash_init(&one);
-	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 1, GFP_KERNEL));
+	weave_fg_stash_init(&one);
+	ASSERT_EQ(0, weave_fg_stash_fill(&one, 0, 1, GFP_KERNEL));
 	ASSERT_FALSE(f->coarse);
 
 	/* A split needs two nodes; with one, f's claim stands for g. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 8, 8, g,
-					&one));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 8, 8, g,
+					   &one));
 	TAINTS(0, "[0,32)#1 [40,48)#2");
 	ASSERT_EQ(1u, one.nnodes);
 	ASSERT_TRUE(f->coarse);
 	ASSERT_FALSE(g->coarse);
 	ASSERT_EQ(1u, self->g.coarsened);
-	weave_failure_snapshot(&self->g, f, &snap, CLIENT);
+	weave_fg_snapshot(&self->g, f, &snap, CLIENT);
 	ASSERT_TRUE(snap.coarse);
 
 	/* A new range needs one, the own node is busy: the nearest grows. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 34, 2, g,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 34, 2, g,
+					   NULL));
 	TAINTS(0, "[0,36)#1 [40,48)#2");
 	/* A release inside a claim needs one: the bytes stay tainted. */
-	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 8, 8, NULL));
+	ASSERT_EQ(0, weave_fg_taints_release(&self->g, &self->t[0], 8, 8, NULL));
 	TAINTS(0, "[0,36)#1 [40,48)#2");
 	ASSERT_EQ(3u, self->g.coarsened);
 	ASSERT_EQ(1u, f->refs);
 	ASSERT_EQ(2u, g->refs);
 
 	/* What needs none stays exact, without a stash. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 32, 8, g,
-					NULL));
-	ASSERT_EQ(0, weave_taints_release(&self->g, &self->t[0], 0, 8, NULL));
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 28, 4, g,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 32, 8, g,
+					   NULL));
+	ASSERT_EQ(0, weave_fg_taints_release(&self->g, &self->t[0], 0, 8, NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 28, 4, g,
+					   NULL));
 	TAINTS(0, "[8,28)#1 [28,48)#2");
 	ASSERT_EQ(3u, self->g.coarsened);
-	ASSERT_EQ(0, weave_fstash_fill(&one, 0, 2, GFP_KERNEL));
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 40, 2, f,
-					&one));
+	ASSERT_EQ(0, weave_fg_stash_fill(&one, 0, 2, GFP_KERNEL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 40, 2, f,
+					   &one));
 	TAINTS(0, "[8,28)#1 [28,40)#2 [40,42)#1 [42,48)#2");
 	ASSERT_EQ(0u, one.nnodes);
 	ASSERT_FALSE(g->coarse);
-	weave_fstash_drain(&one);
+	weave_fg_stash_drain(&one);
 }
 
 /*
@@ -641,24 +641,24 @@ TEST_F(fg, coarsening_takes_the_nearest_claim)
 	CLAIM(0, 40, 4, h);
 	CLAIM(0, 50, 4, g);
 	/* Nearer to g's [20,24) than to f's: g grows over the gap. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 14, 2, f,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 14, 2, f,
+					   NULL));
 	TAINTS(0, "[0,4)#1 [14,24)#2 [40,44)#3 [50,54)#2");
 	ASSERT_TRUE(g->coarse);
 	ASSERT_FALSE(f->coarse);
 	/* A tie between h and g: the claimed failure's, g, grows. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 46, 2, g,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 46, 2, g,
+					   NULL));
 	TAINTS(0, "[0,4)#1 [14,24)#2 [40,44)#3 [46,54)#2");
 	/* A tie, with neither the claimed one's: the one before grows. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 7, 4, h,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 7, 4, h,
+					   NULL));
 	TAINTS(0, "[0,11)#1 [14,24)#2 [40,44)#3 [46,54)#2");
 	ASSERT_TRUE(f->coarse);
 	ASSERT_FALSE(h->coarse);
 	/* Over h, between g's claims: g takes h's bytes and merges. */
-	ASSERT_EQ(0, weave_taints_claim(&self->g, &self->t[0], 25, 1, h,
-					NULL));
+	ASSERT_EQ(0, weave_fg_taints_claim(&self->g, &self->t[0], 25, 1, h,
+					   NULL));
 	TAINTS(0, "[0,11)#1 [14,26)#2 [40,44)#3 [46,54)#2");
 	PUT(f);
 	PUT(g);
@@ -674,17 +674,17 @@ TEST_F(fg, buffer_limit_bounds_every_other_byte)
 
 	self->g.max_claims = 8;
 	for (i = 0; i < 512; i += 2) {
-		ASSERT_EQ(0, weave_fstash_fill(&self->stash, 1, 2,
-					       GFP_KERNEL));
+		ASSERT_EQ(0, weave_fg_stash_fill(&self->stash, 1, 2,
+						 GFP_KERNEL));
 		f = NEW(-EIO);
 		CLAIM(0, i, 1, f);
 		PUT(f);
 		ASSERT_GE(8u, self->t[0].claims);
-		ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], i, 1));
+		ASSERT_TRUE(weave_fg_taints_any(&self->g, &self->t[0], i, 1));
 	}
 	/* Every byte that failed still does. */
 	for (i = 0; i < 512; i += 2)
-		ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], i, 1));
+		ASSERT_TRUE(weave_fg_taints_any(&self->g, &self->t[0], i, 1));
 	ASSERT_EQ(8u, self->t[0].claims);
 	ASSERT_LT(0u, self->g.coarsened);
 	/* Records beyond the buffer's claims were freed. */
@@ -716,8 +716,8 @@ TEST_F(fg, owner_limit_bounds_the_nodes_of_its_failures)
 	ASSERT_EQ(1u, self->owner.nodes);
 
 	/* Another owner's failure splits f: f's right part needs a node. */
-	weave_fowner_init(&other, 9, 4, WEAVE_NO_LIMIT);
-	g = weave_failure_create(&self->g, &other, -EIO, &root, &self->stash);
+	weave_fg_owner_init(&other, 9, 4, WEAVE_NO_LIMIT);
+	g = weave_fg_create(&self->g, &other, -EIO, &root, &self->stash);
 	ASSERT_FALSE(IS_ERR(g));
 	CLAIM(0, 10, 2, g);
 	TAINTS(0, "[0,4)#1 [8,20)#1");
@@ -734,11 +734,11 @@ TEST_F(fg, owner_limit_bounds_the_nodes_of_its_failures)
 	CLAIM(0, 8, 4, f);
 	ASSERT_EQ(1u, self->owner.nodes);
 	PUT(f);
-	weave_fowner_detach(&self->g, &self->owner);
+	weave_fg_owner_detach(&self->g, &self->owner);
 	ASSERT_EQ(0u, self->owner.nodes);
 	RELEASE(0, 0, 64);
 	ASSERT_EQ(0u, self->owner.nodes);
-	weave_fowner_detach(&self->g, &other);
+	weave_fg_owner_detach(&self->g, &other);
 	ASSERT_EQ(0u, other.nodes);
 }
 
@@ -750,31 +750,31 @@ TEST_F(fg, shared_failure_is_made_once)
 	struct weave_fstash none;
 	u32 i;
 
-	weave_fstash_init(&none);
-	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_failure_shared(&self->g, &slot,
-							&self->owner, -EIO,
-							&root, 7, &none)));
+	weave_fg_stash_init(&none);
+	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_fg_shared(&self->g, &slot,
+						   &self->owner, -EIO,
+						   &root, 7, &none)));
 	ASSERT_EQ(NULL, slot);
-	ASSERT_EQ(-EINVAL, PTR_ERR(weave_failure_shared(&self->g, &slot,
-							&self->owner, 0,
-							&root, 7,
-							&self->stash)));
-	ASSERT_EQ(0, weave_fstash_fill(&self->stash, OWNER_MAX + 1, OWNER_MAX,
-				       GFP_KERNEL));
+	ASSERT_EQ(-EINVAL, PTR_ERR(weave_fg_shared(&self->g, &slot,
+						   &self->owner, 0,
+						   &root, 7,
+						   &self->stash)));
+	ASSERT_EQ(0, weave_fg_stash_fill(&self->stash, OWNER_MAX + 1, OWNER_MAX,
+					 GFP_KERNEL));
 	for (i = 0; i < OWNER_MAX; i++) {
 		a = NEW(-EIO);
 		CLAIM(1, 8 * i, 4, a);
 		PUT(a);
 	}
 	ASSERT_EQ((u32)OWNER_MAX, self->owner.live);
-	a = weave_failure_shared(&self->g, &slot, &self->owner, -EIO, &root,
-				 7, &self->stash);
+	a = weave_fg_shared(&self->g, &slot, &self->owner, -EIO, &root,
+			    7, &self->stash);
 	ASSERT_FALSE(IS_ERR(a));
 	ASSERT_EQ(a, slot);
 	ASSERT_EQ(7u, a->cause);
 	ASSERT_EQ((u32)OWNER_MAX + 1, self->owner.live);
-	b = weave_failure_shared(&self->g, &slot, &self->owner, -EINVAL,
-				 &root, 1, &none);
+	b = weave_fg_shared(&self->g, &slot, &self->owner, -EINVAL,
+			    &root, 1, &none);
 	ASSERT_EQ(a, b);
 	ASSERT_EQ(3u, a->refs);
 	ASSERT_EQ(-EIO, b->err);
@@ -788,20 +788,20 @@ TEST_F(fg, refill_and_trim)
 {
 	struct weave_fstash s;
 
-	weave_fstash_init(&s);
-	ASSERT_EQ(0, weave_fstash_refill(&self->g, &s, 3, 5, GFP_KERNEL));
+	weave_fg_stash_init(&s);
+	ASSERT_EQ(0, weave_fg_stash_refill(&self->g, &s, 3, 5, GFP_KERNEL));
 	ASSERT_EQ(3u, s.nrecords);
 	ASSERT_EQ(5u, s.nnodes);
-	ASSERT_EQ(0, weave_fstash_refill(&self->g, &s, 1, 6, GFP_KERNEL));
+	ASSERT_EQ(0, weave_fg_stash_refill(&self->g, &s, 1, 6, GFP_KERNEL));
 	ASSERT_EQ(3u, s.nrecords);
 	ASSERT_EQ(6u, s.nnodes);
-	weave_fstash_trim(&self->g, &s, 1, 2);
+	weave_fg_stash_trim(&self->g, &s, 1, 2);
 	ASSERT_EQ(1u, s.nrecords);
 	ASSERT_EQ(2u, s.nnodes);
-	weave_fstash_trim(&self->g, &s, 4, 4);
+	weave_fg_stash_trim(&self->g, &s, 4, 4);
 	ASSERT_EQ(1u, s.nrecords);
 	ASSERT_EQ(2u, s.nnodes);
-	weave_fstash_drain(&s);
+	weave_fg_stash_drain(&s);
 	ASSERT_EQ(0u, s.nrecords + s.nnodes);
 }
 
@@ -809,15 +809,15 @@ TEST_F(fg, fill_and_drain)
 {
 	struct weave_fstash s;
 
-	weave_fstash_init(&s);
-	ASSERT_EQ(0, weave_fstash_fill(&s, 2, 3, GFP_KERNEL));
+	weave_fg_stash_init(&s);
+	ASSERT_EQ(0, weave_fg_stash_fill(&s, 2, 3, GFP_KERNEL));
 	ASSERT_EQ(2u, s.nrecords);
 	ASSERT_EQ(3u, s.nnodes);
 	/* What it holds counts. */
-	ASSERT_EQ(0, weave_fstash_fill(&s, 1, 4, GFP_KERNEL));
+	ASSERT_EQ(0, weave_fg_stash_fill(&s, 1, 4, GFP_KERNEL));
 	ASSERT_EQ(2u, s.nrecords);
 	ASSERT_EQ(4u, s.nnodes);
-	weave_fstash_drain(&s);
+	weave_fg_stash_drain(&s);
 	ASSERT_EQ(0u, s.nrecords + s.nnodes);
 	ASSERT_TRUE(list_empty(&s.records));
 }
@@ -830,10 +830,10 @@ TEST_F(fg, any_first_and_list)
 	struct weave_failure *out[2], *x;
 	u32 nbuf[2];
 
-	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 0, 64));
-	ASSERT_EQ(NULL, weave_taints_first(&self->g, &self->t[0], 0, 64));
-	ASSERT_EQ(0u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					NULL, 2));
+	ASSERT_FALSE(weave_fg_taints_any(&self->g, &self->t[0], 0, 64));
+	ASSERT_EQ(NULL, weave_fg_taints_first(&self->g, &self->t[0], 0, 64));
+	ASSERT_EQ(0u, weave_fg_taints_list(&self->g, &self->t[0], 0, 64, out,
+					   NULL, 2));
 	CLAIM(0, 4, 4, f);
 	CLAIM(0, 8, 4, g);
 	CLAIM(0, 16, 4, f);
@@ -842,21 +842,21 @@ TEST_F(fg, any_first_and_list)
 	PUT(g);
 	PUT(h);
 
-	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 0, 4));
-	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 12, 4));
-	ASSERT_FALSE(weave_taints_any(&self->g, &self->t[0], 9, 0));
-	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], 0, 5));
-	ASSERT_TRUE(weave_taints_any(&self->g, &self->t[0], 11, 6));
+	ASSERT_FALSE(weave_fg_taints_any(&self->g, &self->t[0], 0, 4));
+	ASSERT_FALSE(weave_fg_taints_any(&self->g, &self->t[0], 12, 4));
+	ASSERT_FALSE(weave_fg_taints_any(&self->g, &self->t[0], 9, 0));
+	ASSERT_TRUE(weave_fg_taints_any(&self->g, &self->t[0], 0, 5));
+	ASSERT_TRUE(weave_fg_taints_any(&self->g, &self->t[0], 11, 6));
 
-	x = weave_taints_first(&self->g, &self->t[0], 10, 20);
+	x = weave_fg_taints_first(&self->g, &self->t[0], 10, 20);
 	ASSERT_EQ(g, x);
 	ASSERT_EQ(2u, g->refs);
 	PUT(x);
-	ASSERT_EQ(NULL, weave_taints_first(&self->g, &self->t[0], 12, 4));
+	ASSERT_EQ(NULL, weave_fg_taints_first(&self->g, &self->t[0], 12, 4));
 
 	/* f, g, f, h: three distinct, in the order of their first byte. */
-	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					NULL, 2));
+	ASSERT_EQ(3u, weave_fg_taints_list(&self->g, &self->t[0], 0, 64, out,
+					   NULL, 2));
 	ASSERT_EQ(f, out[0]);
 	ASSERT_EQ(g, out[1]);
 	ASSERT_EQ(3u, f->refs);
@@ -864,16 +864,16 @@ TEST_F(fg, any_first_and_list)
 	PUT(out[0]);
 	PUT(out[1]);
 	/* f's first claim outside the range: counted at its second. */
-	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 10, 10, out,
-					NULL, 2));
+	ASSERT_EQ(2u, weave_fg_taints_list(&self->g, &self->t[0], 10, 10, out,
+					   NULL, 2));
 	ASSERT_EQ(g, out[0]);
 	ASSERT_EQ(f, out[1]);
 	PUT(out[0]);
 	PUT(out[1]);
 	/* With the buffers counts as the range was read: f on two buffers. */
 	CLAIM(1, 0, 4, f);
-	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 0, 12, out,
-					nbuf, 2));
+	ASSERT_EQ(2u, weave_fg_taints_list(&self->g, &self->t[0], 0, 12, out,
+					   nbuf, 2));
 	ASSERT_EQ(f, out[0]);
 	ASSERT_EQ(2u, nbuf[0]);
 	ASSERT_EQ(g, out[1]);
@@ -882,15 +882,15 @@ TEST_F(fg, any_first_and_list)
 	PUT(out[1]);
 	RELEASE(1, 0, 4);
 	/* Partly inside: counted there, and once. */
-	ASSERT_EQ(2u, weave_taints_list(&self->g, &self->t[0], 7, 10, out,
-					NULL, 2));
+	ASSERT_EQ(2u, weave_fg_taints_list(&self->g, &self->t[0], 7, 10, out,
+					   NULL, 2));
 	ASSERT_EQ(f, out[0]);
 	ASSERT_EQ(g, out[1]);
 	PUT(out[0]);
 	PUT(out[1]);
 	/* No room: only the count, and no reference taken. */
-	ASSERT_EQ(3u, weave_taints_list(&self->g, &self->t[0], 0, 64, out,
-					NULL, 0));
+	ASSERT_EQ(3u, weave_fg_taints_list(&self->g, &self->t[0], 0, 64, out,
+					   NULL, 0));
 	ASSERT_EQ(2u, f->refs);
 	ASSERT_EQ(1u, g->refs);
 	ASSERT_EQ(1u, h->refs);

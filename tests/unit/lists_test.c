@@ -40,24 +40,24 @@ TEST(grow_keeps_entries_and_at_least_doubles)
 {
 	u32 *arr = NULL, cap = 0, i;
 
-	ASSERT_EQ(0, weave_grow((void **)&arr, &cap, 0, sizeof(*arr)));
+	ASSERT_EQ(0, weave_core_grow((void **)&arr, &cap, 0, sizeof(*arr)));
 	EXPECT_EQ(0u, cap);
 	EXPECT_EQ(NULL, arr);
-	ASSERT_EQ(0, weave_grow((void **)&arr, &cap, 1, sizeof(*arr)));
+	ASSERT_EQ(0, weave_core_grow((void **)&arr, &cap, 1, sizeof(*arr)));
 	EXPECT_EQ(8u, cap);
 	for (i = 0; i < cap; i++)
 		arr[i] = i * 7;
-	ASSERT_EQ(0, weave_grow((void **)&arr, &cap, 9, sizeof(*arr)));
+	ASSERT_EQ(0, weave_core_grow((void **)&arr, &cap, 9, sizeof(*arr)));
 	EXPECT_EQ(16u, cap);
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(i * 7, arr[i]);
 	/* Room already: nothing moves. */
 	u32 *was = arr;
 
-	ASSERT_EQ(0, weave_grow((void **)&arr, &cap, 16, sizeof(*arr)));
+	ASSERT_EQ(0, weave_core_grow((void **)&arr, &cap, 16, sizeof(*arr)));
 	EXPECT_EQ(was, arr);
 	/* A need beyond double is met exactly. */
-	ASSERT_EQ(0, weave_grow((void **)&arr, &cap, 100, sizeof(*arr)));
+	ASSERT_EQ(0, weave_core_grow((void **)&arr, &cap, 100, sizeof(*arr)));
 	EXPECT_EQ(100u, cap);
 	for (i = 0; i < 8; i++)
 		EXPECT_EQ(i * 7, arr[i]);
@@ -73,14 +73,14 @@ TEST(grow_from_embedded_storage_never_frees_it)
 	for (i = 0; i < 4; i++)
 		o.inl[i] = 100 + i;
 	/* ASan reports a free of storage that malloc() did not give. */
-	ASSERT_EQ(0, weave_grow_from((void **)&o.arr, &o.cap, 5,
-				     sizeof(*o.arr), o.inl));
+	ASSERT_EQ(0, weave_core_grow_from((void **)&o.arr, &o.cap, 5,
+					  sizeof(*o.arr), o.inl));
 	EXPECT_NE((u64 *)o.inl, o.arr);
 	EXPECT_EQ(8u, o.cap);
 	for (i = 0; i < 4; i++)
 		EXPECT_EQ(100 + i, o.arr[i]);
-	ASSERT_EQ(0, weave_grow_from((void **)&o.arr, &o.cap, 9,
-				     sizeof(*o.arr), o.inl));
+	ASSERT_EQ(0, weave_core_grow_from((void **)&o.arr, &o.cap, 9,
+					  sizeof(*o.arr), o.inl));
 	EXPECT_EQ(16u, o.cap);
 	EXPECT_EQ(103u, o.arr[3]);
 	kvfree(o.arr);
@@ -93,7 +93,7 @@ TEST(grow_from_embedded_storage_never_frees_it)
 
 TEST(merge_of_nothing)
 {
-	EXPECT_EQ(0u, weave_jbos_merge(NULL, 0));
+	EXPECT_EQ(0u, weave_core_jbos_merge(NULL, 0));
 }
 
 TEST(merge_random_against_model)
@@ -114,7 +114,7 @@ TEST(merge_random_against_model)
 			in_count[j]++;
 			acc[j] |= bos[i].access;
 		}
-		u = weave_jbos_merge(bos, n);
+		u = weave_core_jbos_merge(bos, n);
 		/* Distinct, in ascending address order: the lock order. */
 		for (i = 1; i < u; i++)
 			ASSERT_LT(bos[i - 1].obj, bos[i].obj);
@@ -224,7 +224,7 @@ TEST(dedupe_random_against_model)
 			fctx[c].pending = &fctx[c].gate_in;
 		}
 		k = n;
-		fresh = weave_fences_dedupe(in, &k, cover, NULL);
+		fresh = weave_core_fences_dedupe(in, &k, cover, NULL);
 
 		memset(kept_of, 0, sizeof(kept_of));
 		for (i = 0; i < k; i++) {
@@ -271,7 +271,7 @@ TEST(dedupe_drops_the_very_fence_a_gate_waits_for)
 	/* The slot already waits for in[0] itself. */
 	fctx[0].pending = in[0];
 	in[0]->refcount++;
-	EXPECT_EQ(1u, weave_fences_dedupe(in, &n, cover, NULL));
+	EXPECT_EQ(1u, weave_core_fences_dedupe(in, &n, cover, NULL));
 	ASSERT_EQ(1u, n);
 	EXPECT_EQ(1000u + 1, in[0]->context);
 	EXPECT_EQ(1, fctx[0].pending->refcount);
@@ -291,7 +291,7 @@ TEST(dedupe_keeps_a_later_fence_than_the_gate)
 	in[1] = make_fence(0, 6);
 	in[2] = make_fence(0, 5);
 	fctx[0].pending = gate;
-	EXPECT_EQ(0u, weave_fences_dedupe(in, &n, cover, NULL));
+	EXPECT_EQ(0u, weave_core_fences_dedupe(in, &n, cover, NULL));
 	ASSERT_EQ(1u, n);
 	EXPECT_EQ(7u, order_of(in[0]));
 	EXPECT_EQ(1, in[0]->refcount);
