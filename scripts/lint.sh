@@ -4,8 +4,8 @@
 # The static checks, as TAP: checkpatch --strict and kernel-doc on every
 # module and uAPI file, the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
-# and version script, and for each kernel a full W=1 build with sparse (C=2)
-# that must print nothing.
+# and version script, the layering of kmod/ (scripts/layers.py), and for
+# each kernel a full W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
 set -u
@@ -36,6 +36,12 @@ for f in kmod/*.[ch] uapi/*.h; do
 	perl "$ks/kernel-doc" -none "$f" > "$tmp" 2>&1
 	[ -s "$tmp" ]; result "kernel-doc $f" $((! $?)) "$tmp"
 done
+
+mkdir -p build/lint
+scripts/layers.py --dot build/lint/kmod-layers.dot > "$tmp" 2>&1
+result "kmod/ is a stack: the layer table of Documentation/weave.rst holds" $? "$tmp"
+scripts/layers.py --self-test > "$tmp" 2>&1
+result "the layer check names a planted upward call and an overlong function" $? "$tmp"
 
 mkdir -p build/doc
 scripts/render-doc.py "$ks/kernel-doc" Documentation/weave.rst \
