@@ -31,7 +31,10 @@ KVERS	:= $(K61) $(K612)
 # The kernels the VM lane runs: the two stock kernels, then the debug kernel
 # once scripts/debug-kernel.sh has built it (`make check` does).
 LANE_KVERS := $(KVERS) $(KDBG)
-kdir_of = $(if $(filter $(KDBG),$(1)),$(CACHE)/kernels/$(1)/build,/usr/src/linux-headers-$(1))
+# The stock kernels' headers are unpacked by scripts/setup.sh, never
+# installed (the 6.12 headers package would bring its kernel image).
+KHDR	:= $(CACHE)/headers/usr/src
+kdir_of = $(if $(filter $(KDBG),$(1)),$(CACHE)/kernels/$(1)/build,$(KHDR)/linux-headers-$(1))
 
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -54,6 +57,10 @@ setup:
 $(CACHE)/kernels.mk:
 	@scripts/setup.sh $(CACHE)
 
+# A cache made before the headers were unpacked there.
+$(CACHE)/headers/.done-%:
+	@scripts/setup.sh $(CACHE)
+
 # --- the module, one build folder per kernel ---------------------------------
 ifneq ($(KDIR),)
 module: $(KMOD_SRCS)
@@ -63,7 +70,8 @@ module: $(foreach k,$(LANE_KVERS),$(BUILD)/kmod/$(k)/weave.ko)
 endif
 
 define kmod_rule
-$(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk
+$(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk \
+		$(if $(filter $(KDBG),$(1)),,$(CACHE)/headers/.done-$(1))
 	scripts/kbuild.sh $(call kdir_of,$(1)) $(BUILD)/kmod/$(1)
 endef
 $(foreach k,$(LANE_KVERS),$(eval $(call kmod_rule,$(k))))

@@ -65,7 +65,7 @@ result "libweave.so exports exactly weave.h's functions, all in libweave.map" $?
 for k in "$@"; do
 	dir=build/lint/$k
 	rm -rf "$dir"
-	scripts/kbuild.sh "/usr/src/linux-headers-$k" "$dir" C=2 > "$tmp" 2>&1
+	scripts/kbuild.sh "$cache/headers/usr/src/linux-headers-$k" "$dir" C=2 > "$tmp" 2>&1
 	st=$?
 	grep -E 'warning|error|sparse' "$tmp" > "$tmp.w"
 	[ $st -eq 0 ] && [ ! -s "$tmp.w" ]
