@@ -503,7 +503,9 @@ struct drm_weave_client_usage {
  */
 #define DRM_WEAVE_BO_NO_MMAP		0x00000001u
 
-/** DRM_WEAVE_BO_FLAGS - Every flag %DRM_IOCTL_WEAVE_BO_CREATE knows. */
+/**
+ * DRM_WEAVE_BO_FLAGS - Every flag %DRM_IOCTL_WEAVE_BO_CREATE knows.
+ */
 #define DRM_WEAVE_BO_FLAGS		DRM_WEAVE_BO_NO_MMAP
 
 /**
@@ -691,7 +693,9 @@ struct drm_weave_stream_destroy {
 	__u32 pad;
 };
 
-/** enum drm_weave_task_type - What a &struct drm_weave_task does. */
+/**
+ * enum drm_weave_task_type - What a &struct drm_weave_task does.
+ */
 enum drm_weave_task_type {
 	/** @DRM_WEAVE_TASK_LAUNCH: Run a built-in kernel. */
 	DRM_WEAVE_TASK_LAUNCH = 0,
@@ -703,7 +707,9 @@ enum drm_weave_task_type {
 	DRM_WEAVE_TASK_HOST_WRITE = 1,
 };
 
-/** enum drm_weave_kernel - The soft engine's built-in kernels. */
+/**
+ * enum drm_weave_kernel - The soft engine's built-in kernels.
+ */
 enum drm_weave_kernel {
 	/**
 	 * @DRM_WEAVE_KERNEL_NOOP: Does nothing; no bindings.
@@ -752,9 +758,13 @@ enum drm_weave_kernel {
 	DRM_WEAVE_KERNEL_FAIL = 6,
 };
 
-/** DRM_WEAVE_ACCESS_READ - The task reads the binding. */
+/**
+ * DRM_WEAVE_ACCESS_READ - The task reads the binding.
+ */
 #define DRM_WEAVE_ACCESS_READ		0x00000001u
-/** DRM_WEAVE_ACCESS_WRITE - The task writes the binding. */
+/**
+ * DRM_WEAVE_ACCESS_WRITE - The task writes the binding.
+ */
 #define DRM_WEAVE_ACCESS_WRITE		0x00000002u
 
 /**
@@ -920,7 +930,9 @@ struct drm_weave_enqueue {
 	__u64 seqno;
 };
 
-/** DRM_WEAVE_FLUSH_ALL - Flush every stream of the client. */
+/**
+ * DRM_WEAVE_FLUSH_ALL - Flush every stream of the client.
+ */
 #define DRM_WEAVE_FLUSH_ALL		0x00000001u
 
 /**
@@ -978,7 +990,9 @@ struct drm_weave_flush {
 	struct drm_weave_sync out_sync;
 };
 
-/** enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE. */
+/**
+ * enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE.
+ */
 enum drm_weave_isolation {
 	/** @DRM_WEAVE_ISOLATION_LEAVE: Release the stream's hold. */
 	DRM_WEAVE_ISOLATION_LEAVE = 0,
@@ -1066,7 +1080,9 @@ struct drm_weave_wait {
 	__s64 timeout_ns;
 };
 
-/** enum drm_weave_stream_state - The state of a stream. */
+/**
+ * enum drm_weave_stream_state - The state of a stream.
+ */
 enum drm_weave_stream_state {
 	/** @DRM_WEAVE_STREAM_ACTIVE: The stream takes work. */
 	DRM_WEAVE_STREAM_ACTIVE = 0,
@@ -1127,7 +1143,9 @@ struct drm_weave_stream_query {
 	__u32 pad2;
 };
 
-/** enum drm_weave_strategy - How one execution places its slots' tasks. */
+/**
+ * enum drm_weave_strategy - How one execution places its slots' tasks.
+ */
 enum drm_weave_strategy {
 	/**
 	 * @DRM_WEAVE_STRATEGY_INTERLEAVE: Round-robin the tasks of every slot
@@ -1141,7 +1159,9 @@ enum drm_weave_strategy {
 	DRM_WEAVE_STRATEGY_SEQUENTIAL = 1,
 };
 
-/** enum drm_weave_param - A per-client setting. */
+/**
+ * enum drm_weave_param - A per-client setting.
+ */
 enum drm_weave_param {
 	/**
 	 * @DRM_WEAVE_PARAM_STRATEGY: The client's &enum drm_weave_strategy;
@@ -1314,7 +1334,9 @@ enum drm_weave_failure_cause {
 	DRM_WEAVE_FAILURE_CAPTURE = 6,
 };
 
-/** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */
+/**
+ * DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest.
+ */
 #define DRM_WEAVE_FAILURE_SKIPS		16
 
 /**
