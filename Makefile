@@ -46,8 +46,8 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
 .PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile fuzz lint clean
-.PHONY: install uninstall build-check FORCE
-all: module lib selftests examples unit $(BUILD)/bench/weave-bench
+.PHONY: install uninstall build-check man FORCE
+all: module lib selftests examples unit man $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -111,16 +111,32 @@ $(BUILD)/lib/weave.pc: libshim/weave.pc.in FORCE
 		-e 's|@version@|$(VERSION)|' $< > $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-# --- install: the library, its headers, weave.pc and the examples ------------
+# --- manual pages -------------------------------------------------------------
+# Section 3 made from the kernel-doc of weave.h (and of the uAPI structs and
+# enums its functions take), weave(7) from man/weave.7: scripts/man.py.
+MAN	:= $(BUILD)/man
+KERNEL_DOC := $(CACHE)/ksrc/scripts/kernel-doc
+
+man: $(MAN)/.done
+
+$(MAN)/.done: libshim/weave.h uapi/weave_drm.h man/weave.7 scripts/man.py \
+		scripts/abi-check.py
+	@test -f $(KERNEL_DOC) || \
+		{ echo "make man: no kernel-doc; run 'make setup' first" >&2; exit 1; }
+	scripts/man.py $(KERNEL_DOC) $(MAN) $(VERSION)
+	@touch $@
+
+# --- install: the library, its headers, weave.pc, the examples, the pages -----
 PREFIX	?= /usr/local
 LIBDIR	?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DOCDIR	?= $(PREFIX)/share/doc/weave
+MANDIR	?= $(PREFIX)/share/man
 INSTALL	?= install
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 
-install: lib
+install: lib man
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
@@ -130,13 +146,19 @@ install: lib
 	$(INSTALL) -m 644 libshim/weave.h uapi/weave_drm.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/lib/weave.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 644 $(EXAMPLE_SRCS) $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 644 $(MAN)/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 $(MAN)/man7/weave.7 $(DESTDIR)$(MANDIR)/man7/
 
-uninstall:
+# The pages to remove are those `make man` makes.
+uninstall: man
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libweave.so.$(VERSION) \
 		libweave.so.$(SOVER) libweave.so libweave.a) \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,weave.h weave_drm.h) \
 		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc \
-		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS)))
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS))) \
+		$(DESTDIR)$(MANDIR)/man7/weave.7 \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(wildcard $(MAN)/man3/*.3)))
 	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # --- kselftest suites, laid out as a kselftest install ------------------------
