@@ -106,7 +106,8 @@ class Builder:
                         'Documentation/weave.rst)')
             if here == 'weave':
                 return f'"{m.group(1).capitalize()}" below'
-            return f'"{m.group(1).capitalize()}" in \\fBweave\\fP(7)'
+            # \fR: refs() takes \fBname\fP for a function of ours.
+            return f'"{m.group(1).capitalize()}" in \\fBweave\\fR(7)'
         text = re.sub(r'"DOC:\s+([^"]+)"( of the uAPI)?', doc,
                       '\n'.join(lines))
         return text.split('\n')
@@ -162,8 +163,9 @@ class Builder:
     @staticmethod
     def synopsis(lines):
         """The prototype of a function's kernel-doc synopsis, as .BI lines."""
-        m = re.match(r'\.B "([^"]*)"? ?(\w+)', lines[0])
-        ret, name = m.group(1), m.group(2)
+        # '.B "TYPE" name' for a function, '.B "NAME' for a macro.
+        m = re.match(r'\.B "([^"]*)(?:" (\w+))?$', lines[0])
+        ret, name = m.group(1), m.group(2) or m.group(1)
         params = [re.match(r'\.BI "\(?(.*?) *"', l).group(1)
                   for l in lines[1:] if l.startswith('.BI')]
         if ret == name:         # a macro
