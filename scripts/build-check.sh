@@ -4,7 +4,8 @@
 # The user-space build checks, as TAP files in BUILD_DIR/results: libweave's
 # ABI against a uAPI that grew (tests/abi), `make install` and pkg-config,
 # the kselftest suites built and run the kernel's way, which goals run
-# scripts/setup.sh, and that set-up installed no kernel (tests/build).
+# scripts/setup.sh, that set-up installed no kernel, and `dkms build`
+# against both test kernels' headers (tests/build).
 # Needs libweave built in BUILD_DIR/lib and the lane's suite list in
 # BUILD_DIR/selftests; no VM.
 #
@@ -31,4 +32,5 @@ run install tests/build/install.sh "$build"
 run kselftest-build tests/build/kselftest.sh "$cache" "$build"
 run no-setup tests/build/no-setup.sh "$build"
 run host-kernels tests/build/host-kernels.sh "$cache"
+run dkms tests/build/dkms.sh "$cache" "$build"
 exit $rc
