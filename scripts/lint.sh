@@ -56,8 +56,7 @@ scripts/man.py "$ks/kernel-doc" build/lint/man "$(sed -n 's/^Version: //p' \
 	build/lib/weave.pc)" > "$tmp" 2>&1
 result "the manual pages build from libshim/weave.h, uapi/weave_drm.h and man/" $? "$tmp"
 for kind in man3 man7; do
-	mandoc -Tlint build/lint/man/$kind/* > "$tmp" 2>&1
-	[ $? -eq 0 ] && [ ! -s "$tmp" ]
+	mandoc -Tlint build/lint/man/$kind/* > "$tmp" 2>&1 && [ ! -s "$tmp" ]
 	result "mandoc -Tlint: every $kind page is clean" $? "$tmp"
 done
 scripts/man.py --check build/lint/man > "$tmp" 2>&1
