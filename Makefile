@@ -45,9 +45,9 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
-.PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile fuzz lint clean
+.PHONY: all setup module lib selftests examples tools unit check check-lanes boot-check demo bench profile fuzz lint clean
 .PHONY: install uninstall build-check man FORCE
-all: module lib selftests examples unit man $(BUILD)/bench/weave-bench
+all: module lib selftests examples tools unit man $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -133,12 +133,15 @@ INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DOCDIR	?= $(PREFIX)/share/doc/weave
 MANDIR	?= $(PREFIX)/share/man
+BINDIR	?= $(PREFIX)/bin
 INSTALL	?= install
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 
-install: lib man
+install: lib man tools
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD)/tools/weave-info $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libweave.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libweave.so.$(SOVER)
 	ln -sf libweave.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libweave.so
@@ -155,7 +158,7 @@ uninstall: man
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libweave.so.$(VERSION) \
 		libweave.so.$(SOVER) libweave.so libweave.a) \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,weave.h weave_drm.h) \
-		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc \
+		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc $(DESTDIR)$(BINDIR)/weave-info \
 		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS))) \
 		$(DESTDIR)$(MANDIR)/man7/weave.7 \
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(wildcard $(MAN)/man3/*.3)))
@@ -217,6 +220,15 @@ $(BUILD)/examples/%: examples/%.c $(LIBSO)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
 		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib' $(DRM_LIBS)
+
+# --- tools: weave-info -------------------------------------------------------
+tools: $(BUILD)/tools/weave-info
+
+# Linked with libweave.a: an installed tool needs no library path.
+$(BUILD)/tools/%: tools/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
+		$(LIBA) $(DRM_LIBS)
 
 # --- benchmark, run in the VM by `make bench` ------------------------------
 $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)

@@ -37,6 +37,7 @@
 #include "weave_drm.h"
 #include "weave_drv.h"
 #include "weave_engine.h"
+#include "weave_fdinfo.h"
 #include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_query.h"
@@ -395,6 +396,7 @@ static const struct file_operations weave_drm_fops = {
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
 	WEAVE_COMPAT_FOP_FLAGS
+	WEAVE_COMPAT_FDINFO_FOPS(weave_show_fdinfo_file)
 };
 
 static const struct drm_driver weave_drm_driver = {
@@ -405,6 +407,7 @@ static const struct drm_driver weave_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(weave_ioctls),
 	.open = weave_client_open,
 	.postclose = weave_client_postclose,
+	WEAVE_COMPAT_FDINFO_DRIVER(weave_show_fdinfo)
 
 	.gem_create_object = weave_gem_create_object,
 	.gem_prime_import_sg_table = weave_gem_prime_import_sg_table,

@@ -13,6 +13,7 @@
 
 #include <drm/drm_gem_shmem_helper.h>
 
+#include "weave_compat.h"
 #include "weave_failure.h"
 
 struct dma_buf_attachment;
@@ -99,6 +100,9 @@ static inline struct weave_bo *to_weave_bo(struct drm_gem_object *obj)
 int weave_bo_pin(struct drm_gem_object *obj);
 void weave_bo_pin_get(struct drm_gem_object *obj);
 void weave_bo_unpin(struct drm_gem_object *obj);
+
+size_t weave_gem_rss(struct drm_gem_object *obj);
+enum drm_gem_object_status weave_gem_status(struct drm_gem_object *obj);
 
 struct weave_bo_quota *weave_bo_quota_create(u64 max_bytes, u64 max_bos);
 void weave_bo_quota_put(struct weave_bo_quota *quota);

@@ -104,6 +104,7 @@ static void weave_job_execute(struct weave_job *job)
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
 	const struct weave_tally *tally = job->tallies;
+	u64 start = ktime_get_ns();
 	u32 i, pos = 0;
 	bool skip, cut;
 	int ret;
@@ -164,6 +165,9 @@ static void weave_job_execute(struct weave_job *job)
 		err = atomic_read(&ctx->aborted);
 
 	weave_job_release_tasks(job);
+	/* Counted before the fence tells anyone the job is done. */
+	atomic64_add(ktime_get_ns() - start,
+		     &ctx->busy_ns[q - ctx->engine->queues]);
 
 	/* Only the worker signals the hardware fence: it is not yet. */
 	if (err) {

@@ -364,6 +364,14 @@ struct drm_weave_memory_usage {
  * complete and are freed concurrently, so two queries may differ even if
  * the caller did nothing in between.
  *
+ * The file's fdinfo (``/proc/<pid>/fdinfo/<fd>``) shows every field too,
+ * for tools that read any process's usage: each under a ``weave-`` key
+ * (``weave-pending-tasks``, ``weave-kernel-memory`` for @kernel_bytes,
+ * ``weave-charged-memory`` for @bo_bytes, and so on), next to the DRM
+ * client usage statistics' standard keys for the engine time per hardware
+ * queue (``drm-engine-q<N>``) and for the buffers the file has handles to
+ * (``drm-total-memory`` and the others), which this struct does not have.
+ *
  * @kernel_bytes is always @ring_bytes + @job_bytes + @gate_bytes +
  * @arena_bytes + @alone_bytes (before uAPI 1.4: @ring_bytes + @job_bytes +
  * @staged_bytes + @gate_bytes).  Slot rings and staging arenas are made on

@@ -39,13 +39,14 @@ l=$root$libdir
 	[ -f "$root$prefix/include/weave.h" ] &&
 	[ -f "$root$prefix/include/weave_drm.h" ] &&
 	[ -f "$l/pkgconfig/weave.pc" ] &&
+	"$root$prefix/bin/weave-info" --help | grep -q '^usage: weave-info' &&
 	for e in examples/*.c; do
 		[ -f "$root$prefix/share/doc/weave/examples/${e#examples/}" ] || exit 1
 	done
 ) > "$log" 2>&1
 st=$?
 find "$root" >> "$log"
-tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc and the examples are installed"
+tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc, the examples and weave-info are installed"
 
 # A page for every function of weave.h, and weave(7), under MANDIR.
 m=$root$prefix/share/man
