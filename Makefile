@@ -31,7 +31,10 @@ KVERS	:= $(K61) $(K612)
 # The kernels the VM lane runs: the two stock kernels, then the debug kernel
 # once scripts/debug-kernel.sh has built it (`make check` does).
 LANE_KVERS := $(KVERS) $(KDBG)
-kdir_of = $(if $(filter $(KDBG),$(1)),$(CACHE)/kernels/$(1)/build,/usr/src/linux-headers-$(1))
+# The stock kernels' headers are unpacked by scripts/setup.sh, never
+# installed (the 6.12 headers package would bring its kernel image).
+KHDR	:= $(CACHE)/headers/usr/src
+kdir_of = $(if $(filter $(KDBG),$(1)),$(CACHE)/kernels/$(1)/build,$(KHDR)/linux-headers-$(1))
 
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -42,9 +45,9 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
-.PHONY: all setup module lib selftests examples unit check check-lanes boot-check demo bench profile fuzz lint clean
-.PHONY: install uninstall build-check FORCE
-all: module lib selftests examples unit $(BUILD)/bench/weave-bench
+.PHONY: all setup module lib selftests examples tools unit check check-lanes boot-check demo bench profile fuzz lint clean
+.PHONY: install uninstall build-check man FORCE
+all: module lib selftests examples tools unit man $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -52,6 +55,10 @@ setup:
 
 # Made by the include above for SETUP_GOALS, and before `make check`.
 $(CACHE)/kernels.mk:
+	@scripts/setup.sh $(CACHE)
+
+# A cache made before the headers were unpacked there.
+$(CACHE)/headers/.done-%:
 	@scripts/setup.sh $(CACHE)
 
 # --- the module, one build folder per kernel ---------------------------------
@@ -63,7 +70,8 @@ module: $(foreach k,$(LANE_KVERS),$(BUILD)/kmod/$(k)/weave.ko)
 endif
 
 define kmod_rule
-$(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk
+$(BUILD)/kmod/$(1)/weave.ko: $(KMOD_SRCS) | $(CACHE)/kernels.mk \
+		$(if $(filter $(KDBG),$(1)),,$(CACHE)/headers/.done-$(1))
 	scripts/kbuild.sh $(call kdir_of,$(1)) $(BUILD)/kmod/$(1)
 endef
 $(foreach k,$(LANE_KVERS),$(eval $(call kmod_rule,$(k))))
@@ -103,18 +111,37 @@ $(BUILD)/lib/weave.pc: libshim/weave.pc.in FORCE
 		-e 's|@version@|$(VERSION)|' $< > $@.tmp
 	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 
-# --- install: the library, its headers, weave.pc and the examples ------------
+# --- manual pages -------------------------------------------------------------
+# Section 3 made from the kernel-doc of weave.h (and of the uAPI structs and
+# enums its functions take), weave(7) from man/weave.7: scripts/man.py.
+MAN	:= $(BUILD)/man
+KERNEL_DOC := $(CACHE)/ksrc/scripts/kernel-doc
+
+man: $(MAN)/.done
+
+$(MAN)/.done: libshim/weave.h uapi/weave_drm.h man/weave.7 scripts/man.py \
+		scripts/abi-check.py
+	@test -f $(KERNEL_DOC) || \
+		{ echo "make man: no kernel-doc; run 'make setup' first" >&2; exit 1; }
+	scripts/man.py $(KERNEL_DOC) $(MAN) $(VERSION)
+	@touch $@
+
+# --- install: the library, its headers, weave.pc, the examples, the pages -----
 PREFIX	?= /usr/local
 LIBDIR	?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DOCDIR	?= $(PREFIX)/share/doc/weave
+MANDIR	?= $(PREFIX)/share/man
+BINDIR	?= $(PREFIX)/bin
 INSTALL	?= install
 EXAMPLE_SRCS := $(wildcard examples/*.c)
 
-install: lib
+install: lib man tools
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 755 $(BUILD)/tools/weave-info $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libweave.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libweave.so.$(SOVER)
 	ln -sf libweave.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libweave.so
@@ -122,13 +149,19 @@ install: lib
 	$(INSTALL) -m 644 libshim/weave.h uapi/weave_drm.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/lib/weave.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 644 $(EXAMPLE_SRCS) $(DESTDIR)$(DOCDIR)/examples/
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 644 $(MAN)/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
+	$(INSTALL) -m 644 $(MAN)/man7/weave.7 $(DESTDIR)$(MANDIR)/man7/
 
-uninstall:
+# The pages to remove are those `make man` makes.
+uninstall: man
 	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libweave.so.$(VERSION) \
 		libweave.so.$(SOVER) libweave.so libweave.a) \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,weave.h weave_drm.h) \
-		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc \
-		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS)))
+		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc $(DESTDIR)$(BINDIR)/weave-info \
+		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS))) \
+		$(DESTDIR)$(MANDIR)/man7/weave.7 \
+		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(wildcard $(MAN)/man3/*.3)))
 	rmdir $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # --- kselftest suites, laid out as a kselftest install ------------------------
@@ -187,6 +220,15 @@ $(BUILD)/examples/%: examples/%.c $(LIBSO)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
 		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib' $(DRM_LIBS)
+
+# --- tools: weave-info -------------------------------------------------------
+tools: $(BUILD)/tools/weave-info
+
+# Linked with libweave.a: an installed tool needs no library path.
+$(BUILD)/tools/%: tools/%.c $(LIBA)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
+		$(LIBA) $(DRM_LIBS)
 
 # --- benchmark, run in the VM by `make bench` ------------------------------
 $(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)

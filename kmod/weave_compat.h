@@ -5,9 +5,11 @@
 #ifndef _WEAVE_COMPAT_H_
 #define _WEAVE_COMPAT_H_
 
+#include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 
+#include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
 #include <drm/gpu_scheduler.h>
@@ -73,6 +75,14 @@
  *   last one and is running it.  No wrapper: weave keeps a backend
  *   stream's entities until the last job made for it is freed, which is
  *   safe under both ("DOC: soft engine", Lifetimes).
+ * - The DRM core prints a file's fdinfo since 6.5: drm_show_fdinfo() as
+ *   the file operation prints drm-driver and drm-client-id and then calls
+ *   &drm_driver.show_fdinfo, and drm_show_memory_stats() prints the memory
+ *   keys, asking &drm_gem_object_funcs.status (6.5+) and .rss (6.11+).  On
+ *   6.1 weave's own file operation prints all of it:
+ *   %WEAVE_COMPAT_FDINFO_FOPS, %WEAVE_COMPAT_FDINFO_DRIVER,
+ *   weave_compat_show_memory_stats(), %WEAVE_COMPAT_GEM_STATUS_OPS; and
+ *   &enum drm_gem_object_status is declared here where the kernel has none.
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD
@@ -95,6 +105,36 @@
 	.fop_flags = FOP_UNSIGNED_OFFSET,
 #else
 #define WEAVE_COMPAT_FOP_FLAGS
+#endif
+
+#ifdef WEAVE_HAVE_DRM_SHOW_FDINFO
+#define WEAVE_COMPAT_FDINFO_FOPS(fn) \
+	.show_fdinfo = drm_show_fdinfo,
+#define WEAVE_COMPAT_FDINFO_DRIVER(fn) \
+	.show_fdinfo = (fn),
+#else
+#define WEAVE_COMPAT_FDINFO_FOPS(fn) \
+	.show_fdinfo = (fn),
+#define WEAVE_COMPAT_FDINFO_DRIVER(fn)
+#endif
+
+#ifdef WEAVE_HAVE_GEM_STATUS
+#define WEAVE_COMPAT_GEM_STATUS_OPS(fn) \
+	.status = (fn),
+#else
+enum drm_gem_object_status {
+	DRM_GEM_OBJECT_RESIDENT = BIT(0),
+	DRM_GEM_OBJECT_PURGEABLE = BIT(1),
+};
+
+#define WEAVE_COMPAT_GEM_STATUS_OPS(fn)
+#endif
+
+#ifdef WEAVE_HAVE_GEM_RSS
+#define WEAVE_COMPAT_GEM_RSS_OPS(fn) \
+	.rss = (fn),
+#else
+#define WEAVE_COMPAT_GEM_RSS_OPS(fn)
 #endif
 
 /*
@@ -219,6 +259,26 @@ static inline int weave_compat_shmem_pin(struct drm_gem_shmem_object *shmem)
 	int ret = drm_gem_shmem_pin(shmem);
 
 	return ret == -EINTR ? -ERESTARTSYS : ret;
+}
+
+/**
+ * weave_compat_show_memory_stats() - Print a file's memory keys in fdinfo.
+ * @p: The printer.
+ * @file: The DRM file.
+ * @own: What prints them where the core has no helper.
+ *
+ * Context: Process context; takes the file's table_lock.
+ */
+static inline void
+weave_compat_show_memory_stats(struct drm_printer *p, struct drm_file *file,
+			       void (*own)(struct drm_printer *p,
+					   struct drm_file *file))
+{
+#ifdef WEAVE_HAVE_DRM_SHOW_FDINFO
+	drm_show_memory_stats(p, file);
+#else
+	own(p, file);
+#endif
 }
 
 #endif /* _WEAVE_COMPAT_H_ */

@@ -39,6 +39,7 @@
 #include "weave_engine.h"
 #include "weave_enqueue.h"
 #include "weave_failure.h"
+#include "weave_fdinfo.h"
 #include "weave_file.h"
 #include "weave_flush.h"
 #include "weave_gem.h"
@@ -401,6 +402,7 @@ static const struct file_operations weave_drm_fops = {
 	.llseek = noop_llseek,
 	.mmap = drm_gem_mmap,
 	WEAVE_COMPAT_FOP_FLAGS
+	WEAVE_COMPAT_FDINFO_FOPS(weave_show_fdinfo_file)
 };
 
 static const struct drm_driver weave_drm_driver = {
@@ -411,6 +413,7 @@ static const struct drm_driver weave_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(weave_ioctls),
 	.open = weave_client_open,
 	.postclose = weave_client_postclose,
+	WEAVE_COMPAT_FDINFO_DRIVER(weave_show_fdinfo)
 
 	.gem_create_object = weave_gem_create_object,
 	.gem_prime_import_sg_table = weave_gem_prime_import_sg_table,

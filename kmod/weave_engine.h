@@ -245,6 +245,12 @@ struct weave_ectx {
 	atomic64_t jobs;
 	/** @submitted_jobs: Jobs pushed since the client opened its file. */
 	atomic64_t submitted_jobs;
+	/**
+	 * @busy_ns: Per hardware queue, the nanoseconds its worker spent
+	 * running the client's jobs, added as each job ends (fdinfo's
+	 * drm-engine-<queue>).
+	 */
+	atomic64_t busy_ns[WEAVE_MAX_QUEUES];
 	/** @gate_lock: Protects @gates; taken with interrupts off. */
 	spinlock_t gate_lock;
 	/** @gates: Gates whose in-fence has not signalled yet. */

@@ -23,11 +23,11 @@
 
 #include "weave_bo.h"
 #include "weave_client.h"
+#include "weave_compat.h"
 #include "weave_device.h"
 #include "weave_drm.h"
-#include "weave_failure.h"
-#include "weave_taints.h"
 #include "weave_gem.h"
+#include "weave_taints.h"
 
 /**
  * DOC: buffer objects
@@ -134,6 +134,39 @@ static void weave_gem_free(struct drm_gem_object *obj)
 	drm_gem_shmem_object_free(obj);
 }
 
+/**
+ * weave_gem_rss() - The bytes of a buffer that are in memory.
+ * @obj: The buffer.
+ *
+ * The pages of its shmem file that are in the page cache, whether weave
+ * pins them or not; pages swapped out are not counted.  An imported
+ * buffer's pages are its exporter's, and count there.
+ *
+ * Context: Any context.  A snapshot, which may be stale at once.
+ * Return: The buffer's resident bytes.
+ */
+size_t weave_gem_rss(struct drm_gem_object *obj)
+{
+	if (!obj->filp)
+		return 0;
+	return (size_t)READ_ONCE(obj->filp->f_mapping->nrpages) << PAGE_SHIFT;
+}
+
+/**
+ * weave_gem_status() - What fdinfo counts a buffer as.
+ * @obj: The buffer.
+ *
+ * Resident while any of its bytes are (weave_gem_rss()); never purgeable:
+ * weave does not drop a buffer's pages under memory pressure.
+ *
+ * Context: Any context.
+ * Return: %DRM_GEM_OBJECT_RESIDENT or 0.
+ */
+enum drm_gem_object_status weave_gem_status(struct drm_gem_object *obj)
+{
+	return weave_gem_rss(obj) ? DRM_GEM_OBJECT_RESIDENT : 0;
+}
+
 static int weave_gem_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
@@ -185,8 +218,8 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
 
 /*
  * The shmem helper's own object functions, except for free (accounting),
- * open (the quota),
- * mmap (DRM_WEAVE_BO_NO_MMAP) and the mappings' fault handler (unplug).
+ * open (the quota), mmap (DRM_WEAVE_BO_NO_MMAP), the mappings' fault
+ * handler (unplug), and status and rss for fdinfo, which the helper lacks.
  * The drm_gem_shmem_object_*() wrappers are static inline in the helper's
  * header on every supported kernel, so each build gets the ones that
  * match its kernel.
@@ -202,6 +235,8 @@ static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = weave_gem_mmap,
 	.vm_ops = &weave_gem_vm_ops,
+	WEAVE_COMPAT_GEM_STATUS_OPS(weave_gem_status)
+	WEAVE_COMPAT_GEM_RSS_OPS(weave_gem_rss)
 };
 
 /**

@@ -7,6 +7,10 @@
 
 #include <linux/types.h>
 
+#include <drm/drm_gem.h>
+
+#include "weave_compat.h"
+
 struct dma_buf_attachment;
 struct drm_device;
 struct drm_file;
@@ -19,6 +23,9 @@ struct drm_gem_object *
 weave_gem_prime_import_sg_table(struct drm_device *drm,
 				struct dma_buf_attachment *attach,
 				struct sg_table *sgt);
+
+size_t weave_gem_rss(struct drm_gem_object *obj);
+enum drm_gem_object_status weave_gem_status(struct drm_gem_object *obj);
 
 int weave_gem_bo_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);

@@ -115,24 +115,22 @@ static int weave_query_memory_usage(struct weave_device *wdev,
 }
 
 /**
- * weave_query_client_usage() - Answer %DRM_WEAVE_QUERY_CLIENT_USAGE.
- * @wdev: The device.
- * @file: The client's file.
- * @reply: Filled in: a &struct drm_weave_client_usage.
+ * weave_client_usage() - What the kernel holds for a client.
+ * @c: The client.
+ * @usage: Filled in.
  *
  * Takes the client's mutex, under which the streams, the rings and the
  * queued tasks hold still.  The engine's counters are atomics that jobs
  * update without it; the engine context they live in outlives every job,
- * and the client holds a reference to it until close.
+ * and the client holds a reference to it until close.  Both
+ * %DRM_WEAVE_QUERY_CLIENT_USAGE and the file's fdinfo report it.
  *
  * Context: Process context; takes &weave_client.lock, interruptibly.
  * Return: 0, or -ERESTARTSYS.
  */
-static int weave_query_client_usage(struct weave_device *wdev,
-				    struct drm_file *file, void *reply)
+int weave_client_usage(struct weave_client *c,
+		       struct drm_weave_client_usage *usage)
 {
-	struct drm_weave_client_usage *usage = reply;
-	struct weave_client *c = file->driver_priv;
 	struct weave_ectx *ctx = c->ectx;
 
 	if (weave_client_lock(c))
@@ -158,6 +156,12 @@ static int weave_query_client_usage(struct weave_device *wdev,
 				 &usage->failure_records,
 				 &usage->failure_bytes);
 	return 0;
+}
+
+static int weave_query_client_usage(struct weave_device *wdev,
+				    struct drm_file *file, void *reply)
+{
+	return weave_client_usage(file->driver_priv, reply);
 }
 
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */

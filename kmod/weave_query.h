@@ -7,6 +7,11 @@
 
 struct drm_device;
 struct drm_file;
+struct drm_weave_client_usage;
+struct weave_client;
+
+int weave_client_usage(struct weave_client *c,
+		       struct drm_weave_client_usage *usage);
 
 int weave_query_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);

@@ -101,9 +101,10 @@ static void weave_job_execute(struct weave_job *job)
 	struct dma_fence *hw = &job->hw->base;
 	int err = job->base.s_fence->finished.error;
 	const struct weave_tally *tally = job->tallies;
+	u64 start = ktime_get_ns();
 	u32 i, pos = 0;
 	bool skip, cut;
-	int ret;
+	int ret, why;
 
 	q->running = job;
 	hrtimer_start(&q->watchdog, ms_to_ktime(q->timeout_ms),
@@ -147,8 +148,7 @@ static void weave_job_execute(struct weave_job *job)
 	 * which another process may share: they carry why.
 	 */
 	if (cut) {
-		int why = weave_job_cut_reason(job, skip ? err : 0);
-
+		why = weave_job_cut_reason(job, skip ? err : 0);
 		ret = weave_eng_job_fail_from(job, i, tally, pos, why);
 		if (ret && !err)
 			err = ret;
@@ -162,6 +162,9 @@ static void weave_job_execute(struct weave_job *job)
 		err = atomic_read(&ctx->aborted);
 
 	weave_eng_job_release_tasks(job);
+	/* Counted before the fence tells anyone the job is done. */
+	atomic64_add(ktime_get_ns() - start,
+		     &ctx->busy_ns[q - ctx->engine->queues]);
 
 	/* Only the worker signals the hardware fence: it is not yet. */
 	if (err) {

@@ -849,7 +849,7 @@ int weave_failure_format_sized(char *buf, size_t len,
  *         -ENOSPC and they were not all written.
  *
  * Since libweave 1.2.  The line names the root task, what it returned,
- * the tasks skipped since, oldest first, and the failure's id:
+ * the tasks skipped since, oldest first, and the failure's id::
  *
  *   failed: kernel "fail" (stream 3, seq 41, label 7) returned -EINVAL;
  *   then skipped "add" (stream 5, seq 12) and "crc32c" (stream 5, seq 13);
@@ -893,8 +893,8 @@ weave_failure_format(char *buf, size_t len,
  * tasks still run, a warm-up), %DRM_WEAVE_CAPTURE_BEGIN (record),
  * %DRM_WEAVE_CAPTURE_END (seal the graph), %DRM_WEAVE_CAPTURE_ABORT and
  * %DRM_WEAVE_CAPTURE_QUERY.  weave_replay() queues and submits a graph's
- * tasks on a stream; weave_graph_destroy() drops a graph.  "DOC: graph
- * capture" of the uAPI has the rules::
+ * tasks on a stream; weave_graph_destroy() drops a graph.  The rules
+ * are in "DOC: graph capture" of the uAPI; in short::
  *
  *   weave_capture(fd, s, DRM_WEAVE_CAPTURE_PREPARE, NULL);
  *   weave_enqueue(fd, s, tasks, n, NULL, 0, NULL);    (warm-up: runs)

@@ -3,9 +3,11 @@
 #
 # The user-space build checks, as TAP files in BUILD_DIR/results: libweave's
 # ABI against a uAPI that grew (tests/abi), `make install` and pkg-config,
-# the kselftest suites built and run the kernel's way, and which goals run
-# scripts/setup.sh (tests/build).  Needs libweave built in BUILD_DIR/lib
-# and the lane's suite list in BUILD_DIR/selftests; no VM.
+# the kselftest suites built and run the kernel's way, which goals run
+# scripts/setup.sh, that set-up installed no kernel, and `dkms build`
+# against both test kernels' headers (tests/build).
+# Needs libweave built in BUILD_DIR/lib and the lane's suite list in
+# BUILD_DIR/selftests; no VM.
 #
 # Usage: scripts/build-check.sh CACHE_DIR BUILD_DIR
 set -u
@@ -29,4 +31,6 @@ run abi tests/abi/run.sh "$build"
 run install tests/build/install.sh "$build"
 run kselftest-build tests/build/kselftest.sh "$cache" "$build"
 run no-setup tests/build/no-setup.sh "$build"
+run host-kernels tests/build/host-kernels.sh "$cache"
+run dkms tests/build/dkms.sh "$cache" "$build"
 exit $rc

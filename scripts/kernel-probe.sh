@@ -116,6 +116,19 @@ probe WEAVE_HAVE_SCHED_FINISHED_NO_RESULT include/drm/gpu_scheduler.h \
 probe WEAVE_HAVE_SCHED_PRIORITY_LOW include/drm/gpu_scheduler.h \
 	'DRM_SCHED_PRIORITY_LOW,'
 
+# The DRM core prints a file's fdinfo (6.5+): drm_show_fdinfo() prints
+# drm-driver and drm-client-id, then calls &drm_driver.show_fdinfo, and
+# drm_show_memory_stats() prints the memory keys.
+probe WEAVE_HAVE_DRM_SHOW_FDINFO include/drm/drm_file.h \
+	'^void drm_show_fdinfo\(struct seq_file \*m, struct file \*f\);'
+
+# struct drm_gem_object_funcs has status (6.5+) and rss (6.11+), which
+# drm_show_memory_stats() asks for an object's resident bytes.
+probe WEAVE_HAVE_GEM_STATUS include/drm/drm_gem.h \
+	'\(\*status\)\(struct drm_gem_object \*obj\);'
+probe WEAVE_HAVE_GEM_RSS include/drm/drm_gem.h \
+	'\(\*rss\)\(struct drm_gem_object \*obj\);'
+
 cat <<EOF
 
 #endif /* _WEAVE_PROBE_H_ */

@@ -4,8 +4,9 @@
 # The static checks, as TAP: checkpatch --strict and kernel-doc on every
 # module and uAPI file, the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
-# and version script, and for each kernel a full W=1 build with sparse (C=2)
-# that must print nothing.
+# and version script, the manual pages (mandoc -Tlint, one per function),
+# the layering of kmod/ (scripts/layers.py), and for each kernel a full
+# W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
 set -u
@@ -37,10 +38,29 @@ for f in kmod/*.[ch] uapi/*.h; do
 	[ -s "$tmp" ]; result "kernel-doc $f" $((! $?)) "$tmp"
 done
 
+mkdir -p build/lint
+scripts/layers.py --dot build/lint/kmod-layers.dot > "$tmp" 2>&1
+result "kmod/ is a stack: the layer table of Documentation/weave.rst holds" $? "$tmp"
+scripts/layers.py --self-test > "$tmp" 2>&1
+result "the layer check names a planted upward call and an overlong function" $? "$tmp"
+
 mkdir -p build/doc
 scripts/render-doc.py "$ks/kernel-doc" Documentation/weave.rst \
 	build/doc/weave.rst > "$tmp" 2>&1
 result "Documentation/weave.rst renders with every kernel-doc section" $? "$tmp"
+
+# The manual pages, made afresh from the headers' kernel-doc: each one
+# clean under mandoc -Tlint, and one for every function of weave.h.
+rm -rf build/lint/man
+scripts/man.py "$ks/kernel-doc" build/lint/man "$(sed -n 's/^Version: //p' \
+	build/lib/weave.pc)" > "$tmp" 2>&1
+result "the manual pages build from libshim/weave.h, uapi/weave_drm.h and man/" $? "$tmp"
+for kind in man3 man7; do
+	mandoc -Tlint build/lint/man/$kind/* > "$tmp" 2>&1 && [ ! -s "$tmp" ]
+	result "mandoc -Tlint: every $kind page is clean" $? "$tmp"
+done
+scripts/man.py --check build/lint/man > "$tmp" 2>&1
+result "every function of libshim/weave.h has its section 3 page" $? "$tmp"
 
 gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 	-x c uapi/weave_drm.h > "$tmp" 2>&1
@@ -59,7 +79,7 @@ result "libweave.so exports exactly weave.h's functions, all in libweave.map" $?
 for k in "$@"; do
 	dir=build/lint/$k
 	rm -rf "$dir"
-	scripts/kbuild.sh "/usr/src/linux-headers-$k" "$dir" C=2 > "$tmp" 2>&1
+	scripts/kbuild.sh "$cache/headers/usr/src/linux-headers-$k" "$dir" C=2 > "$tmp" 2>&1
 	st=$?
 	grep -E 'warning|error|sparse' "$tmp" > "$tmp.w"
 	[ $st -eq 0 ] && [ ! -s "$tmp.w" ]

@@ -3,7 +3,10 @@
 #
 # Install what building and testing weave needs on a Debian 12 host, and
 # unpack the two test kernels (Debian 12's 6.1 and bookworm-backports' 6.12)
-# into the cache folder.  Idempotent: a second run installs nothing.
+# and their headers into the cache folder.  It never installs a kernel image
+# or an initramfs on the host: the 6.12 headers package depends on its
+# image, so headers are unpacked, not installed, and an install that would
+# bring a kernel is refused.  Idempotent: a second run installs nothing.
 #
 # Usage: scripts/setup.sh CACHE_DIR
 set -eu
@@ -12,9 +15,15 @@ cache=${1:?usage: setup.sh CACHE_DIR}
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 
+# The host's kernel images before set-up first ran: the build checks
+# (tests/build/host-kernels.sh) hold set-up to adding none.
+[ -f "$cache/host-kernels" ] ||
+	dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' 'linux-image-*' 2>/dev/null |
+	awk '$1 == "ii" { print $2 }' > "$cache/host-kernels"
+
 pkgs="build-essential pkg-config libdrm-dev qemu-system-x86 busybox-static
       kmod cpio xz-utils sparse linux-source-6.1 python3
-      bc bison flex libelf-dev libssl-dev"
+      bc bison flex libelf-dev libssl-dev gcc-12 pahole mandoc dkms"
 
 # bookworm-backports: the host's own bookworm entry with another suite.
 bpo=/etc/apt/sources.list.d/weave-backports.sources
@@ -81,15 +90,43 @@ k612=$(resolve bookworm-backports)
 case $k61 in 6.1.*) ;; *) echo "setup: cannot resolve the 6.1 kernel ($k61)" >&2; exit 1;; esac
 case $k612 in 6.12.*) ;; *) echo "setup: cannot resolve the 6.12 kernel ($k612)" >&2; exit 1;; esac
 
-for k in $k61 $k612; do
-	dpkg-query -W -f='${Status}' "linux-headers-$k" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing linux-headers-$k"
-done
 if [ -n "$missing" ]; then
+	if apt-get install -s -qq --no-install-recommends $missing |
+		grep -E '^Inst (linux-image-|initramfs-tools)'; then
+		echo "setup: refusing to install a kernel on the host" >&2
+		exit 1
+	fi
 	echo "setup: installing$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 		--no-install-recommends $missing >/dev/null
 fi
+
+# download DIR PACKAGE...: the packages' .deb files, into DIR.
+download() {
+	d=$1
+	shift
+	(cd "$d" && apt-get -o APT::Sandbox::User=root download -qq "$@")
+}
+
+# Kernel headers are unpacked into $cache/headers, with the kbuild tools
+# and the shared headers each arch package depends on.  Their Makefile
+# includes the shared one by an absolute path; make it relative, so that
+# the folder works where it is.
+for k in $k61 $k612; do
+	[ -f "$cache/headers/.done-$k" ] && continue
+	rm -rf "$cache/deb"
+	mkdir -p "$cache/headers" "$cache/deb"
+	deps=$(apt-cache depends "linux-headers-$k" |
+		sed -n 's/^ *Depends: \(linux-\(headers-[^ ]*-common\|kbuild-[^ ]*\)\)$/\1/p')
+	download "$cache/deb" "linux-headers-$k" $deps
+	for deb in "$cache"/deb/*.deb; do
+		dpkg-deb -x "$deb" "$cache/headers"
+	done
+	rm -rf "$cache/deb"
+	sed -i 's|^include /usr/src/|include ../|' \
+		"$cache/headers/usr/src/linux-headers-$k/Makefile"
+	touch "$cache/headers/.done-$k"
+done
 
 # Kernel images are unpacked, never installed: the host never boots them.
 for k in $k61 $k612; do
@@ -97,8 +134,8 @@ for k in $k61 $k612; do
 	[ -f "$dir/.done" ] && continue
 	rm -rf "$dir" "$cache/deb"
 	mkdir -p "$dir" "$cache/deb"
-	(cd "$cache/deb" && apt-get -o APT::Sandbox::User=root download -qq "linux-image-$k" ||
-		apt-get -o APT::Sandbox::User=root download -qq "linux-image-$k-unsigned")
+	download "$cache/deb" "linux-image-$k" ||
+		download "$cache/deb" "linux-image-$k-unsigned"
 	dpkg-deb -x "$cache"/deb/linux-image-*.deb "$dir"
 	rm -rf "$cache/deb"
 	# Modules may ship compressed; keep plain copies for insmod.

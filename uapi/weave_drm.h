@@ -364,6 +364,14 @@ struct drm_weave_memory_usage {
  * complete and are freed concurrently, so two queries may differ even if
  * the caller did nothing in between.
  *
+ * The file's fdinfo (``/proc/<pid>/fdinfo/<fd>``) shows every field too,
+ * for tools that read any process's usage: each under a ``weave-`` key
+ * (``weave-pending-tasks``, ``weave-kernel-memory`` for @kernel_bytes,
+ * ``weave-charged-memory`` for @bo_bytes, and so on), next to the DRM
+ * client usage statistics' standard keys for the engine time per hardware
+ * queue (``drm-engine-q<N>``) and for the buffers the file has handles to
+ * (``drm-total-memory`` and the others), which this struct does not have.
+ *
  * @kernel_bytes is always @ring_bytes + @job_bytes + @gate_bytes +
  * @arena_bytes + @alone_bytes (before uAPI 1.4: @ring_bytes + @job_bytes +
  * @staged_bytes + @gate_bytes).  Slot rings and staging arenas are made on
@@ -503,7 +511,9 @@ struct drm_weave_client_usage {
  */
 #define DRM_WEAVE_BO_NO_MMAP		0x00000001u
 
-/** DRM_WEAVE_BO_FLAGS - Every flag %DRM_IOCTL_WEAVE_BO_CREATE knows. */
+/**
+ * DRM_WEAVE_BO_FLAGS - Every flag %DRM_IOCTL_WEAVE_BO_CREATE knows.
+ */
 #define DRM_WEAVE_BO_FLAGS		DRM_WEAVE_BO_NO_MMAP
 
 /**
@@ -691,7 +701,9 @@ struct drm_weave_stream_destroy {
 	__u32 pad;
 };
 
-/** enum drm_weave_task_type - What a &struct drm_weave_task does. */
+/**
+ * enum drm_weave_task_type - What a &struct drm_weave_task does.
+ */
 enum drm_weave_task_type {
 	/** @DRM_WEAVE_TASK_LAUNCH: Run a built-in kernel. */
 	DRM_WEAVE_TASK_LAUNCH = 0,
@@ -703,7 +715,9 @@ enum drm_weave_task_type {
 	DRM_WEAVE_TASK_HOST_WRITE = 1,
 };
 
-/** enum drm_weave_kernel - The soft engine's built-in kernels. */
+/**
+ * enum drm_weave_kernel - The soft engine's built-in kernels.
+ */
 enum drm_weave_kernel {
 	/**
 	 * @DRM_WEAVE_KERNEL_NOOP: Does nothing; no bindings.
@@ -752,9 +766,13 @@ enum drm_weave_kernel {
 	DRM_WEAVE_KERNEL_FAIL = 6,
 };
 
-/** DRM_WEAVE_ACCESS_READ - The task reads the binding. */
+/**
+ * DRM_WEAVE_ACCESS_READ - The task reads the binding.
+ */
 #define DRM_WEAVE_ACCESS_READ		0x00000001u
-/** DRM_WEAVE_ACCESS_WRITE - The task writes the binding. */
+/**
+ * DRM_WEAVE_ACCESS_WRITE - The task writes the binding.
+ */
 #define DRM_WEAVE_ACCESS_WRITE		0x00000002u
 
 /**
@@ -920,7 +938,9 @@ struct drm_weave_enqueue {
 	__u64 seqno;
 };
 
-/** DRM_WEAVE_FLUSH_ALL - Flush every stream of the client. */
+/**
+ * DRM_WEAVE_FLUSH_ALL - Flush every stream of the client.
+ */
 #define DRM_WEAVE_FLUSH_ALL		0x00000001u
 
 /**
@@ -978,7 +998,9 @@ struct drm_weave_flush {
 	struct drm_weave_sync out_sync;
 };
 
-/** enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE. */
+/**
+ * enum drm_weave_isolation - Operation of %DRM_IOCTL_WEAVE_STREAM_ISOLATE.
+ */
 enum drm_weave_isolation {
 	/** @DRM_WEAVE_ISOLATION_LEAVE: Release the stream's hold. */
 	DRM_WEAVE_ISOLATION_LEAVE = 0,
@@ -1066,7 +1088,9 @@ struct drm_weave_wait {
 	__s64 timeout_ns;
 };
 
-/** enum drm_weave_stream_state - The state of a stream. */
+/**
+ * enum drm_weave_stream_state - The state of a stream.
+ */
 enum drm_weave_stream_state {
 	/** @DRM_WEAVE_STREAM_ACTIVE: The stream takes work. */
 	DRM_WEAVE_STREAM_ACTIVE = 0,
@@ -1127,7 +1151,9 @@ struct drm_weave_stream_query {
 	__u32 pad2;
 };
 
-/** enum drm_weave_strategy - How one execution places its slots' tasks. */
+/**
+ * enum drm_weave_strategy - How one execution places its slots' tasks.
+ */
 enum drm_weave_strategy {
 	/**
 	 * @DRM_WEAVE_STRATEGY_INTERLEAVE: Round-robin the tasks of every slot
@@ -1141,7 +1167,9 @@ enum drm_weave_strategy {
 	DRM_WEAVE_STRATEGY_SEQUENTIAL = 1,
 };
 
-/** enum drm_weave_param - A per-client setting. */
+/**
+ * enum drm_weave_param - A per-client setting.
+ */
 enum drm_weave_param {
 	/**
 	 * @DRM_WEAVE_PARAM_STRATEGY: The client's &enum drm_weave_strategy;
@@ -1314,7 +1342,9 @@ enum drm_weave_failure_cause {
 	DRM_WEAVE_FAILURE_CAPTURE = 6,
 };
 
-/** DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest. */
+/**
+ * DRM_WEAVE_FAILURE_SKIPS - Skip records a failure keeps, its newest.
+ */
 #define DRM_WEAVE_FAILURE_SKIPS		16
 
 /**

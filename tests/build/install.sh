@@ -3,7 +3,8 @@
 #
 # `make install` into a scratch DESTDIR, with a PREFIX and LIBDIR of its
 # own; the examples built from their installed sources with nothing but
-# `pkg-config --cflags --libs weave`; then `make uninstall`.  The DESTDIR
+# `pkg-config --cflags --libs weave`; the manual pages installed and
+# readable with man -l; then `make uninstall`.  The DESTDIR
 # is the sysroot pkg-config sees; libdrm, which weave.pc requires, is
 # linked into it from the host.  Prints TAP.
 #
@@ -21,7 +22,7 @@ tap_log=$log
 tap_tail=30
 vars="DESTDIR=$root PREFIX=$prefix LIBDIR=$libdir"
 
-tap_plan 6
+tap_plan 8
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -38,13 +39,38 @@ l=$root$libdir
 	[ -f "$root$prefix/include/weave.h" ] &&
 	[ -f "$root$prefix/include/weave_drm.h" ] &&
 	[ -f "$l/pkgconfig/weave.pc" ] &&
+	"$root$prefix/bin/weave-info" --help | grep -q '^usage: weave-info' &&
 	for e in examples/*.c; do
 		[ -f "$root$prefix/share/doc/weave/examples/${e#examples/}" ] || exit 1
 	done
 ) > "$log" 2>&1
 st=$?
 find "$root" >> "$log"
-tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc and the examples are installed"
+tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc, the examples and weave-info are installed"
+
+# A page for every function of weave.h, and weave(7), under MANDIR.
+m=$root$prefix/share/man
+(
+	[ -f "$m/man7/weave.7" ] &&
+	sed -n 's/^[^#].*\b\(weave_[a-z0-9_]*\)(.*/\1/p' libshim/weave.h |
+		sort -u > "$out/functions" &&
+	[ "$(wc -l < "$out/functions")" -gt 30 ] &&
+	while read -r f; do
+		[ -f "$m/man3/$f.3" ] || { echo "no page for $f"; exit 1; }
+	done < "$out/functions"
+) > "$log" 2>&1
+tap_result $? "the manual pages are installed: weave(7) and one per function of weave.h"
+
+# man -l renders an installed page: its name, synopsis and cross-references.
+MANWIDTH=80 man -l "$m/man3/weave_enqueue.3" > "$out/weave_enqueue.txt" 2> "$log" &&
+	grep -q '^NAME' "$out/weave_enqueue.txt" &&
+	grep -q 'int weave_enqueue(int fd,' "$out/weave_enqueue.txt" &&
+	grep -q 'drm_weave_task(3)' "$out/weave_enqueue.txt" &&
+	! grep -q '()(' "$out/weave_enqueue.txt" &&
+	MANWIDTH=80 man -l "$m/man7/weave.7" | grep -q 'SCHEDULING MODEL'
+st=$?
+cat "$out/weave_enqueue.txt" >> "$log"
+tap_result $st "man -l renders weave_enqueue(3) and weave(7)"
 
 pc() {
 	PKG_CONFIG_PATH=$l/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
