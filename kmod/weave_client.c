@@ -455,9 +455,6 @@ int weave_stream_isolate_ioctl(struct drm_device *drm, void *data,
 	ls = weave_client_stream(c, args->handle);
 	if (IS_ERR(ls)) {
 		ret = PTR_ERR(ls);
-	} else if (weave_capture_recording(&c->capture, args->handle)) {
-		/* Its slot would execute, as its FLUSH would: refused too. */
-		ret = -EBUSY;
 	} else if (ls->isolated == enter) {
 		ret = -EALREADY;
 	} else {

@@ -491,7 +491,7 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_capture *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct weave_lstream *ls;
-	u32 op = args->op;
+	u32 op = args->op, pad2 = args->pad2;
 	int ret, idx;
 
 	args->state = 0;
@@ -499,8 +499,9 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	args->graph = 0;
 	args->ntasks = 0;
 	args->error = 0;
+	args->pad2 = 0;
 	args->failure = 0;
-	if (args->flags || args->pad || args->pad2 ||
+	if (args->flags || args->pad || pad2 ||
 	    op > DRM_WEAVE_CAPTURE_QUERY)
 		return -EINVAL;
 
