@@ -360,10 +360,10 @@ int weave_stream_destroy(int fd, uint32_t stream);
  *
  * Return: 0 on success; -EINVAL if @op is unknown; -ENOENT if @stream
  * names no stream of @fd; -EALREADY if the stream already holds the
- * isolation (ENTER) or holds none (LEAVE); -EBUSY if the stream records
- * its capture window (uAPI 1.7; see "DOC: graph capture"); -ENOMEM if the
- * kernel ran out of memory submitting the slot's queued tasks (nothing
- * changed).
+ * isolation (ENTER) or holds none (LEAVE); -ENOMEM if the kernel ran out
+ * of memory submitting the slot's queued tasks (nothing changed).  It
+ * works while the stream records its capture window too (see "DOC: graph
+ * capture").
  */
 int weave_stream_isolate(int fd, uint32_t stream, uint32_t op);
 

@@ -1026,16 +1026,16 @@ enum drm_weave_isolation {
  * stream does: tasks queued before ENTER are submitted as they would have
  * been without it, before isolation begins, and tasks queued while
  * isolated are submitted, isolated, before LEAVE ends it.  Neither waits.
+ * Unlike FLUSH, neither fails while @stream records its capture window:
+ * they execute the slot as %DRM_WEAVE_FLUSH_ALL does then (the slot's
+ * queued tasks are submitted, the owner's launches stay recorded), and
+ * the stream's own hold changes, never the window's (see "DOC: graph
+ * capture").
  *
  * Errors:
  *
  * - -EINVAL: @op is unknown.
  * - -ENOENT: @stream names no stream of this client.
- * - -EBUSY: @stream records its capture window, whose slot either
- *   operation would execute, as its FLUSH would (refused since uAPI 1.7;
- *   before, the call succeeded).  The stream's hold is unchanged.  While
- *   the window is only prepared, and for the slot's other streams, the
- *   call works as usual.
  * - -EALREADY: ENTER on a stream that holds its slot's isolation already,
  *   or LEAVE on one that holds none (even if another stream on the slot
  *   does; the slot's isolation is then unchanged).
@@ -1635,14 +1635,16 @@ struct drm_weave_read {
  * the failure or skip that doomed it, and a refused host write's failure.
  *
  * While the owner records, %DRM_IOCTL_WEAVE_WAIT and %DRM_IOCTL_WEAVE_FLUSH
- * of it fail with -EBUSY, as does a replay onto it, and the owner's
- * %DRM_IOCTL_WEAVE_STREAM_ISOLATE (since uAPI 1.7), which would execute
- * the slot as FLUSH does; and so do %DRM_IOCTL_WEAVE_CHECK and
- * %DRM_IOCTL_WEAVE_READ of a buffer that a recorded task binds: what it
- * will hold is not known yet.  FLUSH with %DRM_WEAVE_FLUSH_ALL does not
- * fail: it submits the slot's queued tasks (other streams', and the
- * owner's refused host writes), and the owner's launches stay recorded.
- * Other streams of the slot flush, wait and isolate as usual.  A graph holds
+ * of it fail with -EBUSY, as does a replay onto it: they promise the
+ * stream's work, and what it records is not work yet; and so do
+ * %DRM_IOCTL_WEAVE_CHECK and %DRM_IOCTL_WEAVE_READ of a buffer that a
+ * recorded task binds: what it will hold is not known yet.  What only
+ * executes the slot does not fail: FLUSH with %DRM_WEAVE_FLUSH_ALL, and
+ * the owner's %DRM_IOCTL_WEAVE_STREAM_ISOLATE, submit the slot's queued
+ * tasks (other streams', and the owner's refused host writes), and the
+ * owner's launches stay recorded; the window's isolation hold is its own,
+ * which the owner's ENTER and LEAVE neither take nor drop.  Other streams
+ * of the slot flush, wait and isolate as usual.  A graph holds
  * references to the buffers it uses; %DRM_IOCTL_WEAVE_GRAPH_DESTROY drops
  * them, even while replays of it are in flight, which keep their own.
  */

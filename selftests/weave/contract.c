@@ -438,7 +438,10 @@ TEST_F(contract, end_by_another_stream_of_the_slot)
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
 }
 
-/* A non-zero pad2 is refused with -EINVAL, for every op; nothing changes. */
+/*
+ * A non-zero pad2 is refused with -EINVAL, for every op; nothing changes,
+ * and pad2 is written zero as the other out fields are.
+ */
 TEST_F(contract, capture_pad2_must_be_zero)
 {
 	uint32_t op;
@@ -455,6 +458,8 @@ TEST_F(contract, capture_pad2_must_be_zero)
 						    &c)) {
 			TH_LOG("op %u with pad2 1", op);
 		}
+		/* An out field too: written zero. */
+		EXPECT_EQ(0u, c.pad2);
 		c = query(_metadata, self->fd, self->s);
 		EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, c.state);
 	}
@@ -501,32 +506,45 @@ TEST_F(contract, flush_all_while_a_stream_records)
 }
 
 /*
- * The owner's STREAM_ISOLATE, ENTER or LEAVE, while it records fails with
- * -EBUSY, as its FLUSH does, and changes nothing; while the window is only
- * prepared, and for another stream of the slot, it works.
+ * The owner's STREAM_ISOLATE, ENTER or LEAVE, while it records succeeds,
+ * as FLUSH_ALL does: it executes the slot, submitting the slot's other
+ * streams' tasks, while the owner's launches stay recorded, and it changes
+ * the stream's own hold, never the window's.  FLUSH of the owner, which
+ * promises the stream's work, fails.
  */
-TEST_F(contract, isolate_by_the_recording_owner_is_busy)
+TEST_F(contract, isolate_by_the_recording_owner_executes_the_slot)
 {
-	uint32_t folded = folded_stream(_metadata, self);
+	uint32_t folded = folded_stream(_metadata, self), a, y;
+	struct weave_test_batch b;
+	struct drm_weave_capture c;
 
-	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_PREPARE);
+	a = weave_test_bo(_metadata, self->fd, self->page, 0);
+	y = weave_test_bo(_metadata, self->fd, self->page, 0);
+	start(_metadata, self->fd, self->s);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, a, 0, self->page, 0xa);
+	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_fill_task(&b, y, 0, self->page, 0xc);
+	weave_test_enqueue(_metadata, self->fd, folded, &b);
+	EXPECT_EQ(-EBUSY, weave_flush(self->fd, self->s, NULL));
+
 	EXPECT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_BEGIN);
-	EXPECT_EQ(-EBUSY, weave_stream_isolate(self->fd, self->s,
-					       DRM_WEAVE_ISOLATION_LEAVE));
-	EXPECT_EQ(-EBUSY, weave_stream_isolate(self->fd, self->s,
-					       DRM_WEAVE_ISOLATION_ENTER));
-	EXPECT_EQ(0, weave_stream_isolate(self->fd, folded,
-					  DRM_WEAVE_ISOLATION_ENTER));
-	EXPECT_EQ(0, weave_stream_isolate(self->fd, folded,
+	weave_test_wait(_metadata, self->fd, folded);
+	expect_words(_metadata, self->fd, y, self->page, 0, self->page, 0xc);
+	EXPECT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
-	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT);
-	/* The owner's own hold is still there, and goes now. */
+	EXPECT_EQ(-EALREADY, weave_stream_isolate(self->fd, self->s,
+						  DRM_WEAVE_ISOLATION_LEAVE));
+	/* The window's hold stays, and so does the recording. */
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->s).isolated);
-	EXPECT_EQ(0, weave_stream_isolate(self->fd, self->s,
-					  DRM_WEAVE_ISOLATION_LEAVE));
+	c = query(_metadata, self->fd, self->s);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
+	EXPECT_EQ(1u, c.ntasks);
+	EXPECT_EQ(0, c.error);
+	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT);
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->s).isolated);
 }
