@@ -18,11 +18,16 @@
 
 #include "weave_test.h"
 
+/* Words of record_doomed()'s host write. */
+#define DOOM_WORDS	16
+
 FIXTURE(contract) {
 	int fd;
 	struct drm_weave_device_info info;
 	uint64_t page;
 	uint32_t s;		/* the stream whose slot the tests capture */
+	uint32_t a, w;		/* record_doomed()'s buffers */
+	uint32_t data[DOOM_WORDS];	/* and its host write's words */
 	struct weave_test_report *r;
 };
 
@@ -51,19 +56,12 @@ typedef FIXTURE_DATA(contract) contract_t;
 
 /* --- helpers ------------------------------------------------------------------ */
 
-/* CAPTURE @op of @stream, its out fields into @out. */
-static int capture(int fd, uint32_t stream, uint32_t op,
-		   struct drm_weave_capture *out)
-{
-	return weave_capture(fd, stream, op, out);
-}
-
 static void must(struct __test_metadata *_metadata, int fd, uint32_t stream,
 		 uint32_t op)
 {
 	struct drm_weave_capture c;
 
-	ASSERT_EQ(0, capture(fd, stream, op, &c)) {
+	ASSERT_EQ(0, weave_capture(fd, stream, op, &c)) {
 		TH_LOG("capture op %u of stream %u", op, stream);
 	}
 }
@@ -82,7 +80,7 @@ static struct drm_weave_capture query(struct __test_metadata *_metadata,
 	struct drm_weave_capture c;
 
 	memset(&c, 0, sizeof(c));
-	EXPECT_EQ(0, capture(fd, stream, DRM_WEAVE_CAPTURE_QUERY, &c));
+	EXPECT_EQ(0, weave_capture(fd, stream, DRM_WEAVE_CAPTURE_QUERY, &c));
 	return c;
 }
 
@@ -118,39 +116,27 @@ static uint32_t other_slot(struct __test_metadata *_metadata,
 	return h;
 }
 
-/* Every word of @bo's range @off, @size is @word. */
-static void expect_words(struct __test_metadata *_metadata, int fd,
-			 uint32_t bo, uint64_t bo_size, uint64_t off,
-			 uint64_t size, uint32_t word)
-{
-	uint32_t *map = weave_test_map(_metadata, fd, bo, bo_size);
-	uint64_t i;
-
-	for (i = off / 4; i < (off + size) / 4; i++) {
-		ASSERT_EQ(word, map[i]) {
-			TH_LOG("buffer %u, byte %llu", bo,
-			       (unsigned long long)i * 4);
-		}
-	}
-	weave_test_unmap(_metadata, map, bo_size);
-}
-
 /*
- * Records a fill of @a's first 512 bytes on self->s, then dooms the window
- * with a host write of the owner into @w.
+ * Records a fill of the first 512 bytes of a new buffer self->a on
+ * self->s, then dooms the window with a host write of the owner into the
+ * first bytes of another, self->w.
  */
 static void record_doomed(struct __test_metadata *_metadata,
-			  contract_t *self, uint32_t a, uint32_t w,
-			  const uint32_t *data, uint64_t size)
+			  contract_t *self)
 {
 	struct weave_test_batch b;
 	struct drm_weave_capture c;
+	uint32_t i;
 
+	for (i = 0; i < DOOM_WORDS; i++)
+		self->data[i] = 0xd00d0000u + i;
+	self->a = weave_test_bo(_metadata, self->fd, self->page, 0);
+	self->w = weave_test_bo(_metadata, self->fd, self->page, 0);
 	start(_metadata, self->fd, self->s);
 	weave_test_batch_init(&b);
-	weave_test_fill_task(&b, a, 0, 512, 0xaaaa);
+	weave_test_fill_task(&b, self->a, 0, 512, 0xaaaa);
 	weave_test_enqueue(_metadata, self->fd, self->s, &b);
-	weave_test_write_task(&b, w, 0, size, data);
+	weave_test_write_task(&b, self->w, 0, sizeof(self->data), self->data);
 	weave_test_enqueue(_metadata, self->fd, self->s, &b);
 	c = query(_metadata, self->fd, self->s);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
@@ -349,14 +335,11 @@ TEST_F(contract, check_of_several_ranges_is_one_snapshot)
  */
 TEST_F(contract, host_write_doom_names_its_failure)
 {
-	uint32_t a, w, data[16] = { 1, 2, 3 };
 	struct drm_weave_capture c;
 
-	a = weave_test_bo(_metadata, self->fd, self->page, 0);
-	w = weave_test_bo(_metadata, self->fd, self->page, 0);
-	record_doomed(_metadata, self, a, w, data, sizeof(data));
+	record_doomed(_metadata, self);
 	memset(&c, 0, sizeof(c));
-	EXPECT_EQ(-EIO, capture(self->fd, self->s, DRM_WEAVE_CAPTURE_END,
+	EXPECT_EQ(-EIO, weave_capture(self->fd, self->s, DRM_WEAVE_CAPTURE_END,
 				&c));
 	EXPECT_EQ(-EBUSY, c.error);
 	EXPECT_NE(0u, c.failure) {
@@ -365,14 +348,14 @@ TEST_F(contract, host_write_doom_names_its_failure)
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, c.state);
 
 	weave_test_finish(_metadata, self->fd, self->s);
-	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, w, 0,
-					sizeof(data), self->r));
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, self->w, 0,
+					sizeof(self->data), self->r));
 	EXPECT_EQ(c.failure, self->r->failure[0].id);
 	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_CAPTURE,
 		  self->r->failure[0].cause);
 	/* END -EIO taints what was recorded. */
-	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, a, 0, 512,
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, self->a, 0, 512,
 					self->r));
 	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
 }
@@ -384,19 +367,17 @@ TEST_F(contract, host_write_doom_names_its_failure)
  */
 TEST_F(contract, abort_of_a_doomed_window_taints_nothing)
 {
-	uint32_t a, w, data[16] = { 4, 5, 6 };
 	struct drm_weave_capture c;
 
-	a = weave_test_bo(_metadata, self->fd, self->page, 0);
-	w = weave_test_bo(_metadata, self->fd, self->page, 0);
-	record_doomed(_metadata, self, a, w, data, sizeof(data));
-	EXPECT_EQ(0, capture(self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT, &c));
+	record_doomed(_metadata, self);
+	EXPECT_EQ(0, weave_capture(self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT, &c));
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, c.state);
 	weave_test_finish(_metadata, self->fd, self->s);
-	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
-	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
-	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, w, 0,
-					sizeof(data), self->r));
+	weave_test_expect_good(_metadata, self->fd, self->a, 0, self->page);
+	weave_test_expect_words(_metadata, self->fd, self->a, self->page,
+				0);
+	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, self->w, 0,
+					sizeof(self->data), self->r));
 	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
 }
 
@@ -408,34 +389,31 @@ TEST_F(contract, abort_of_a_doomed_window_taints_nothing)
  */
 TEST_F(contract, end_by_another_stream_of_the_slot)
 {
-	uint32_t folded = folded_stream(_metadata, self), a, w;
-	uint32_t data[16] = { 7 };
+	uint32_t folded = folded_stream(_metadata, self);
 	struct drm_weave_capture c;
 
 	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_PREPARE);
 	memset(&c, 0, sizeof(c));
-	EXPECT_EQ(-EBADFD, capture(self->fd, folded, DRM_WEAVE_CAPTURE_END,
+	EXPECT_EQ(-EBADFD, weave_capture(self->fd, folded, DRM_WEAVE_CAPTURE_END,
 				   &c));
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_PREPARED, c.state);
 	EXPECT_EQ(self->s, c.owner);
 	c = query(_metadata, self->fd, self->s);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_PREPARED, c.state);
-	EXPECT_EQ(0, capture(self->fd, folded, DRM_WEAVE_CAPTURE_ABORT, &c));
+	EXPECT_EQ(0, weave_capture(self->fd, folded, DRM_WEAVE_CAPTURE_ABORT, &c));
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, c.state);
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->s).isolated);
 
 	/* Abandoning a doomed window: named, closed, nothing tainted. */
-	a = weave_test_bo(_metadata, self->fd, self->page, 0);
-	w = weave_test_bo(_metadata, self->fd, self->page, 0);
-	record_doomed(_metadata, self, a, w, data, sizeof(data));
-	EXPECT_EQ(-ECANCELED, capture(self->fd, folded, DRM_WEAVE_CAPTURE_END,
+	record_doomed(_metadata, self);
+	EXPECT_EQ(-ECANCELED, weave_capture(self->fd, folded, DRM_WEAVE_CAPTURE_END,
 				      &c));
 	EXPECT_EQ(self->s, c.owner);
 	EXPECT_EQ(-EBUSY, c.error);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_NONE, c.state);
 	weave_test_finish(_metadata, self->fd, self->s);
-	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
+	weave_test_expect_good(_metadata, self->fd, self->a, 0, self->page);
 }
 
 /*
@@ -495,9 +473,12 @@ TEST_F(contract, flush_all_while_a_stream_records)
 	EXPECT_EQ(0, weave_flush_all(self->fd, NULL));
 	weave_test_wait(_metadata, self->fd, t);
 	weave_test_wait(_metadata, self->fd, folded);
-	expect_words(_metadata, self->fd, x, self->page, 0, self->page, 0xb);
-	expect_words(_metadata, self->fd, y, self->page, 0, self->page, 0xc);
-	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	weave_test_expect_words(_metadata, self->fd, x, self->page,
+				0xb);
+	weave_test_expect_words(_metadata, self->fd, y, self->page,
+				0xc);
+	weave_test_expect_words(_metadata, self->fd, a, self->page,
+				0);
 	c = query(_metadata, self->fd, self->s);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
 	EXPECT_EQ(1u, c.ntasks);
@@ -531,7 +512,8 @@ TEST_F(contract, isolate_by_the_recording_owner_executes_the_slot)
 	EXPECT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_ENTER));
 	weave_test_wait(_metadata, self->fd, folded);
-	expect_words(_metadata, self->fd, y, self->page, 0, self->page, 0xc);
+	weave_test_expect_words(_metadata, self->fd, y, self->page,
+				0xc);
 	EXPECT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(-EALREADY, weave_stream_isolate(self->fd, self->s,
@@ -543,7 +525,8 @@ TEST_F(contract, isolate_by_the_recording_owner_executes_the_slot)
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
 	EXPECT_EQ(1u, c.ntasks);
 	EXPECT_EQ(0, c.error);
-	expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	weave_test_expect_words(_metadata, self->fd, a, self->page,
+				0);
 	must(_metadata, self->fd, self->s, DRM_WEAVE_CAPTURE_ABORT);
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->s).isolated);
