@@ -36,7 +36,8 @@
  * back into a submission, which takes holds of its own, so that the graph
  * can go at any time.  Sealing moves the recording into
  * &weave_client.graphs.  A window that closes any other way frees its
- * recording; a doomed one first queues it as tasks that do not run and
+ * recording, abandoned or aborted, doomed or not; a doomed one that its
+ * owner's BEGIN or END closes first queues it as tasks that do not run and
  * taint what they should have written, in their place in the slot's order.
  *
  * All of it is under the client's mutex.

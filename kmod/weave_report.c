@@ -285,7 +285,9 @@ static int weave_check_ranges(struct drm_file *file,
  * @data: A &struct drm_weave_check.
  * @file: The DRM file.
  *
- * Every range is read and checked before anything is written.  The work
+ * Every range is read and checked before anything is written, and the
+ * failures of all of them are listed under one hold of their graph's lock
+ * (see weave_report_read()), so that the report is of one moment.  The work
  * is bounded by %WEAVE_MAX_CHECK_RANGES, %WEAVE_MAX_REPORT_FAILURES and
  * the claims on the ranges' bytes.
  *
