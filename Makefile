@@ -167,7 +167,7 @@ uninstall: man
 # --- kselftest suites, laid out as a kselftest install ------------------------
 SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
 # Suites the lane runs after reloading weave.ko with num_devices=2.
-MULTI_SUITES := devices
+MULTI_SUITES := contract devices
 # Suites that need the debug kernel's fault injection or sw_sync; the lane
 # runs them on that kernel only.
 DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))

@@ -36,7 +36,8 @@
  * back into a submission, which takes holds of its own, so that the graph
  * can go at any time.  Sealing moves the recording into
  * &weave_client.graphs.  A window that closes any other way frees its
- * recording; a doomed one first queues it as tasks that do not run and
+ * recording, abandoned or aborted, doomed or not; a doomed one that its
+ * owner's BEGIN or END closes first queues it as tasks that do not run and
  * taint what they should have written, in their place in the slot's order.
  *
  * All of it is under the client's mutex.
@@ -269,13 +270,16 @@ static void weave_capture_report(struct weave_client *c, u32 stream,
  * does, then wait, without the client's mutex, for everything it has
  * submitted.  A call that would be refused (PREPARE of a slot that has a
  * window, BEGIN by a stream that does not own a prepared one) drains
- * nothing; the transition checks again once the wait is over.
+ * nothing; the transition checks again once the wait is over.  END drains
+ * only the owner's recording window that a refused host write doomed, so
+ * that the write has run, and its failure is there to be named.
  */
 static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 {
 	const struct weave_window *w;
 	struct dma_fence *fence = NULL;
 	struct weave_lstream *ls;
+	bool drain = false;
 	long ret;
 
 	ret = weave_client_lock(c);
@@ -285,12 +289,19 @@ static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 	ret = PTR_ERR_OR_ZERO(ls);
 	if (!ret) {
 		w = weave_capture_window(&c->capture, stream);
-		if (op == DRM_WEAVE_CAPTURE_PREPARE ?
-		    w->state == WEAVE_WINDOW_NONE :
-		    w->state == WEAVE_WINDOW_PREPARED && w->owner == stream)
+		if (op == DRM_WEAVE_CAPTURE_PREPARE)
+			drain = w->state == WEAVE_WINDOW_NONE;
+		else if (op == DRM_WEAVE_CAPTURE_BEGIN)
+			drain = w->state == WEAVE_WINDOW_PREPARED &&
+				w->owner == stream;
+		else
+			drain = weave_capture_recording(&c->capture, stream) &&
+				atomic_read(&ls->doom) &&
+				!atomic64_read(&ls->doom_failure);
+		if (drain)
 			ret = weave_core_flush(&c->core, stream);
 	}
-	if (!ret)
+	if (!ret && (drain || op != DRM_WEAVE_CAPTURE_END))
 		fence = weave_ectx_slot_fence(c->ectx,
 					      weave_core_slot(&c->core, stream));
 	mutex_unlock(&c->lock);
@@ -481,7 +492,7 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_capture *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct weave_lstream *ls;
-	u32 op = args->op;
+	u32 op = args->op, pad2 = args->pad2;
 	int ret, idx;
 
 	args->state = 0;
@@ -491,10 +502,12 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	args->error = 0;
 	args->pad2 = 0;
 	args->failure = 0;
-	if (args->flags || args->pad || op > DRM_WEAVE_CAPTURE_QUERY)
+	if (args->flags || args->pad || pad2 ||
+	    op > DRM_WEAVE_CAPTURE_QUERY)
 		return -EINVAL;
 
-	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN) {
+	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN ||
+	    op == DRM_WEAVE_CAPTURE_END) {
 		ret = weave_capture_drain(c, args->stream, op);
 		if (ret)
 			return ret;

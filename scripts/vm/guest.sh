@@ -157,15 +157,23 @@ check)
 	only=$(cat "$vm/suites")
 	if [ -n "$only" ]; then
 		# WEAVE_SUITES: just these suites, on one device; those of
+		# tests-multi after a reload with num_devices=2, and those of
 		# tests-wide last, after a reload with max_streams=256.
-		plain= wide=
+		plain= multi= wide=
 		for s in $only; do
 			case " $(cat tests-wide) " in
-			*" ./$s "*) wide="$wide ./$s" ;;
+			*" ./$s "*) wide="$wide ./$s"; continue ;;
+			esac
+			case " $(cat tests-multi) " in
+			*" ./$s "*) multi="$multi ./$s" ;;
 			*) plain="$plain ./$s" ;;
 			esac
 		done
 		[ -z "$plain" ] || timed_run_many $plain
+		if [ -n "$multi" ]; then
+			reload_weave num_devices=2
+			timed_run_many $multi
+		fi
 		if [ -n "$wide" ]; then
 			reload_weave max_streams=256
 			timed_run_many $wide
