@@ -48,7 +48,7 @@
 #endif
 
 /* Seconds of fuzzing per suite in a run of `make check`, both tests. */
-#define FZ_DEFAULT_SECONDS	5
+#define FZ_DEFAULT_SECONDS	8
 #define FZ_MAX_SECONDS		600
 
 /* What one thread holds at most. */
@@ -485,7 +485,7 @@ static inline uint8_t *fz_alloc(struct fz_ctx *c, size_t len)
  * PROT_NONE page.
  */
 static inline uint64_t fz_put(struct fz_ctx *c, const void *src, size_t len,
-		       enum fz_place place, size_t tail)
+			      enum fz_place place, size_t tail)
 {
 	uint8_t *dst;
 
@@ -519,9 +519,9 @@ static inline uint64_t fz_put(struct fz_ctx *c, const void *src, size_t len,
  * byte past @esize.  A stride the uAPI refuses before reading anything is
  * written as if it were @esize.
  */
-static inline uint64_t fz_put_array(struct fz_ctx *c, const void *src, size_t esize,
-			     uint32_t n, uint32_t stride, uint32_t extra,
-			     enum fz_place place)
+static inline uint64_t fz_put_array(struct fz_ctx *c, const void *src,
+				    size_t esize, uint32_t n, uint32_t stride,
+				    uint32_t extra, enum fz_place place)
 {
 	size_t slot, len;
 	uint8_t *buf;

@@ -322,7 +322,7 @@ static inline int fz_issue(struct fz_ctx *c)
 
 /* Issues a call the fuzzer needs to succeed (tidying up, say). */
 static inline int fz_tidy(struct fz_ctx *c, enum fz_op op, const void *arg,
-		   size_t size)
+			  size_t size)
 {
 	memset(&c->call, 0, sizeof(c->call));
 	c->call.op = op;
@@ -635,9 +635,8 @@ static inline void check_so_destroy(struct fz_ctx *c, int ret)
 }
 
 /*
- * The objects every suite makes and closes, and the work it queues (see
- * fuzz_work.h), as entries of its fz_ops: the weights of ENQUEUE, FLUSH
- * and WAIT are the suite's.
+ * The objects every suite makes and closes, as entries of its fz_ops:
+ * the tidying up calls GEM_CLOSE, STREAM_DESTROY and SYNCOBJ_DESTROY.
  */
 #define FZ_OBJECT_OPS \
 	[OP_BO_CREATE] = { "BO_CREATE", DRM_IOCTL_WEAVE_BO_CREATE, \

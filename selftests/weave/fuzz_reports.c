@@ -118,7 +118,7 @@ static void gen_read(struct fz_ctx *c)
 		  a->failures.count, a->skips.count);
 }
 
-/* --- CHECK ----------------------------------------------------------------- */
+/* --- CHECK --------------------------------------------------------------- */
 
 /*
  * A CHECK of ranges of the thread's buffers.  The kernel writes the

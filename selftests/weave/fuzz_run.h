@@ -67,7 +67,7 @@ static inline uint64_t fz_raw_ptr(struct fz_ctx *c)
  * within half of it, or nowhere.
  */
 static inline void fz_raw_out(struct fz_ctx *c, struct drm_weave_array *arr,
-		       size_t at)
+			      size_t at)
 {
 	arr->ptr = fz_below(c, 4) ? (uintptr_t)c->out + at : fz_bad_ptr(c);
 	if (arr->stride && arr->stride <= DRM_WEAVE_MAX_STRIDE &&
@@ -377,7 +377,7 @@ static inline void fz_ctx_fini(struct fz_ctx *c)
  * the file still runs work correctly.
  */
 static inline void fz_drain(struct __test_metadata *_metadata, int fd,
-		     struct fz_ctx **ctxs, int nctx)
+			    struct fz_ctx **ctxs, int nctx)
 {
 	struct drm_weave_client_usage u;
 	struct drm_weave_stream_query q;
@@ -469,10 +469,17 @@ static inline void fz_drain(struct __test_metadata *_metadata, int fd,
 			}
 		}
 	}
-	/* Every stream, known or not: handles are small. */
-	for (h = 1; h <= fz.info.max_client_streams; h++)
-		if (!weave_stream_query(fd, h, &q))
-			ASSERT_EQ(0, weave_stream_destroy(fd, h));
+	/*
+	 * Every stream, known or not, until the file has none left (the
+	 * check below says it has none): handles are small.
+	 */
+	u = weave_test_client_usage(_metadata, fd);
+	for (h = 1; h <= fz.info.max_client_streams && u.streams; h++) {
+		if (weave_stream_query(fd, h, &q))
+			continue;
+		ASSERT_EQ(0, weave_stream_destroy(fd, h));
+		u.streams--;
+	}
 
 	deadline = weave_test_now() + 3 * WEAVE_TEST_WAIT_NS;
 	for (;;) {
@@ -510,7 +517,7 @@ static inline void fz_drain(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, weave_stream_destroy(fd, stream));
 }
 
-/* --- runs ------------------------------------------------------------------ */
+/* --- runs ---------------------------------------------------------------- */
 
 
 FIXTURE(fuzz) {

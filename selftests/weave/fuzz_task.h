@@ -28,7 +28,7 @@ static inline uint32_t fz_slot(uint32_t stream)
  * the thread's streams on that slot learn what they own.
  */
 static inline void fz_window_seen(struct fz_ctx *c, uint32_t stream,
-			   const struct drm_weave_capture *q, bool closed)
+				  const struct drm_weave_capture *q, bool closed)
 {
 	unsigned int i;
 
@@ -112,7 +112,7 @@ static inline unsigned int fz_windows_open(struct fz_ctx *c)
  * must work.
  */
 static inline bool fz_records(struct fz_ctx *c, uint32_t stream,
-		       struct drm_weave_capture *q)
+			      struct drm_weave_capture *q)
 {
 	int ret;
 
@@ -131,9 +131,9 @@ static inline bool fz_records(struct fz_ctx *c, uint32_t stream,
 
 /* A range of @size bytes (@align-aligned offset) within buffer @bo. */
 static inline struct drm_weave_binding fz_range_of(struct fz_ctx *c,
-					    const struct fz_bo *bo,
-					    uint64_t size, uint32_t access,
-					    uint64_t align)
+						   const struct fz_bo *bo,
+						   uint64_t size, uint32_t access,
+						   uint64_t align)
 {
 	uint64_t slots = (bo->size - size) / align + 1;
 
@@ -147,7 +147,7 @@ static inline struct drm_weave_binding fz_range_of(struct fz_ctx *c,
 
 /* Whether @a and @b overlap in one buffer without being the same range. */
 static inline bool fz_crosses(const struct drm_weave_binding *a,
-		       const struct drm_weave_binding *b)
+			      const struct drm_weave_binding *b)
 {
 	return a->handle == b->handle &&
 	       (a->offset != b->offset || a->size != b->size) &&
@@ -156,7 +156,8 @@ static inline bool fz_crosses(const struct drm_weave_binding *a,
 }
 
 /* A size for a task's range: small mostly, a multiple of @unit, <= @max. */
-static inline uint64_t fz_task_size(struct fz_ctx *c, uint64_t max, uint64_t unit)
+static inline uint64_t fz_task_size(struct fz_ctx *c, uint64_t max,
+				    uint64_t unit)
 {
 	uint64_t size, r = fz_below(c, 100);
 
@@ -187,7 +188,8 @@ static inline void fz_set_u32(struct fz_task *t, uint32_t v, uint32_t len)
 }
 
 /* Builds task @t as a valid task of a random kind. */
-static inline void fz_build_task(struct fz_ctx *c, struct fz_task *t, bool noop_only)
+static inline void fz_build_task(struct fz_ctx *c, struct fz_task *t,
+				 bool noop_only)
 {
 	const struct fz_bo *a, *b, *d;
 	uint64_t size;

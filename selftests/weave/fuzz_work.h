@@ -249,7 +249,7 @@ static inline void gen_flush(struct fz_ctx *c)
  * refuses a flush of its own; that is allowed.
  */
 static inline void fz_check_busy(struct fz_ctx *c, const char *what,
-			  uint32_t stream, int ret)
+				 uint32_t stream, int ret)
 {
 	struct drm_weave_capture q;
 	bool rec;
