@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The work every weave fuzzer queues and waits for: ENQUEUE (whose deep
- * mutations are fuzz_submit.c's), FLUSH and WAIT, and what their results
- * say of the streams and their capture windows.
+ * mutations are fuzz_submit.c's), FLUSH and WAIT, what their results say
+ * of the streams and their capture windows, and files closed with work in
+ * flight.
  */
 #ifndef _WEAVE_FUZZ_WORK_H_
 #define _WEAVE_FUZZ_WORK_H_
@@ -298,6 +299,59 @@ static inline void check_wait(struct fz_ctx *c, int ret)
 	struct drm_weave_wait *a = &c->call.arg.wait;
 
 	fz_check_busy(c, "WAIT", a->handle, ret);
+}
+
+/* --- files that come and go ---------------------------------------------- */
+
+/*
+ * Opens a file of its own, gives it work (some of it on a buffer it
+ * shares), and closes it while the work runs.  The shared buffer outlives
+ * the file through its dma-buf.
+ */
+static inline void fz_side_file(struct fz_ctx *c)
+{
+	struct weave_test_batch b;
+	uint32_t stream = 0, bo = 0;
+	uint64_t size = fz.page * fz_range(c, 1, 4);
+	int fd, dmabuf = -1, i, n;
+
+	fd = weave_device_open(0);
+	if (fd < 0) {
+		fz_fail(c, "cannot open a second file: %s", strerror(-fd));
+		return;
+	}
+	c->stat.side_files++;
+	if (weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL, &stream) ||
+	    weave_bo_create(fd, &size, 0, &bo)) {
+		fz_fail(c, "side file: cannot create a stream or buffer");
+		close(fd);
+		return;
+	}
+	n = (int)fz_range(c, 1, 6);
+	for (i = 0; i < n; i++) {
+		weave_test_batch_init(&b);
+		weave_test_delay(&b, (uint32_t)fz_range(c, 100, 3000));
+		weave_test_fill_task(&b, bo, 0, size, (uint32_t)fz_r(c));
+		if (weave_test_submit(fd, stream, &b) ||
+		    (fz_below(c, 2) && weave_flush(fd, stream, NULL))) {
+			fz_fail(c, "side file: cannot queue work");
+			break;
+		}
+	}
+	if (fz_below(c, 2) && !weave_bo_export(fd, bo, DRM_CLOEXEC, &dmabuf))
+		fz_share_dmabuf(c, dmabuf);
+	close(fd);
+}
+
+/* Closes the thread's own file with its work in flight, and reopens it. */
+static inline void fz_reopen(struct fz_ctx *c)
+{
+	close(c->fd);
+	fz_forget_file(c);
+	c->stat.reopens++;
+	c->fd = weave_device_open(0);
+	if (c->fd < 0)
+		fz_fail(c, "cannot reopen the device: %s", strerror(-c->fd));
 }
 
 /*
