@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -304,7 +303,6 @@ struct fz_ctx {
 	bool captured;		/* made a CAPTURE call on its file */
 	struct fz_fd fds[FZ_FDS];
 	unsigned int nfds;
-	int evfd;
 	uint64_t sink;		/* bytes read from mappings go here */
 
 	uint8_t *rw;		/* scratch, FZ_SCRATCH bytes, then PROT_NONE */

@@ -282,11 +282,9 @@ static inline int fz_ctx_init(struct fz_ctx *c, int id, int fd, bool shared)
 	c->rng = weave_rand_stream(fz.seed, (uint64_t)id);
 	c->fd = fd;
 	c->shared = shared;
-	c->evfd = eventfd(0, EFD_CLOEXEC);
 	c->enq = calloc(1, sizeof(*c->enq));
 	memfd = memfd_create("weave-fuzz", MFD_CLOEXEC);
-	if (c->evfd < 0 || !c->enq || memfd < 0 ||
-	    ftruncate(memfd, FZ_SCRATCH))
+	if (!c->enq || memfd < 0 || ftruncate(memfd, FZ_SCRATCH))
 		return -1;
 	c->rw = fz_map_guarded(memfd, FZ_SCRATCH, PROT_READ | PROT_WRITE);
 	c->ro = fz_map_guarded(memfd, FZ_SCRATCH, PROT_READ);
@@ -306,8 +304,6 @@ static inline void fz_ctx_fini(struct fz_ctx *c)
 	for (i = 0; i < c->nfds; i++)
 		close(c->fds[i].fd);
 	c->nfds = 0;
-	if (c->evfd >= 0)
-		close(c->evfd);
 	free(c->enq);
 	munmap(c->rw, FZ_SCRATCH + fz.page);
 	munmap(c->ro, FZ_SCRATCH + fz.page);
