@@ -20,18 +20,14 @@
 #include "weave_test.h"
 
 FIXTURE(cap) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t s;		/* the stream whose slot the tests capture */
 	struct weave_test_report *r;
 };
 
 FIXTURE_SETUP(cap)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(5u, self->info.uapi_minor) {
 		TH_LOG("uAPI 1.%u has no graph capture", self->info.uapi_minor);
 	}

@@ -21,18 +21,14 @@
 #include "weave_test.h"
 
 FIXTURE(fg) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	struct weave_test_report *r;
 };
 
 FIXTURE_SETUP(fg)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(3u, self->info.uapi_minor) {
 		TH_LOG("uAPI 1.%u has no failures on bytes",
 		       self->info.uapi_minor);
@@ -1073,9 +1069,7 @@ static int chk(int fd, struct chk *c)
 }
 
 FIXTURE(bad) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	struct weave_test_report *r;
 	uint32_t bo;		/* good bytes */
@@ -1087,9 +1081,7 @@ FIXTURE_SETUP(bad)
 {
 	struct weave_test_batch b;
 
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(3u, self->info.uapi_minor);
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);

@@ -15,23 +15,7 @@
 /* Streams the chain tests run at once. */
 #define CHAINS		16
 
-FIXTURE(data) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(data)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-}
-
-FIXTURE_TEARDOWN(data)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(data, 0u)
 
 /*
  * Runs @n chains, one per stream, each on its own buffer, all writing their

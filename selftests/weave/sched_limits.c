@@ -16,23 +16,7 @@
 
 #include "weave_test.h"
 
-FIXTURE(limits) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(limits)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-}
-
-FIXTURE_TEARDOWN(limits)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(limits, 0u)
 
 TEST_F_TIMEOUT(limits, max_client_streams, 120)
 {

@@ -23,9 +23,7 @@
 #define WRITES		(4 * PER_ARENA)
 
 FIXTURE(staging) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	/* A host write that takes a quarter of the arena, and its data. */
 	uint32_t quarter;
@@ -34,9 +32,7 @@ FIXTURE(staging) {
 
 FIXTURE_SETUP(staging)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(4u, self->info.uapi_minor);
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);

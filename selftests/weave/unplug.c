@@ -201,18 +201,14 @@ static void check_new_open(struct __test_metadata *_metadata)
 FIXTURE(unplug) {
 	long base;		/* weave.ko's references before the test */
 	char dev[32];		/* the platform device, "weave.0" */
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 };
 
 FIXTURE_SETUP(unplug)
 {
 	self->base = weave_test_settled_refs();
 	ASSERT_LE(0, self->base);
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	node_device(_metadata, self->fd, self->dev, sizeof(self->dev));
 	ASSERT_TRUE(is_bound(self->dev)) {
 		TH_LOG("%s, the device of the node, is not bound to weave's driver",

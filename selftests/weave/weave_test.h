@@ -160,6 +160,41 @@ static inline void weave_test_assert_usage(struct __test_metadata *_metadata,
 	ASSERT_EQ(base->live_bytes + bytes, now.live_bytes);
 }
 
+/*
+ * The fields of a fixture on a file of weave device 0: the file, the
+ * device's info and its page size, filled by WEAVE_TEST_FILE_SETUP().
+ */
+#define WEAVE_TEST_FILE_FIELDS				\
+	int fd;						\
+	struct drm_weave_device_info info;		\
+	uint64_t page
+
+/* In a FIXTURE_SETUP(): opens the file of WEAVE_TEST_FILE_FIELDS. */
+#define WEAVE_TEST_FILE_SETUP() do {				\
+	self->fd = weave_test_open(_metadata);			\
+	self->info = weave_test_info(_metadata, self->fd);	\
+	self->page = self->info.page_size;			\
+} while (0)
+
+/*
+ * WEAVE_TEST_FIXTURE() - Fixture @name: a file of weave device 0, whose
+ * uAPI must be 1.@minor or later, and nothing else (its fields are
+ * WEAVE_TEST_FILE_FIELDS).
+ */
+#define WEAVE_TEST_FIXTURE(name, minor)				\
+	FIXTURE(name) {						\
+		WEAVE_TEST_FILE_FIELDS;				\
+	};							\
+	FIXTURE_SETUP(name)					\
+	{							\
+		WEAVE_TEST_FILE_SETUP();			\
+		ASSERT_LE(minor, self->info.uapi_minor);	\
+	}							\
+	FIXTURE_TEARDOWN(name)					\
+	{							\
+		close(self->fd);				\
+	}
+
 /* Creates a buffer of @size bytes (a multiple of the page size). */
 static inline uint32_t weave_test_bo(struct __test_metadata *_metadata,
 				     int fd, uint64_t size, uint32_t flags)
