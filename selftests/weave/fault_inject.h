@@ -561,7 +561,7 @@ FIXTURE_TEARDOWN(fi)
 	if (fi_total)
 		__atomic_add_fetch(fi_total, self->injected, __ATOMIC_SEQ_CST);
 	fi_note("%s: %llu calls with fail-nth armed, %llu allocation failures injected, %lld ms\n",
-		_metadata->name, (unsigned long long)self->steps,
+		variant->c->what, (unsigned long long)self->steps,
 		(unsigned long long)self->injected,
 		(long long)((weave_test_now() - self->start) / 1000000));
 }

@@ -384,7 +384,7 @@ static void fi_recording_prepare(struct __test_metadata *_metadata,
 		weave_test_write_task(&s->b, l->wbo, 0, sizeof(bytes), bytes);
 	weave_test_noop(&s->b);
 	s->enqueued = weave_test_squery(_metadata, r->cl.fd,
-					   l->stream).enqueued;
+					l->stream).enqueued;
 }
 
 static int fi_recording_call(fi_t *self, struct fi_run *r)
@@ -507,7 +507,7 @@ static void fi_replay_prepare(struct __test_metadata *_metadata, fi_t *self,
 	weave_test_client_idle(_metadata, r->cl.fd);
 	fi_graph_inputs(self, &r->cl.lane[0], 0x80000u * r->n + r->c->kind);
 	s->enqueued = weave_test_squery(_metadata, r->cl.fd,
-					   r->cl.lane[0].stream).enqueued;
+					r->cl.lane[0].stream).enqueued;
 }
 
 static int fi_replay_call(fi_t *self, struct fi_run *r)
@@ -732,52 +732,52 @@ static void fi_gdestroy_after(struct __test_metadata *_metadata, fi_t *self,
 
 /* --- the table ------------------------------------------------------------ */
 
-#define FI_CAP(name, w, ...)						\
+#define FI_GRAPH(name, w, ...)						\
 	FI_CASE(name, .what = w, .uapi_minor = 5,			\
 		.size = sizeof(struct fi_cap), __VA_ARGS__)
 
-FI_CAP(capture_prepare, "CAPTURE PREPARE", .lanes = 1, .warm = true,
-       .kind = DRM_WEAVE_CAPTURE_PREPARE, .prepare = fi_prepare_prepare,
-       .call = fi_cap_call, .after = fi_prepare_after);
-FI_CAP(capture_begin, "CAPTURE BEGIN", .lanes = 1, .warm = true,
-       .kind = DRM_WEAVE_CAPTURE_BEGIN, .prepare = fi_begin_prepare,
-       .call = fi_cap_call, .after = fi_begin_after);
-FI_CAP(capture_end, "CAPTURE END", .kind = DRM_WEAVE_CAPTURE_END,
-       .prepare = fi_end_prepare, .call = fi_cap_call,
-       .after = fi_end_after);
-FI_CAP(capture_abort, "CAPTURE ABORT", .lanes = 1, .warm = true,
-       .prepare = fi_abort_prepare,
-       .call = fi_abort_call, .after = fi_abort_after);
-FI_CAP(capture_abort_recording, "CAPTURE ABORT, recording", .lanes = 1,
-       .warm = true, .kind = 1,
-       .prepare = fi_abort_prepare, .call = fi_abort_call,
-       .after = fi_abort_after);
-FI_CAP(enqueue_recording, "ENQUEUE, recording",
-       .prepare = fi_recording_prepare, .call = fi_recording_call,
-       .after = fi_recording_after);
-FI_CAP(enqueue_recording_write, "ENQUEUE, recording a host write",
-       .kind = 1, .prepare = fi_recording_prepare,
-       .call = fi_recording_call, .after = fi_recording_after);
-FI_CAP(replay, "REPLAY", .expect = FI_ANY, .lanes = 1, .warm = true,
-       .begin = fi_replay_begin, .prepare = fi_replay_prepare,
-       .call = fi_replay_call, .after = fi_replay_after,
-       .end = fi_replay_end);
-FI_CAP(replay_in_syncs, "REPLAY, in-syncs", .kind = 1, .expect = FI_ANY,
-       .lanes = 1, .warm = true, .begin = fi_replay_begin,
-       .prepare = fi_replay_prepare, .call = fi_replay_call,
-       .after = fi_replay_after, .end = fi_replay_end);
-FI_CAP(replay_gated, "REPLAY, gated", .kind = 2, .expect = FI_ANY,
-       .lanes = 1, .warm = true, .begin = fi_replay_begin,
-       .prepare = fi_replay_prepare, .call = fi_replay_call,
-       .after = fi_replay_after, .end = fi_replay_end);
-FI_CAP(graph_destroy, "GRAPH_DESTROY", .expect = FI_OK, .lanes = 1,
-       .warm = true, .begin = fi_gdestroy_begin,
-       .prepare = fi_gdestroy_prepare, .call = fi_gdestroy_call,
-       .after = fi_gdestroy_after);
-FI_CAP(graph_destroy_replaying, "GRAPH_DESTROY, replaying", .kind = 1,
-       .expect = FI_OK, .lanes = 1, .warm = true,
-       .begin = fi_gdestroy_begin, .prepare = fi_gdestroy_prepare,
-       .call = fi_gdestroy_call, .after = fi_gdestroy_after);
+FI_GRAPH(capture_prepare, "CAPTURE PREPARE", .lanes = 1, .warm = true,
+	 .kind = DRM_WEAVE_CAPTURE_PREPARE, .prepare = fi_prepare_prepare,
+	 .call = fi_cap_call, .after = fi_prepare_after);
+FI_GRAPH(capture_begin, "CAPTURE BEGIN", .lanes = 1, .warm = true,
+	 .kind = DRM_WEAVE_CAPTURE_BEGIN, .prepare = fi_begin_prepare,
+	 .call = fi_cap_call, .after = fi_begin_after);
+FI_GRAPH(capture_end, "CAPTURE END", .kind = DRM_WEAVE_CAPTURE_END,
+	 .prepare = fi_end_prepare, .call = fi_cap_call,
+	 .after = fi_end_after);
+FI_GRAPH(capture_abort, "CAPTURE ABORT", .lanes = 1, .warm = true,
+	 .prepare = fi_abort_prepare,
+	 .call = fi_abort_call, .after = fi_abort_after);
+FI_GRAPH(capture_abort_recording, "CAPTURE ABORT, recording", .lanes = 1,
+	 .warm = true, .kind = 1,
+	 .prepare = fi_abort_prepare, .call = fi_abort_call,
+	 .after = fi_abort_after);
+FI_GRAPH(enqueue_recording, "ENQUEUE, recording",
+	 .prepare = fi_recording_prepare, .call = fi_recording_call,
+	 .after = fi_recording_after);
+FI_GRAPH(enqueue_recording_write, "ENQUEUE, recording a host write",
+	 .kind = 1, .prepare = fi_recording_prepare,
+	 .call = fi_recording_call, .after = fi_recording_after);
+FI_GRAPH(replay, "REPLAY", .expect = FI_ANY, .lanes = 1, .warm = true,
+	 .begin = fi_replay_begin, .prepare = fi_replay_prepare,
+	 .call = fi_replay_call, .after = fi_replay_after,
+	 .end = fi_replay_end);
+FI_GRAPH(replay_in_syncs, "REPLAY, in-syncs", .kind = 1, .expect = FI_ANY,
+	 .lanes = 1, .warm = true, .begin = fi_replay_begin,
+	 .prepare = fi_replay_prepare, .call = fi_replay_call,
+	 .after = fi_replay_after, .end = fi_replay_end);
+FI_GRAPH(replay_gated, "REPLAY, gated", .kind = 2, .expect = FI_ANY,
+	 .lanes = 1, .warm = true, .begin = fi_replay_begin,
+	 .prepare = fi_replay_prepare, .call = fi_replay_call,
+	 .after = fi_replay_after, .end = fi_replay_end);
+FI_GRAPH(graph_destroy, "GRAPH_DESTROY", .expect = FI_OK, .lanes = 1,
+	 .warm = true, .begin = fi_gdestroy_begin,
+	 .prepare = fi_gdestroy_prepare, .call = fi_gdestroy_call,
+	 .after = fi_gdestroy_after);
+FI_GRAPH(graph_destroy_replaying, "GRAPH_DESTROY, replaying", .kind = 1,
+	 .expect = FI_OK, .lanes = 1, .warm = true,
+	 .begin = fi_gdestroy_begin, .prepare = fi_gdestroy_prepare,
+	 .call = fi_gdestroy_call, .after = fi_gdestroy_after);
 
 FI_SUMMARY("fault_inject_capture");
 

@@ -707,6 +707,7 @@ static void fi_flush_after(struct __test_metadata *_metadata, fi_t *self,
 	struct drm_weave_stream_query q;
 	unsigned int n = r->n;
 	uint32_t i;
+	int ret;
 
 	for (i = 0; i < c->nlanes; i++) {
 		q = weave_test_squery(_metadata, c->fd, c->lane[i].stream);
@@ -743,9 +744,10 @@ static void fi_flush_after(struct __test_metadata *_metadata, fi_t *self,
 		}
 		ASSERT_EQ(0, fi_ioctl(c->fd, DRM_IOCTL_WEAVE_FLUSH, &f->args));
 	}
-	ASSERT_EQ(0, drmSyncobjTimelineWait(c->fd, &f->obj, &f->point, 1,
-				weave_timeout_ns(WEAVE_TEST_WAIT_NS),
-				DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL)) {
+	ret = drmSyncobjTimelineWait(c->fd, &f->obj, &f->point, 1,
+				     weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
+	ASSERT_EQ(0, ret) {
 		TH_LOG("%s, fail-nth %u: the out-sync did not signal", what,
 		       n);
 	}
@@ -925,7 +927,7 @@ static void fi_isolate_after(struct __test_metadata *_metadata, fi_t *self,
 		/* Packing failed the stream: see the flush cases. */
 		if (!r->ret)
 			ASSERT_EQ(0, weave_stream_isolate(c->fd, stream,
-						DRM_WEAVE_ISOLATION_LEAVE));
+							  DRM_WEAVE_ISOLATION_LEAVE));
 		fi_lane_renew(_metadata, c, 0);
 		fi_client_ok(_metadata, self, c);
 		return;

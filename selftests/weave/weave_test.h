@@ -942,6 +942,28 @@ static inline void weave_test_gate_wait(struct __test_metadata *_metadata,
 }
 
 /*
+ * One NOOP on each of @a and @b, flushed together by one flush all, then
+ * waited for.  Returns the jobs that made: 1 if the two slots were
+ * interleaved, 2 if each ran on its own backend stream.
+ */
+static inline uint64_t weave_test_flush_pair(struct __test_metadata *_metadata,
+					     int fd, uint32_t a, uint32_t b)
+{
+	struct weave_test_batch bt;
+	uint64_t before = weave_test_jobs(_metadata, fd);
+
+	weave_test_batch_init(&bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, a, &bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, b, &bt);
+	ASSERT_EQ(0, weave_flush_all(fd, NULL));
+	weave_test_wait(_metadata, fd, a);
+	weave_test_wait(_metadata, fd, b);
+	return weave_test_jobs(_metadata, fd) - before;
+}
+
+/*
  * A checked chain of five tasks on a buffer of four @page-sized parts:
  * fill part 0 with @pa, fill part 1 with @pb, add them into part 2, copy
  * part 2 to part 3, and write the crc32c of part 3 at @res_off of @res.

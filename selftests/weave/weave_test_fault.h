@@ -45,8 +45,7 @@ static const struct {
 	{ "fail_page_alloc/verbose", "0" },
 };
 
-#define WEAVE_TEST_FAULT_NKNOBS \
-	(sizeof(weave_test_fault_knobs) / sizeof(weave_test_fault_knobs[0]))
+#define WEAVE_TEST_FAULT_NKNOBS	ARRAY_SIZE(weave_test_fault_knobs)
 
 /* The knob of a test, and the debugfs settings it changed. */
 struct weave_test_fault {
