@@ -72,7 +72,6 @@ TEST_F(cap, prepare_begin_end)
 TEST_F(cap, prepare_twice_is_busy)
 {
 	struct drm_weave_capture c;
-	struct weave_test_batch b;
 	uint32_t folded;
 
 	cap_prepare(_metadata, self->fd, self->s);
@@ -84,9 +83,7 @@ TEST_F(cap, prepare_twice_is_busy)
 			  DRM_WEAVE_CAPTURE_PREPARED, self->s, 0);
 
 	cap_begin(_metadata, self->fd, self->s);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	EXPECT_EQ(-EBUSY, cap_capture(self->fd, self->s,
 				      DRM_WEAVE_CAPTURE_PREPARE, &c));
 	EXPECT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
@@ -195,7 +192,6 @@ TEST_F(cap, end_when_not_recording)
 TEST_F(cap, bad_op_flags_pad)
 {
 	static const uint32_t bad_ops[] = { 5, 6, 0x100, 0xffffffffu };
-	struct weave_test_batch b;
 	unsigned int i, op;
 
 	for (i = 0; i < ARRAY_SIZE(bad_ops); i++)
@@ -222,9 +218,7 @@ TEST_F(cap, bad_op_flags_pad)
 			  DRM_WEAVE_CAPTURE_PREPARED, self->s, 0);
 
 	cap_begin(_metadata, self->fd, self->s);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	for (i = 0; i < ARRAY_SIZE(bad_ops); i++)
 		EXPECT_EQ(-EINVAL, weave_capture(self->fd, self->s, bad_ops[i],
 						 NULL));
@@ -299,14 +293,11 @@ TEST_F(cap, abort_from_every_state)
 TEST_F(cap, abort_and_query_by_another_stream_of_the_slot)
 {
 	uint32_t folded = cap_folded_stream(_metadata, self);
-	struct weave_test_batch b;
 
 	if (!folded)
 		SKIP(return, "no folded stream within max_client_streams");
 	cap_start(_metadata, self->fd, self->s);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_expect_window(_metadata, self->fd, folded,
 			  DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
 	cap_do(_metadata, self->fd, folded, DRM_WEAVE_CAPTURE_ABORT);
@@ -365,14 +356,11 @@ TEST_F(cap, end_by_another_stream_abandons)
 TEST_F(cap, destroying_the_owner_closes_the_window)
 {
 	uint32_t folded = cap_folded_stream(_metadata, self);
-	struct weave_test_batch b;
 
 	if (!folded)
 		SKIP(return, "no folded stream within max_client_streams");
 	cap_start(_metadata, self->fd, folded);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, folded, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, folded);
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_RECORDING, folded, 1);
 	ASSERT_EQ(0, weave_stream_destroy(self->fd, folded));
@@ -392,7 +380,6 @@ TEST_F(cap, destroying_the_owner_closes_the_window)
 TEST_F(cap, window_isolates_the_slot)
 {
 	uint32_t other = cap_other_slot(_metadata, self, self->s), folded;
-	struct weave_test_batch b;
 
 	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 	cap_prepare(_metadata, self->fd, self->s);
@@ -407,9 +394,7 @@ TEST_F(cap, window_isolates_the_slot)
 		EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, folded));
 		EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded, other));
 	}
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
 	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
@@ -422,7 +407,6 @@ TEST_F(cap, window_isolates_the_slot)
 TEST_F(cap, own_isolation_cannot_end_the_window)
 {
 	uint32_t other = cap_other_slot(_metadata, self, self->s);
-	struct weave_test_batch b;
 
 	cap_prepare(_metadata, self->fd, self->s);
 	EXPECT_EQ(-EALREADY, weave_stream_isolate(self->fd, self->s,
@@ -450,9 +434,7 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 	/* A hold taken during the window outlives it. */
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
 	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
@@ -466,14 +448,11 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 TEST_F(cap, other_slots_keep_working)
 {
 	uint32_t other = cap_other_slot(_metadata, self, self->s);
-	struct weave_test_batch b;
 
 	cap_prepare(_metadata, self->fd, self->s);
 	cap_chain_works(_metadata, self, other, 6);
 	cap_begin(_metadata, self->fd, self->s);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->s, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_chain_works(_metadata, self, other, 7);
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, other));
 	cap_end(_metadata, self->fd, self->s, 1);

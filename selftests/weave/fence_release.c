@@ -106,9 +106,7 @@ TEST_F_TIMEOUT(fr, flush_all_last_put_in_callback, 120)
 	 * the baseline is taken once every stream has one.
 	 */
 	for (i = 0; i < FR_STREAMS; i++) {
-		weave_test_batch_init(&b);
-		weave_test_noop(&b);
-		weave_test_enqueue(_metadata, self->fd, self->stream[i], &b);
+		weave_test_enqueue_noop(_metadata, self->fd, self->stream[i]);
 		weave_test_finish(_metadata, self->fd, self->stream[i]);
 	}
 	weave_test_client_idle(_metadata, self->fd);

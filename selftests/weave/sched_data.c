@@ -310,14 +310,11 @@ TEST_F(data, threshold)
 TEST_F(data, threshold_one)
 {
 	struct drm_weave_stream_query q;
-	struct weave_test_batch b;
 	uint32_t stream;
 
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
 	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, stream);
 	q = weave_test_squery(_metadata, self->fd, stream);
 	EXPECT_EQ(1u, q.executed);
 	weave_test_wait(_metadata, self->fd, stream);

@@ -156,9 +156,7 @@ TEST_F(iso, leave_executes_isolated_tasks)
 
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->stream);
 	weave_test_noop(&b);
 	weave_test_enqueue(_metadata, self->fd, other, &b);
 	before = weave_test_jobs(_metadata, self->fd);

@@ -655,9 +655,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		ASSERT_EQ(0, weave_flush(fd, stream, &out));
 		sfd = export_fence(_metadata, fd, obj);
 		/* And some queued, never flushed. */
-		weave_test_batch_init(&b);
-		weave_test_noop(&b);
-		weave_test_enqueue(_metadata, fd, stream, &b);
+		weave_test_enqueue_noop(_metadata, fd, stream);
 
 		unbind(_metadata, self->dev);
 		EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
@@ -753,7 +751,6 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 	struct drm_weave_task task, noop;
 	struct drm_weave_sync in;
 	struct drm_weave_binding wb;
-	struct weave_test_batch b;
 	uint64_t seen = 0, addr;
 	struct weave_uffd uf;
 	uint32_t stream, bo, syncobj, i;
@@ -778,9 +775,7 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 				   DRM_WEAVE_CAPTURE_PREPARE, NULL));
 	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_BEGIN,
 				   NULL));
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, stream);
 	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_END,
 				   &cap));
 

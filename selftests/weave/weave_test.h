@@ -620,6 +620,17 @@ static inline void weave_test_enqueue(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, weave_test_submit(fd, stream, b));
 }
 
+/* Enqueues one NOOP on @stream, failing the test on error. */
+static inline void weave_test_enqueue_noop(struct __test_metadata *_metadata,
+					   int fd, uint32_t stream)
+{
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+}
+
 /* A syncobj, failing the test if libdrm cannot make one. */
 static inline uint32_t weave_test_syncobj(struct __test_metadata *_metadata,
 					  int fd)
