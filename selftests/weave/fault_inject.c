@@ -104,14 +104,16 @@ static void fi_settled_after(struct __test_metadata *_metadata, fi_t *self,
 
 /* --- buffers ----------------------------------------------------------- */
 
-static int fi_bo_create_call(fi_t *self, struct fi_run *r)
+static void fi_bo_create_prepare(struct __test_metadata *_metadata,
+				 fi_t *self, struct fi_run *r)
 {
 	struct drm_weave_bo_create *args = r->s;
 
+	(void)_metadata;
 	memset(args, 0, sizeof(*args));
 	args->size = 2 * self->page;
 	args->flags = r->n % 2 ? 0 : DRM_WEAVE_BO_NO_MMAP;
-	return fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_BO_CREATE, args);
+	r->arg = args;
 }
 
 static void fi_bo_create_after(struct __test_metadata *_metadata, fi_t *self,
@@ -187,13 +189,7 @@ static void fi_export_prepare(struct __test_metadata *_metadata, fi_t *self,
 	p->args.handle = p->bo;
 	p->args.flags = DRM_CLOEXEC | DRM_RDWR;
 	p->args.fd = -1;
-}
-
-static int fi_export_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_prime *p = r->s;
-
-	return fi_ioctl(self->main.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &p->args);
+	r->arg = &p->args;
 }
 
 static void fi_export_after(struct __test_metadata *_metadata, fi_t *self,
@@ -240,14 +236,8 @@ static void fi_import_prepare(struct __test_metadata *_metadata, fi_t *self,
 				     DRM_CLOEXEC | DRM_RDWR, &p->dmabuf));
 	memset(&p->args, 0, sizeof(p->args));
 	p->args.fd = p->dmabuf;
-}
-
-static int fi_import_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_prime *p = r->s;
-
-	(void)self;
-	return fi_ioctl(p->fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &p->args);
+	r->fd = p->fd2;
+	r->arg = &p->args;
 }
 
 static void fi_import_after(struct __test_metadata *_metadata, fi_t *self,
@@ -271,13 +261,16 @@ static void fi_import_after(struct __test_metadata *_metadata, fi_t *self,
 }
 
 /* Kind 1: created signalled. */
-static int fi_syncobj_call(fi_t *self, struct fi_run *r)
+static void fi_syncobj_prepare(struct __test_metadata *_metadata,
+			       fi_t *self, struct fi_run *r)
 {
 	struct drm_syncobj_create *args = r->s;
 
+	(void)_metadata;
+	(void)self;
 	memset(args, 0, sizeof(*args));
 	args->flags = r->c->kind ? DRM_SYNCOBJ_CREATE_SIGNALED : 0;
-	return fi_ioctl(self->main.fd, DRM_IOCTL_SYNCOBJ_CREATE, args);
+	r->arg = args;
 }
 
 static void fi_syncobj_after(struct __test_metadata *_metadata, fi_t *self,
@@ -313,14 +306,7 @@ static void fi_screate_prepare(struct __test_metadata *_metadata, fi_t *self,
 	s->before = weave_test_client_usage(_metadata, self->main.fd);
 	memset(&s->create, 0, sizeof(s->create));
 	s->create.priority = DRM_WEAVE_PRIORITY_NORMAL;
-}
-
-static int fi_screate_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_stream *s = r->s;
-
-	return fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_STREAM_CREATE,
-			&s->create);
+	r->arg = &s->create;
 }
 
 static void fi_screate_after(struct __test_metadata *_metadata, fi_t *self,
@@ -374,14 +360,7 @@ static void fi_sdestroy_prepare(struct __test_metadata *_metadata,
 	weave_test_enqueue(_metadata, r->cl.fd, stream, &b);
 	memset(&s->destroy, 0, sizeof(s->destroy));
 	s->destroy.handle = stream;
-}
-
-static int fi_sdestroy_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_stream *s = r->s;
-
-	(void)self;
-	return fi_ioctl(r->cl.fd, DRM_IOCTL_WEAVE_STREAM_DESTROY, &s->destroy);
+	r->arg = &s->destroy;
 }
 
 static void fi_sdestroy_after(struct __test_metadata *_metadata, fi_t *self,
@@ -443,14 +422,8 @@ static void fi_param_prepare(struct __test_metadata *_metadata, fi_t *self,
 	memset(&p->args, 0, sizeof(p->args));
 	p->args.param = DRM_WEAVE_PARAM_MAX_TASKS;
 	p->args.value = 3;
-}
-
-static int fi_param_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_param *p = r->s;
-
-	(void)self;
-	return fi_ioctl(p->fd, DRM_IOCTL_WEAVE_SET_PARAM, &p->args);
+	r->fd = p->fd;
+	r->arg = &p->args;
 }
 
 static void fi_param_after(struct __test_metadata *_metadata, fi_t *self,
@@ -485,7 +458,6 @@ enum fi_small {
 };
 
 struct fi_small_args {
-	unsigned long request;
 	union {
 		struct drm_weave_query qa;
 		struct drm_weave_stream_query sq;
@@ -508,15 +480,16 @@ static void fi_small_prepare(struct __test_metadata *_metadata, fi_t *self,
 	struct weave_test_batch b;
 
 	memset(&a->u, 0, sizeof(a->u));
+	r->arg = &a->u;
 	switch (r->c->kind) {
 	case FI_QUERY_INFO: case FI_QUERY_MEMORY: case FI_QUERY_CLIENT:
-		a->request = DRM_IOCTL_WEAVE_QUERY;
+		r->request = DRM_IOCTL_WEAVE_QUERY;
 		a->u.qa.type = r->c->kind;
 		a->u.qa.size = sizeof(a->reply);
 		a->u.qa.pointer = (uintptr_t)a->reply;
 		break;
 	case FI_STREAM_QUERY:
-		a->request = DRM_IOCTL_WEAVE_STREAM_QUERY;
+		r->request = DRM_IOCTL_WEAVE_STREAM_QUERY;
 		a->u.sq.handle = stream;
 		break;
 	case FI_ISOLATE_LEAVE:
@@ -524,14 +497,14 @@ static void fi_small_prepare(struct __test_metadata *_metadata, fi_t *self,
 						  DRM_WEAVE_ISOLATION_ENTER));
 		/* fall through */
 	case FI_ISOLATE_ENTER:
-		a->request = DRM_IOCTL_WEAVE_STREAM_ISOLATE;
+		r->request = DRM_IOCTL_WEAVE_STREAM_ISOLATE;
 		a->u.iso.handle = stream;
 		a->u.iso.op = r->c->kind == FI_ISOLATE_ENTER ?
 			      DRM_WEAVE_ISOLATION_ENTER :
 			      DRM_WEAVE_ISOLATION_LEAVE;
 		break;
 	case FI_STRATEGY:
-		a->request = DRM_IOCTL_WEAVE_SET_PARAM;
+		r->request = DRM_IOCTL_WEAVE_SET_PARAM;
 		a->u.sp.param = DRM_WEAVE_PARAM_STRATEGY;
 		a->u.sp.value = r->n % 2 ? DRM_WEAVE_STRATEGY_SEQUENTIAL :
 					   DRM_WEAVE_STRATEGY_INTERLEAVE;
@@ -543,26 +516,19 @@ static void fi_small_prepare(struct __test_metadata *_metadata, fi_t *self,
 		ASSERT_EQ(0, weave_flush(fd, stream, NULL));
 		/* fall through */
 	case FI_WAIT_DONE:
-		a->request = DRM_IOCTL_WEAVE_WAIT;
+		r->request = DRM_IOCTL_WEAVE_WAIT;
 		a->u.w.handle = stream;
 		a->u.w.timeout_ns = weave_timeout_ns(WEAVE_TEST_WAIT_NS);
 		break;
 	case FI_MMAP_OFFSET:
-		a->request = DRM_IOCTL_WEAVE_BO_MMAP_OFFSET;
+		r->request = DRM_IOCTL_WEAVE_BO_MMAP_OFFSET;
 		a->u.mo.handle = self->main.res;
 		break;
 	default:
-		a->request = DRM_IOCTL_GEM_CLOSE;
+		r->request = DRM_IOCTL_GEM_CLOSE;
 		a->u.gc.handle = weave_test_bo(_metadata, fd, self->page, 0);
 		break;
 	}
-}
-
-static int fi_small_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_small_args *a = r->s;
-
-	return fi_ioctl(self->main.fd, a->request, &a->u);
 }
 
 /* Undoes what the call did, and checks the usage it returned adds up. */
@@ -640,13 +606,7 @@ static void fi_check_prepare(struct __test_metadata *_metadata, fi_t *self,
 	a->skips.ptr = (uintptr_t)s->t;
 	a->skips.stride = sizeof(s->t[0]);
 	a->skips.count = 4;
-}
-
-static int fi_check_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_report *s = r->s;
-
-	return fi_ioctl(self->main.fd, DRM_IOCTL_WEAVE_CHECK, &s->args);
+	r->arg = a;
 }
 
 static void fi_check_after(struct __test_metadata *_metadata, fi_t *self,
@@ -756,36 +716,38 @@ FI_CASE(close_busy, .what = "close with work", .kind = 1, .expect = FI_OK,
 	.after = fi_settled_after);
 FI_CASE(bo_create, .what = "BO_CREATE",
 	.size = sizeof(struct drm_weave_bo_create),
-	.call = fi_bo_create_call, .after = fi_bo_create_after);
+	.request = DRM_IOCTL_WEAVE_BO_CREATE, .prepare = fi_bo_create_prepare,
+	.after = fi_bo_create_after);
 FI_CASE(prime_export, .what = "PRIME_HANDLE_TO_FD",
 	.size = sizeof(struct fi_prime), .begin = fi_export_begin,
-	.prepare = fi_export_prepare, .call = fi_export_call,
+	.request = DRM_IOCTL_PRIME_HANDLE_TO_FD, .prepare = fi_export_prepare,
 	.after = fi_export_after, .end = fi_export_end);
 FI_CASE(prime_import, .what = "PRIME_FD_TO_HANDLE",
 	.size = sizeof(struct fi_prime), .prepare = fi_import_prepare,
-	.call = fi_import_call, .after = fi_import_after);
+	.request = DRM_IOCTL_PRIME_FD_TO_HANDLE, .after = fi_import_after);
 FI_CASE(syncobj_create, .what = "SYNCOBJ_CREATE",
 	.size = sizeof(struct drm_syncobj_create),
-	.call = fi_syncobj_call, .after = fi_syncobj_after);
+	.request = DRM_IOCTL_SYNCOBJ_CREATE, .prepare = fi_syncobj_prepare,
+	.after = fi_syncobj_after);
 FI_CASE(syncobj_create_signaled, .what = "SYNCOBJ_CREATE, signalled",
 	.kind = 1, .size = sizeof(struct drm_syncobj_create),
-	.call = fi_syncobj_call, .after = fi_syncobj_after);
+	.request = DRM_IOCTL_SYNCOBJ_CREATE, .prepare = fi_syncobj_prepare,
+	.after = fi_syncobj_after);
 FI_CASE(stream_create, .what = "STREAM_CREATE",
 	.size = sizeof(struct fi_stream), .prepare = fi_screate_prepare,
-	.call = fi_screate_call, .after = fi_screate_after);
+	.request = DRM_IOCTL_WEAVE_STREAM_CREATE, .after = fi_screate_after);
 FI_CASE(stream_destroy, .what = "STREAM_DESTROY", .lanes = 1,
 	.size = sizeof(struct fi_stream), .begin = fi_sdestroy_begin,
-	.prepare = fi_sdestroy_prepare, .call = fi_sdestroy_call,
-	.after = fi_sdestroy_after);
+	.prepare = fi_sdestroy_prepare,
+	.request = DRM_IOCTL_WEAVE_STREAM_DESTROY, .after = fi_sdestroy_after);
 FI_CASE(set_param_max_tasks, .what = "SET_PARAM MAX_TASKS",
 	.size = sizeof(struct fi_param), .prepare = fi_param_prepare,
-	.call = fi_param_call, .after = fi_param_after);
+	.request = DRM_IOCTL_WEAVE_SET_PARAM, .after = fi_param_after);
 
 #define FI_SMALL(name, k, w)						\
 	FI_CASE(name, .what = w, .kind = k, .expect = FI_OK,		\
 		.size = sizeof(struct fi_small_args),			\
-		.prepare = fi_small_prepare, .call = fi_small_call,	\
-		.after = fi_small_after)
+		.prepare = fi_small_prepare, .after = fi_small_after)
 
 FI_SMALL(query_device_info, FI_QUERY_INFO, "QUERY DEVICE_INFO");
 FI_SMALL(query_memory_usage, FI_QUERY_MEMORY, "QUERY MEMORY_USAGE");
@@ -801,7 +763,7 @@ FI_SMALL(gem_close, FI_GEM_CLOSE, "GEM_CLOSE");
 
 FI_CASE(check, .what = "CHECK", .uapi_minor = 3,
 	.size = sizeof(struct fi_report), .begin = fi_check_begin,
-	.prepare = fi_check_prepare, .call = fi_check_call,
+	.prepare = fi_check_prepare, .request = DRM_IOCTL_WEAVE_CHECK,
 	.after = fi_check_after, .end = fi_report_end);
 FI_CASE(read_good, .what = "READ", .expect = FI_ANY, .uapi_minor = 3,
 	.size = sizeof(struct fi_report), .begin = fi_read_begin,

@@ -127,6 +127,9 @@ struct fi_run {
 	int ret;		/* what the call returned */
 	bool injected;		/* the armed failure happened */
 	bool stop;		/* the case ends the sweep at this step */
+	int fd;			/* the file of the ioctl the case makes */
+	unsigned long request;	/* that ioctl, if the case has no call */
+	void *arg;		/* and its argument, set by the case */
 	struct fi_client cl;	/* the case's client, if it asks for one */
 	struct fi_work w;	/* the step's work, if the case makes any */
 	void *s;		/* the case's state, @c->size bytes, zeroed */
@@ -152,9 +155,12 @@ enum fi_expect {
  *	that many lanes, made before the first step and closed after the last
  * @warm: that client ran a checked chain before the first step
  * @size: bytes of the case's state, @r->s
+ * @request: the ioctl the case makes, on @r->fd (the case's client's
+ *	file, else the main client's) with @r->arg, if it has no @call
  * @begin: before the first step (may be NULL)
  * @prepare: before each step, unarmed (may be NULL)
- * @call: the call, armed; returns 0 or a negative errno
+ * @call: the call, armed; returns 0 or a negative errno (may be NULL:
+ *	then @request is the call)
  * @after: the step's checks, unarmed; may set @r->ret to what counts and
  *	@r->stop to end the sweep
  * @end: after the last step (may be NULL)
@@ -167,6 +173,7 @@ struct fi_case {
 	unsigned int lanes;
 	bool warm;
 	size_t size;
+	unsigned long request;
 	fi_step_fn *begin;
 	fi_step_fn *prepare;
 	int (*call)(fi_t *self, struct fi_run *r);
@@ -603,10 +610,13 @@ static inline void fail_nth_run(struct __test_metadata *_metadata,
 	ASSERT_LE(c->uapi_minor, self->info.uapi_minor);
 	r.s = calloc(1, c->size ? c->size : 1);
 	ASSERT_NE(NULL, r.s);
+	r.fd = self->main.fd;
+	r.request = c->request;
 	if (c->lanes) {
 		fi_client_open(_metadata, self, &r.cl, -1, c->lanes);
 		if (c->warm)
 			fi_client_round(_metadata, self, &r.cl);
+		r.fd = r.cl.fd;
 	}
 	if (c->begin)
 		c->begin(_metadata, self, &r);
@@ -615,7 +625,8 @@ static inline void fail_nth_run(struct __test_metadata *_metadata,
 		if (c->prepare)
 			c->prepare(_metadata, self, &r);
 		weave_test_fault_arm(_metadata, &self->fault, r.n);
-		r.ret = c->call(self, &r);
+		r.ret = c->call ? c->call(self, &r) :
+				  fi_ioctl(r.fd, r.request, r.arg);
 		r.injected = weave_test_fault_disarm(_metadata, &self->fault);
 		fi_expect(_metadata, &r);
 		c->after(_metadata, self, &r);

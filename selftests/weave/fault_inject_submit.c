@@ -596,6 +596,7 @@ enum fi_flush_kind {
 
 struct fi_flush {
 	struct drm_weave_flush args;
+	struct drm_weave_stream_isolate iso;
 	struct fi_work w[FI_LANES];
 	uint32_t obj, dep_obj;
 	uint64_t point;
@@ -655,6 +656,7 @@ static void fi_flush_out(struct __test_metadata *_metadata, struct fi_run *r,
 	}
 	memset(&f->args, 0, sizeof(f->args));
 	f->args.out_sync = weave_sync(f->obj, f->point);
+	r->arg = &f->args;
 }
 
 static void fi_flush_prepare(struct __test_metadata *_metadata, fi_t *self,
@@ -681,14 +683,6 @@ static void fi_flush_prepare(struct __test_metadata *_metadata, fi_t *self,
 	fi_flush_out(_metadata, r, r->c->kind == FI_FLUSH_TIMELINE);
 	f->args.stream = fi_flush_all(r) ? 0 : c->lane[0].stream;
 	f->args.flags = fi_flush_all(r) ? DRM_WEAVE_FLUSH_ALL : 0;
-}
-
-static int fi_flush_call(fi_t *self, struct fi_run *r)
-{
-	struct fi_flush *f = r->s;
-
-	(void)self;
-	return fi_ioctl(r->cl.fd, DRM_IOCTL_WEAVE_FLUSH, &f->args);
 }
 
 /*
@@ -900,18 +894,13 @@ static void fi_held_end(struct __test_metadata *_metadata, fi_t *self,
 static void fi_isolate_prepare(struct __test_metadata *_metadata, fi_t *self,
 			       struct fi_run *r)
 {
+	struct fi_flush *f = r->s;
+
 	fi_work_queue(_metadata, self, r, 0x50000u * r->n);
-}
-
-static int fi_isolate_call(fi_t *self, struct fi_run *r)
-{
-	struct drm_weave_stream_isolate args;
-
-	(void)self;
-	memset(&args, 0, sizeof(args));
-	args.handle = r->cl.lane[0].stream;
-	args.op = DRM_WEAVE_ISOLATION_ENTER;
-	return fi_ioctl(r->cl.fd, DRM_IOCTL_WEAVE_STREAM_ISOLATE, &args);
+	memset(&f->iso, 0, sizeof(f->iso));
+	f->iso.handle = r->cl.lane[0].stream;
+	f->iso.op = DRM_WEAVE_ISOLATION_ENTER;
+	r->arg = &f->iso;
 }
 
 static void fi_isolate_after(struct __test_metadata *_metadata, fi_t *self,
@@ -983,6 +972,8 @@ static void fi_close_held_prepare(struct __test_metadata *_metadata,
 	fi_work_queue(_metadata, self, r, 0x40000u * r->n);
 	memset(&f->args, 0, sizeof(f->args));
 	f->args.stream = c->lane[0].stream;
+	r->fd = c->fd;
+	r->arg = &f->args;
 }
 
 static void fi_close_held_after(struct __test_metadata *_metadata,
@@ -1035,7 +1026,7 @@ FI_CASE(enqueue_align, .what = "ENQUEUE, executing another slot",
 	FI_CASE(name, .what = w, .kind = k, .lanes = nlanes,		\
 		.warm = true, .size = sizeof(struct fi_flush),		\
 		.begin = fi_flush_begin, .prepare = fi_flush_prepare,	\
-		.call = fi_flush_call, .after = fi_flush_after)
+		.request = DRM_IOCTL_WEAVE_FLUSH, .after = fi_flush_after)
 
 FI_FLUSH(flush_stream, FI_FLUSH_STREAM, 1, "FLUSH");
 FI_FLUSH(flush_timeline, FI_FLUSH_TIMELINE, 1, "FLUSH to a timeline point");
@@ -1046,15 +1037,15 @@ FI_FLUSH(flush_deps, FI_FLUSH_DEPS, 1, "FLUSH with dependencies");
 
 FI_CASE(flush_held, .what = "FLUSH, held", .lanes = 2, .warm = true,
 	.size = sizeof(struct fi_flush), .begin = fi_flush_begin,
-	.prepare = fi_held_prepare, .call = fi_flush_call,
+	.prepare = fi_held_prepare, .request = DRM_IOCTL_WEAVE_FLUSH,
 	.after = fi_held_after, .end = fi_held_end);
 FI_CASE(isolate_held, .what = "STREAM_ISOLATE", .lanes = 2, .warm = true,
 	.size = sizeof(struct fi_flush), .prepare = fi_isolate_prepare,
-	.call = fi_isolate_call, .after = fi_isolate_after,
+	.request = DRM_IOCTL_WEAVE_STREAM_ISOLATE, .after = fi_isolate_after,
 	.end = fi_held_end);
 FI_CASE(close_held, .what = "FLUSH, then close",
 	.size = sizeof(struct fi_flush), .prepare = fi_close_held_prepare,
-	.call = fi_flush_call, .after = fi_close_held_after);
+	.request = DRM_IOCTL_WEAVE_FLUSH, .after = fi_close_held_after);
 
 FI_SUMMARY("fault_inject_submit");
 
