@@ -282,7 +282,8 @@ TEST_F(cap, abort_from_every_state)
 	cap_expect_none(_metadata, self->fd, self->s);
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
 	weave_test_finish(_metadata, self->fd, self->s);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page, 0);
 
 	/* The stream works, and the slot takes a new window. */
 	cap_chain_works(_metadata, self, self->s, 1);
@@ -345,7 +346,8 @@ TEST_F(cap, end_by_another_stream_abandons)
 
 	/* Nothing of it ran; both streams work, the owner's WAIT too. */
 	weave_test_finish(_metadata, self->fd, self->s);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page, 0);
 	cap_chain_works(_metadata, self, folded, 3);
 	cap_chain_works(_metadata, self, self->s, 4);
 	/* And the slot takes a new window, of either. */
@@ -381,23 +383,28 @@ TEST_F(cap, window_isolates_the_slot)
 {
 	uint32_t other = cap_other_slot(_metadata, self, self->s), folded;
 
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
 	cap_prepare(_metadata, self->fd, self->s);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, other));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other, self->s));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other,
+					    self->s));
 	cap_begin(_metadata, self->fd, self->s);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
 	folded = cap_folded_stream(_metadata, self);
 	if (folded) {
 		EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, folded));
-		EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded, other));
+		EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd,
+						    folded, other));
 	}
 	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
 }
 
 /*
@@ -416,7 +423,8 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_PREPARED, self->s, 0);
 
@@ -437,11 +445,13 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
+					    other));
 }
 
 /* Streams of other slots keep working through the whole window. */
@@ -576,10 +586,12 @@ TEST_F(cap, recorded_launches_do_not_run)
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_RECORDING, self->s, 5);
 	usleep(100000);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-			 0x1111);
-	cap_expect_words(_metadata, self->fd, bo2, self->page, 0, self->page,
-			 0x2222);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0x1111);
+	weave_test_expect_range(_metadata, self->fd, bo2, self->page, 0,
+				self->page,
+				0x2222);
 	q = weave_test_squery(_metadata, self->fd, self->s);
 	EXPECT_EQ(q0.executed, q.executed);
 	EXPECT_EQ(q0.completed, q.completed);
@@ -593,17 +605,21 @@ TEST_F(cap, recorded_launches_do_not_run)
 	q = weave_test_squery(_metadata, self->fd, self->s);
 	EXPECT_EQ(q0.executed, q.executed);
 	EXPECT_EQ(q0.completed, q.completed);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-			 0x1111);
-	cap_expect_words(_metadata, self->fd, bo2, self->page, 0, self->page,
-			 0x2222);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0x1111);
+	weave_test_expect_range(_metadata, self->fd, bo2, self->page, 0,
+				self->page,
+				0x2222);
 
 	/* Replayed, they run. */
 	cap_replay_wait(_metadata, self->fd, graph, self->s);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-			 0x3333);
-	cap_expect_words(_metadata, self->fd, bo2, self->page, 0, self->page,
-			 0x3333);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0x3333);
+	weave_test_expect_range(_metadata, self->fd, bo2, self->page, 0,
+				self->page,
+				0x3333);
 }
 
 /* While the owner records, its WAIT, FLUSH and replays onto it: -EBUSY. */
@@ -787,7 +803,8 @@ TEST_F(cap, host_write_dooms_end)
 
 	/* The host write was refused: not written, its range tainted. */
 	weave_test_finish(_metadata, self->fd, self->s);
-	cap_expect_words(_metadata, self->fd, w, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, w, self->page, 0,
+				self->page, 0);
 	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, w, 0,
 					sizeof(data), self->r));
 	EXPECT_EQ(-EBUSY, self->r->failure[0].error);
@@ -801,7 +818,8 @@ TEST_F(cap, host_write_dooms_end)
 			       self->page - sizeof(data));
 
 	/* The recorded fill did not run, and its range is tainted. */
-	cap_expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0,
+				self->page, 0);
 	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, a, 0, 512,
 					self->r)) {
 		TH_LOG("what the doomed window recorded is not tainted");
@@ -839,7 +857,8 @@ TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
 	weave_test_write_task(&b, a, 0, sizeof(data), data);
 	weave_test_enqueue(_metadata, self->fd, t, &b);
 	weave_test_finish(_metadata, self->fd, t);
-	cap_expect_words(_metadata, self->fd, a, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0,
+				self->page, 0);
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_RECORDING, self->s, 1);
 	graph = cap_end(_metadata, self->fd, self->s, 1);
@@ -856,14 +875,16 @@ TEST_F(cap, host_write_into_a_recorded_buffer_is_refused)
 
 	cap_replay_wait(_metadata, self->fd, graph, self->s);
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
-	cap_expect_words(_metadata, self->fd, a, self->page, 0, self->page,
-			 0xfeed);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0,
+				self->page,
+				0xfeed);
 	/* With the window closed, host writes into it run. */
 	weave_test_write_task(&b, a, 0, sizeof(data), data);
 	weave_test_enqueue(_metadata, self->fd, t, &b);
 	weave_test_finish(_metadata, self->fd, t);
 	weave_test_expect_good(_metadata, self->fd, a, 0, self->page);
-	cap_expect_words(_metadata, self->fd, a, self->page, 0, 4, data[0]);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0, 4,
+				data[0]);
 }
 
 /*

@@ -177,7 +177,8 @@ TEST_F_TIMEOUT(cap, replay_in_sync_and_out_sync, 60)
 	out = weave_sync(out_obj, 0);
 	ASSERT_EQ(0, weave_replay(self->fd, graph, t, &in, 1, &out, NULL));
 	usleep(100000);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page, 0);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page, 0);
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, t).completed);
 	EXPECT_EQ(0, weave_test_sync_file_status(_metadata, self->fd, out_obj,
 						 0));
@@ -189,8 +190,9 @@ TEST_F_TIMEOUT(cap, replay_in_sync_and_out_sync, 60)
 				    NULL));
 	EXPECT_EQ(1, weave_test_sync_file_status(_metadata, self->fd, out_obj,
 						 0));
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-			 0x9a7e);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0x9a7e);
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd, t).completed);
 	drmSyncobjDestroy(self->fd, out_obj);
 }
@@ -222,10 +224,12 @@ TEST_F(cap, replay_ordered_with_other_streams)
 	weave_test_enqueue(_metadata, self->fd, t, &b);
 	weave_test_finish(_metadata, self->fd, t);
 	weave_test_wait(_metadata, self->fd, self->s);
-	cap_expect_words(_metadata, self->fd, out, self->page, 0, self->page,
-			 0x0dde4);
-	cap_expect_words(_metadata, self->fd, out2, self->page, 0, self->page,
-			 0x0dde4);
+	weave_test_expect_range(_metadata, self->fd, out, self->page, 0,
+				self->page,
+				0x0dde4);
+	weave_test_expect_range(_metadata, self->fd, out2, self->page, 0,
+				self->page,
+				0x0dde4);
 }
 
 /*
@@ -250,8 +254,8 @@ TEST_F(cap, replay_keeps_its_pins_while_it_clears_its_way)
 		ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, NULL, 0,
 					  NULL, NULL));
 		weave_test_wait(_metadata, self->fd, self->s);
-		cap_expect_words(_metadata, self->fd, bo, self->page, 0,
-				 self->page, 0x5a5a);
+		weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+					self->page, 0x5a5a);
 	}
 	ASSERT_EQ(0, weave_graph_destroy(self->fd, graph));
 	weave_test_close_bo(_metadata, self->fd, bo);
@@ -369,16 +373,18 @@ TEST_F(cap, failed_replay_then_good_replay)
 	cap_fill_now(_metadata, self->fd, t, in, self->page, 0x1357);
 	cap_replay_wait(_metadata, self->fd, graph, self->s);
 	weave_test_expect_good(_metadata, self->fd, out, 0, self->page);
-	cap_expect_words(_metadata, self->fd, out, self->page, 0, self->page,
-			 0x1357);
+	weave_test_expect_range(_metadata, self->fd, out, self->page, 0,
+				self->page,
+				0x1357);
 
 	/* A FAIL writes the input, then a replay. */
 	weave_test_fail_task(&b, in, 0, self->page, EBADMSG)->label = 12;
 	fail_seq = weave_test_enqueue_seq(_metadata, self->fd, t, &b);
 	weave_test_finish(_metadata, self->fd, t);
 	cap_replay_wait(_metadata, self->fd, graph, self->s);
-	cap_expect_words(_metadata, self->fd, out, self->page, 0, self->page,
-			 0x1357);
+	weave_test_expect_range(_metadata, self->fd, out, self->page, 0,
+				self->page,
+				0x1357);
 	ASSERT_EQ(1u, weave_test_report(_metadata, self->fd, out, 0,
 					self->page, self->r));
 	f = &self->r->failure[0];
@@ -400,8 +406,9 @@ TEST_F(cap, failed_replay_then_good_replay)
 	cap_replay_wait(_metadata, self->fd, graph, t);
 	weave_test_expect_good(_metadata, self->fd, out, 0, self->page);
 	weave_test_expect_good(_metadata, self->fd, res, 0, 4);
-	cap_expect_words(_metadata, self->fd, out, self->page, 0, self->page,
-			 0x2468);
+	weave_test_expect_range(_metadata, self->fd, out, self->page, 0,
+				self->page,
+				0x2468);
 	map = weave_test_map(_metadata, self->fd, res, self->page);
 	{
 		uint32_t *want = malloc(self->page), i;
@@ -451,8 +458,9 @@ TEST_F_TIMEOUT(cap, destroy_during_replay, 120)
 	EXPECT_EQ(-ENOENT, weave_replay(self->fd, graph, self->s, NULL, 0,
 					NULL, NULL));
 	weave_test_wait(_metadata, self->fd, self->s);
-	cap_expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-			 0xde57);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0xde57);
 	weave_test_expect_good(_metadata, self->fd, bo, 0, self->page);
 
 	weave_test_close_bo(_metadata, self->fd, bo);

@@ -82,23 +82,6 @@ static uint64_t one_failure(struct __test_metadata *_metadata, fg_t *self,
 	return self->r->failure[0].id;
 }
 
-/* Checks every u32 word of @size bytes at @off of @bo is @word. */
-static void expect_words(struct __test_metadata *_metadata, int fd,
-			 uint32_t bo, uint64_t bo_size, uint64_t off,
-			 uint64_t size, uint32_t word)
-{
-	uint32_t *map = weave_test_map(_metadata, fd, bo, bo_size);
-	uint64_t i;
-
-	for (i = off / 4; i < (off + size) / 4; i++) {
-		ASSERT_EQ(word, map[i]) {
-			TH_LOG("buffer %u, byte %llu", bo,
-			       (unsigned long long)i * 4);
-		}
-	}
-	weave_test_unmap(_metadata, map, bo_size);
-}
-
 /* The crc32c of @size bytes of u32 words @word. */
 static uint32_t crc_of_words(uint64_t size, uint32_t word)
 {
@@ -138,8 +121,9 @@ TEST_F(fg, fail_taints_exactly_its_write_range)
 	seq = run(_metadata, self, self->stream, &b);
 
 	/* Nothing written: the FAIL's range keeps the FILL's bytes. */
-	expect_words(_metadata, self->fd, bo, self->page, 0, self->page,
-		     0x11111111);
+	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
+				self->page,
+				0x11111111);
 
 	ASSERT_EQ(1u, report(_metadata, self, bo, 0, self->page));
 	weave_test_log_failure(_metadata, self->r, 0);
@@ -241,8 +225,9 @@ TEST_F(fg, skip_chain_two_deep)
 	weave_test_wait(_metadata, self->fd, self->stream);
 
 	/* Neither ran: their outputs keep their bytes. */
-	expect_words(_metadata, self->fd, bb, self->page, 0, self->page,
-		     0xbbbbbbbb);
+	weave_test_expect_range(_metadata, self->fd, bb, self->page, 0,
+				self->page,
+				0xbbbbbbbb);
 	map = weave_test_map(_metadata, self->fd, c, self->page);
 	EXPECT_EQ(0xccccccccu, map[0]);
 	weave_test_unmap(_metadata, map, self->page);
@@ -418,16 +403,16 @@ static void check_chains(struct __test_metadata *_metadata, fg_t *self,
 	map = weave_test_map(_metadata, self->fd, ch->ry, self->page);
 	EXPECT_EQ(crc_of_words(CHAIN_BYTES, CHAIN_WORD), map[0]);
 	weave_test_unmap(_metadata, map, self->page);
-	expect_words(_metadata, self->fd, ch->y, self->page, 0,
-		     2 * CHAIN_BYTES, CHAIN_WORD);
+	weave_test_expect_range(_metadata, self->fd, ch->y, self->page, 0,
+				2 * CHAIN_BYTES, CHAIN_WORD);
 	good(_metadata, self, ch->y, 0, self->page);
 	good(_metadata, self, ch->ry, 0, self->page);
 
 	map = weave_test_map(_metadata, self->fd, ch->rx, self->page);
 	EXPECT_EQ(UNTOUCHED, map[0]);
 	weave_test_unmap(_metadata, map, self->page);
-	expect_words(_metadata, self->fd, ch->x, self->page, 0,
-		     2 * CHAIN_BYTES, 0);
+	weave_test_expect_range(_metadata, self->fd, ch->x, self->page, 0,
+				2 * CHAIN_BYTES, 0);
 	one_failure(_metadata, self, ch->rx, 0, self->page);
 	f = &self->r->failure[0];
 	weave_test_expect_task(_metadata, &f->root, hx, ch->seq_x, 10,
@@ -533,11 +518,13 @@ TEST_F(fg, untouched_buffers_are_good)
 
 	good(_metadata, self, fresh, 0, self->page);
 	good(_metadata, self, filled, 0, self->page);
-	expect_words(_metadata, self->fd, filled, self->page, 0, self->page,
-		     0x5555aaaa);
+	weave_test_expect_range(_metadata, self->fd, filled, self->page, 0,
+				self->page,
+				0x5555aaaa);
 	good(_metadata, self, out, 0, self->page);
-	expect_words(_metadata, self->fd, out, self->page, 0, self->page / 2,
-		     0x77777777);
+	weave_test_expect_range(_metadata, self->fd, out, self->page, 0,
+				self->page / 2,
+				0x77777777);
 	good(_metadata, self, a, self->page / 2, self->page / 2);
 	one_failure(_metadata, self, a, 0, self->page);
 }
@@ -608,7 +595,8 @@ TEST_F(fg, failure_stays_until_rewritten)
 	weave_test_fill_task(&b, a, 512, 512, 0x600d600d);
 	run(_metadata, self, self->stream, &b);
 	good(_metadata, self, a, 0, self->page);
-	expect_words(_metadata, self->fd, a, self->page, 0, 1024, 0x600d600d);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0, 1024,
+				0x600d600d);
 	EXPECT_EQ(id, one_failure(_metadata, self, res, 0, 4));
 	EXPECT_EQ(1u, self->r->failure[0].buffers);
 }
@@ -1010,7 +998,8 @@ TEST_F(fg, failing_flush_signals_without_error)
 	good(_metadata, self, a, 0, 64);
 	one_failure(_metadata, self, a, 64, 64);
 	EXPECT_EQ(-ENOMEM, self->r->failure[0].error);
-	expect_words(_metadata, self->fd, a, self->page, 0, 64, 0x0c0ffee0);
+	weave_test_expect_range(_metadata, self->fd, a, self->page, 0, 64,
+				0x0c0ffee0);
 	drmSyncobjDestroy(self->fd, syncobj);
 }
 

@@ -288,6 +288,24 @@ static inline void weave_test_expect_words(struct __test_metadata *_metadata,
 	weave_test_unmap(_metadata, map, size);
 }
 
+/* Checks every u32 word of @size bytes at @off of @bo is @word. */
+static inline void weave_test_expect_range(struct __test_metadata *_metadata,
+					   int fd, uint32_t bo,
+					   uint64_t bo_size, uint64_t off,
+					   uint64_t size, uint32_t word)
+{
+	uint32_t *map = weave_test_map(_metadata, fd, bo, bo_size);
+	uint64_t i;
+
+	for (i = off / 4; i < (off + size) / 4; i++) {
+		ASSERT_EQ(word, map[i]) {
+			TH_LOG("buffer %u, byte %llu", bo,
+			       (unsigned long long)i * 4);
+		}
+	}
+	weave_test_unmap(_metadata, map, bo_size);
+}
+
 /* --- streams and tasks ---------------------------------------------------- */
 
 /* One second, in nanoseconds. */

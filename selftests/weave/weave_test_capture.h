@@ -56,8 +56,9 @@ static inline int cap_capture(int fd, uint32_t stream, uint32_t op,
 }
 
 /* CAPTURE with @flags and @pad, which libweave leaves zero. */
-static inline int cap_capture_raw(int fd, uint32_t stream, uint32_t op, uint32_t flags,
-				  uint32_t pad)
+static inline int
+cap_capture_raw(int fd, uint32_t stream, uint32_t op, uint32_t flags,
+		uint32_t pad)
 {
 	struct drm_weave_capture c;
 
@@ -84,9 +85,9 @@ cap_do(struct __test_metadata *_metadata, int fd, uint32_t stream, uint32_t op)
 }
 
 /* QUERY of @stream's slot: its state, owner and tasks recorded. */
-static inline void cap_expect_window(struct __test_metadata *_metadata, int fd,
-			  uint32_t stream, uint32_t state, uint32_t owner,
-				     uint32_t ntasks)
+static inline void cap_expect_window(struct __test_metadata *_metadata,
+				     int fd, uint32_t stream, uint32_t state,
+				     uint32_t owner, uint32_t ntasks)
 {
 	struct drm_weave_capture c = cap_do(_metadata, fd, stream,
 					    DRM_WEAVE_CAPTURE_QUERY);
@@ -117,7 +118,8 @@ static inline void cap_prepare(struct __test_metadata *_metadata, int fd,
 	EXPECT_EQ(0u, c.ntasks);
 }
 
-static inline void cap_begin(struct __test_metadata *_metadata, int fd, uint32_t stream)
+static inline void
+cap_begin(struct __test_metadata *_metadata, int fd, uint32_t stream)
 {
 	struct drm_weave_capture c = cap_do(_metadata, fd, stream,
 					    DRM_WEAVE_CAPTURE_BEGIN);
@@ -128,7 +130,8 @@ static inline void cap_begin(struct __test_metadata *_metadata, int fd, uint32_t
 }
 
 /* PREPARE then BEGIN: @stream records. */
-static inline void cap_start(struct __test_metadata *_metadata, int fd, uint32_t stream)
+static inline void
+cap_start(struct __test_metadata *_metadata, int fd, uint32_t stream)
 {
 	cap_prepare(_metadata, fd, stream);
 	cap_begin(_metadata, fd, stream);
@@ -171,8 +174,8 @@ static inline void cap_replay_wait(struct __test_metadata *_metadata, int fd,
 }
 
 /* A new stream on another slot than @of. */
-static inline uint32_t cap_other_slot(struct __test_metadata *_metadata, cap_t *self,
-				      uint32_t of)
+static inline uint32_t
+cap_other_slot(struct __test_metadata *_metadata, cap_t *self, uint32_t of)
 {
 	uint32_t h = weave_test_stream(_metadata, self->fd,
 				       DRM_WEAVE_PRIORITY_NORMAL);
@@ -190,7 +193,8 @@ static inline uint32_t cap_other_slot(struct __test_metadata *_metadata, cap_t *
  * handles below it on the way; zero if max_client_streams does not reach
  * it.
  */
-static inline uint32_t cap_folded_stream(struct __test_metadata *_metadata, cap_t *self)
+static inline uint32_t
+cap_folded_stream(struct __test_metadata *_metadata, cap_t *self)
 {
 	uint32_t h;
 	unsigned int i;
@@ -216,8 +220,9 @@ static inline uint32_t cap_isolated(struct __test_metadata *_metadata, int fd,
 }
 
 /* Runs a checked chain on @stream (not recording) and checks its crc. */
-static inline void cap_chain_works(struct __test_metadata *_metadata, cap_t *self,
-				   uint32_t stream, unsigned int i)
+static inline void
+cap_chain_works(struct __test_metadata *_metadata, cap_t *self,
+		uint32_t stream, unsigned int i)
 {
 	uint32_t bo, res, *map;
 	struct weave_test_batch b;
@@ -237,23 +242,6 @@ static inline void cap_chain_works(struct __test_metadata *_metadata, cap_t *sel
 	weave_test_unmap(_metadata, map, self->page);
 	weave_test_close_bo(_metadata, self->fd, bo);
 	weave_test_close_bo(_metadata, self->fd, res);
-}
-
-/* Every u32 word of @size bytes at @off of @bo is @word. */
-static inline void cap_expect_words(struct __test_metadata *_metadata, int fd,
-				    uint32_t bo, uint64_t bo_size, uint64_t off,
-				    uint64_t size, uint32_t word)
-{
-	uint32_t *map = weave_test_map(_metadata, fd, bo, bo_size);
-	uint64_t i;
-
-	for (i = off / 4; i < (off + size) / 4; i++) {
-		ASSERT_EQ(word, map[i]) {
-			TH_LOG("buffer %u, byte %llu", bo,
-			       (unsigned long long)i * 4);
-		}
-	}
-	weave_test_unmap(_metadata, map, bo_size);
 }
 
 /* The first @size bytes of @a and @b are the same. */
