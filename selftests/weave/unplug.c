@@ -224,6 +224,22 @@ FIXTURE_TEARDOWN(unplug)
 		driver_write("bind", self->dev);
 }
 
+/*
+ * Closes the test's file, which must free all weave.ko held, binds the
+ * device again and checks a new file works, holding nothing after.
+ */
+static void close_and_rebind(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(unplug) *self)
+{
+	close(self->fd);
+	self->fd = -1;
+	weave_test_await_refs(_metadata, self->base);
+
+	bind(_metadata, self->dev);
+	check_new_open(_metadata);
+	weave_test_await_refs(_metadata, self->base);
+}
+
 /* One call of every ioctl a file offers, each of which must fail. */
 static void expect_all_enodev(struct __test_metadata *_metadata, int fd,
 			      uint32_t stream, uint32_t bo, uint32_t syncobj,
@@ -372,13 +388,7 @@ TEST_F(unplug, every_ioctl_on_an_old_file_fails_with_enodev)
 		munmap(map, self->page);
 
 	close(dmabuf);
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 /* A 32-bit caller's ioctls fail the same way, where there are any. */
@@ -557,13 +567,7 @@ TEST_F(unplug, unbind_during_load)
 	EXPECT_EQ(1, fence_status(_metadata, gate_sfd,
 				  WEAVE_TEST_WAIT_NS / 1000000));
 	close(fd2);
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 /* A pending fence handed out before the unbind signals with -ENODEV. */
