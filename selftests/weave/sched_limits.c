@@ -92,9 +92,7 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 180)
 	uint64_t max = self->info.max_pending_tasks, total;
 	uint32_t per = self->info.max_tasks_per_enqueue, stream, n;
 	struct weave_test_gate gate;
-	struct weave_test_batch b;
 	struct drm_weave_task *t;
-	struct drm_weave_sync in;
 
 	if (max > 200000)
 		SKIP(return, "max_pending_tasks %llu is too many to queue",
@@ -104,10 +102,7 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 180)
 	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	/* Held until signalled: queueing the rest may take seconds. */
 	weave_test_gate_open(_metadata, &gate, self->fd);
-	in = weave_sync(gate.syncobj, 0);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, b.n, &in, 1, NULL));
+	ASSERT_EQ(0, weave_test_gated_noop(&gate, self->fd, stream));
 	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
 	t = noops(per);
 	for (total = 1; total < max; total += n) {

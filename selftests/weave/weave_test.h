@@ -993,6 +993,22 @@ static inline uint64_t weave_test_flush_pair(struct __test_metadata *_metadata,
 }
 
 /*
+ * Enqueues one NOOP on @stream of @fd gated on @g (open it first), so
+ * that the slot holds work until the gate opens.  Returns 0 or a negative
+ * errno, without failing the test, for a child process to call.
+ */
+static inline int weave_test_gated_noop(const struct weave_test_gate *g,
+					int fd, uint32_t stream)
+{
+	struct drm_weave_sync in = weave_sync(g->syncobj, 0);
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	return weave_enqueue(fd, stream, b.task, b.n, &in, 1, NULL);
+}
+
+/*
  * A checked chain of five tasks on a buffer of four @page-sized parts:
  * fill part 0 with @pa, fill part 1 with @pb, add them into part 2, copy
  * part 2 to part 3, and write the crc32c of part 3 at @res_off of @res.
