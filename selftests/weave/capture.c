@@ -383,28 +383,23 @@ TEST_F(cap, window_isolates_the_slot)
 {
 	uint32_t other = cap_other_slot(_metadata, self, self->s), folded;
 
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 	cap_prepare(_metadata, self->fd, self->s);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, other));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other,
-					    self->s));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other, self->s));
 	cap_begin(_metadata, self->fd, self->s);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
 	folded = cap_folded_stream(_metadata, self);
 	if (folded) {
 		EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, folded));
-		EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd,
-						    folded, other));
+		EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded, other));
 	}
 	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 }
 
 /*
@@ -423,8 +418,7 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_PREPARED, self->s, 0);
 
@@ -445,13 +439,11 @@ TEST_F(cap, own_isolation_cannot_end_the_window)
 	weave_test_enqueue_noop(_metadata, self->fd, self->s);
 	cap_end(_metadata, self->fd, self->s, 1);
 	EXPECT_EQ(1u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->s,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(0u, cap_isolated(_metadata, self->fd, self->s));
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->s, other));
 }
 
 /* Streams of other slots keep working through the whole window. */

@@ -108,18 +108,14 @@ TEST_F(iso, isolated_slot_is_not_interleaved)
 	uint32_t other = weave_test_stream(_metadata, self->fd,
 					   DRM_WEAVE_PRIORITY_NORMAL);
 
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other,
-					    self->stream));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other, self->stream));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_LEAVE));
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* Tasks queued before ENTER are executed by it, outside the isolation. */
@@ -188,8 +184,7 @@ TEST_F(iso, covers_folded_stream)
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd, folded).isolated);
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded,
-					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded, other));
 }
 
 /*
@@ -214,13 +209,11 @@ TEST_F(iso, folded_streams_hold_it_each)
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, folded,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, folded).isolated);
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* A stream that holds no isolation cannot end another stream's. */
@@ -254,8 +247,7 @@ TEST_F(iso, destroy_releases_the_hold)
 	ASSERT_EQ(0, weave_stream_destroy(self->fd, folded));
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* Changing the threshold before the first enqueue keeps the holds. */
@@ -269,8 +261,7 @@ TEST_F(iso, max_tasks_keeps_isolation)
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 2);
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream,
-					    other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 }
