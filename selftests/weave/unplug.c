@@ -900,12 +900,7 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 	weave_uffd_free(&uf);
 	free(content);
 
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 TEST_HARNESS_MAIN
