@@ -170,7 +170,7 @@ SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
 MULTI_SUITES := contract devices
 # Suites that need the debug kernel's fault injection or sw_sync; the lane
 # runs them on that kernel only.
-DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))
+DEBUG_SUITES := $(filter fault_inject% foreign_fence,$(SUITES))
 # Debug-kernel suites the lane runs after reloading weave.ko with
 # max_streams=256, where a client's per-slot arrays outgrow a page.
 WIDE_SUITES := $(filter fence_release,$(SUITES))
