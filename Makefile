@@ -167,10 +167,10 @@ uninstall: man
 # --- kselftest suites, laid out as a kselftest install ------------------------
 SUITES	:= $(sort $(basename $(notdir $(wildcard selftests/weave/*.c))))
 # Suites the lane runs after reloading weave.ko with num_devices=2.
-MULTI_SUITES := devices
+MULTI_SUITES := contract devices
 # Suites that need the debug kernel's fault injection or sw_sync; the lane
 # runs them on that kernel only.
-DEBUG_SUITES := $(filter fault_inject foreign_fence,$(SUITES))
+DEBUG_SUITES := $(filter fault_inject% foreign_fence,$(SUITES))
 # Debug-kernel suites the lane runs after reloading weave.ko with
 # max_streams=256, where a client's per-slot arrays outgrow a page.
 WIDE_SUITES := $(filter fence_release,$(SUITES))
@@ -300,16 +300,18 @@ boot-check: all
 		scripts/vm/boot-check.sh $(CACHE) $$k $(BOOTS) || rc=1; \
 	done; exit $$rc
 
-# The ioctl fuzzer in the VM for SECONDS (default 300), in runs of at most
-# 600 s, from SEED (random if unset; each run's seed is printed, and a
-# failure prints how to replay it).  FUZZ_KERNELS: the kernels, by default
-# Debian's 6.1.
+# The ioctl fuzzer suites (selftests/weave/fuzz_*.c) in the VM for SECONDS
+# (default 300) in all, in runs of at most 600 s that the suites share,
+# from SEED (random if unset; each run's seed is printed, and a failure
+# prints how to replay it).  FUZZ_SUITES: the suites, by default all of
+# them.  FUZZ_KERNELS: the kernels, by default Debian's 6.1.
 SECONDS ?= 300
 SEED ?=
+FUZZ_SUITES ?=
 FUZZ_KERNELS ?= $(K61)
 fuzz: all
 	@for k in $(FUZZ_KERNELS); do \
-		WEAVE_FUZZ="$(SECONDS) $(SEED)" \
+		WEAVE_FUZZ="$(SECONDS) $(or $(SEED),-) $(FUZZ_SUITES)" \
 		WEAVE_VM_TIMEOUT=$$(($(SECONDS) + 600)) \
 		scripts/vm/run.sh $(CACHE) $$k fuzz || exit 1; \
 	done

@@ -6,7 +6,6 @@
 
 #include <linux/dma-fence.h>
 #include <linux/err.h>
-#include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -45,9 +44,9 @@
  * back into a submission, which takes holds of its own, so that the graph
  * can go at any time.  Sealing moves the recording into
  * &weave_client.graphs.  A window that closes any other way frees its
- * recording; a doomed one first queues it as tasks that do not run and
+ * recording, abandoned or aborted, doomed or not; a doomed one that its
+ * owner's BEGIN or END closes first queues it as tasks that do not run and
  * taint what they should have written, in their place in the slot's order.
- *
  * All of it is under the client's mutex.
  */
 
@@ -274,17 +273,21 @@ static void weave_capture_report(struct weave_client *c, u32 stream,
 }
 
 /*
- * Drain step of PREPARE and BEGIN: submit the slot of @stream, as FLUSH
- * does, then wait, without the client's mutex, for everything it has
- * submitted.  A call that would be refused (PREPARE of a slot that has a
- * window, BEGIN by a stream that does not own a prepared one) drains
- * nothing; the transition checks again once the wait is over.
+ * Drain step of PREPARE, BEGIN and END: submit the slot of @stream, as
+ * FLUSH does, then wait, without the client's mutex, for all it submitted.
+ * A call that would be refused (PREPARE of a slot that has a window, BEGIN
+ * by a stream that does not own a prepared one) drains nothing; the
+ * transition checks again after the wait.  END drains only a recording
+ * window that a refused host write doomed: the write has then run, and
+ * its failure can be named.
  */
 static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 {
+	u32 slot = weave_core_slot(&c->core, stream);
 	const struct weave_window *w;
 	struct dma_fence *fence = NULL;
 	struct weave_lstream *ls;
+	bool drain = false;
 	long ret;
 
 	ret = weave_client_lock(c);
@@ -294,15 +297,21 @@ static int weave_capture_drain(struct weave_client *c, u32 stream, u32 op)
 	ret = PTR_ERR_OR_ZERO(ls);
 	if (!ret) {
 		w = weave_core_capture_window(&c->capture, stream);
-		if (op == DRM_WEAVE_CAPTURE_PREPARE ?
-		    w->state == WEAVE_WINDOW_NONE :
-		    w->state == WEAVE_WINDOW_PREPARED && w->owner == stream)
+		if (op == DRM_WEAVE_CAPTURE_PREPARE)
+			drain = w->state == WEAVE_WINDOW_NONE;
+		else if (op == DRM_WEAVE_CAPTURE_BEGIN)
+			drain = w->state == WEAVE_WINDOW_PREPARED &&
+				w->owner == stream;
+		else
+			drain = atomic_read(&ls->doom) &&
+				!atomic64_read(&ls->doom_failure) &&
+				weave_core_capture_recording(&c->capture,
+							     stream);
+		if (drain)
 			ret = weave_core_flush(&c->core, stream);
 	}
-	if (!ret)
-		fence = weave_eng_ctx_slot_fence(c->ectx,
-						 weave_core_slot(&c->core,
-								 stream));
+	if (!ret && (drain || op != DRM_WEAVE_CAPTURE_END))
+		fence = weave_eng_ctx_slot_fence(c->ectx, slot);
 	mutex_unlock(&c->lock);
 	if (fence)
 		ret = dma_fence_wait(fence, true);
@@ -492,7 +501,7 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	struct drm_weave_capture *args = data;
 	struct weave_client *c = file->driver_priv;
 	struct weave_lstream *ls;
-	u32 op = args->op;
+	u32 op = args->op, pad2 = args->pad2;
 	int ret, idx;
 
 	args->state = 0;
@@ -502,10 +511,12 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 	args->error = 0;
 	args->pad2 = 0;
 	args->failure = 0;
-	if (args->flags || args->pad || op > DRM_WEAVE_CAPTURE_QUERY)
+	if (args->flags || args->pad || pad2 ||
+	    op > DRM_WEAVE_CAPTURE_QUERY)
 		return -EINVAL;
 
-	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN) {
+	if (op == DRM_WEAVE_CAPTURE_PREPARE || op == DRM_WEAVE_CAPTURE_BEGIN ||
+	    op == DRM_WEAVE_CAPTURE_END) {
 		ret = weave_capture_drain(c, args->stream, op);
 		if (ret)
 			return ret;

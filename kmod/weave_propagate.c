@@ -208,13 +208,19 @@ static void weave_exec_ftask(const struct weave_exec *x,
 /*
  * A failure (@err, @id) that starts at or passes through a task of a
  * stream that owns a capture window dooms the window, the first one only.
+ * A refused host write doomed it already, with its errno but no failure
+ * yet: the failure it takes when it would have run names the doom.
  */
 static void weave_exec_doom(const struct weave_exec *x, int err, u64 id)
 {
 	struct weave_lstream *ls = x->tally ? x->tally->ls : NULL;
+	int old;
 
-	if (ls && READ_ONCE(ls->window) && !atomic_cmpxchg(&ls->doom, 0, err))
-		atomic64_set(&ls->doom_failure, id);
+	if (!ls || !READ_ONCE(ls->window))
+		return;
+	old = atomic_cmpxchg(&ls->doom, 0, err);
+	if (!old || old == err)
+		atomic64_cmpxchg(&ls->doom_failure, 0, id);
 }
 
 /* The failure the task's reads carry, with a reference; or NULL. */

@@ -5,13 +5,16 @@
  * why it could not be.
  */
 
+#include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/highmem.h>
 #include <linux/minmax.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/sched/signal.h>
+#include <linux/spinlock.h>
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
 
@@ -24,16 +27,18 @@
 #include "weave_client.h"
 #include "weave_device.h"
 #include "weave_drm.h"
+#include "weave_engine.h"
 #include "weave_failure.h"
-#include "weave_taints.h"
 #include "weave_flush.h"
+#include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_report.h"
+#include "weave_taints.h"
 #include "weave_uarray.h"
 
 /* A report being written: where its next entries go. */
 struct weave_report {
-	struct weave_failures *graph;
+	struct weave_failures *graph;	/* of the range being written */
 	u64 viewer;
 	const struct drm_weave_array *failures;
 	const struct drm_weave_array *skips;
@@ -102,10 +107,11 @@ static void weave_ftask_to_user(const struct weave_ftask *ft,
 /*
  * Count failure @f, found on @buffers buffers, and its skips as the
  * report's next entries, and write each where there is room: the failure
- * if it @fits.
+ * if it @fits, as entry @at.
  */
 static int weave_report_failure(struct weave_report *rep,
-				struct weave_failure *f, u32 buffers, bool fits)
+				struct weave_failure *f, u32 buffers, u32 at,
+				bool fits)
 {
 	struct drm_weave_failure_task ut;
 	struct drm_weave_failure uf;
@@ -137,35 +143,103 @@ static int weave_report_failure(struct weave_report *rep,
 	}
 	if (!fits)
 		return 0;
-	return weave_uarray_write(rep->failures, rep->nfailures, 0, &uf,
-				  sizeof(uf));
+	return weave_uarray_write(rep->failures, at, 0, &uf, sizeof(uf));
 }
 
-/* Report the failures on range @r of @obj, and fill in its counts. */
-static int weave_report_range(struct weave_report *rep,
+/*
+ * The taints of @obj, and in @graph the failures they name.  A buffer
+ * imported from another weave device carries its exporter's: the dma-buf
+ * holds that buffer, and that device's structures, for as long as @obj
+ * lives.  One imported from elsewhere has its own, which stay empty.
+ */
+static struct weave_taints *weave_report_taints(struct drm_gem_object *obj,
+						struct weave_failures **graph)
+{
+	struct dma_buf *buf = obj->import_attach ?
+			      obj->import_attach->dmabuf : NULL;
+
+	/* drm_gem_prime_export() made it: its priv is the GEM object. */
+	if (buf && buf->owner == THIS_MODULE)
+		obj = buf->priv;
+	*graph = &to_weave_device(obj->dev)->failures;
+	return &to_weave_bo(obj)->taints;
+}
+
+/* The failure graph that the taints of @obj name. */
+static struct weave_failures *weave_report_graph(struct drm_gem_object *obj)
+{
+	struct weave_failures *graph;
+
+	weave_report_taints(obj, &graph);
+	return graph;
+}
+
+/*
+ * List step of range @r of @obj, under the lock of its failures' graph:
+ * the range's failures into the report's next entries, as many as there
+ * is room for, each with a reference; and the range's counts.
+ */
+static void weave_report_list(struct weave_report *rep,
 			      struct drm_gem_object *obj,
 			      struct drm_weave_check_range *r)
 {
-	struct weave_taints *taints = &to_weave_bo(obj)->taints;
-	u32 i, n, cap;
-	int ret = 0;
+	u32 at = min_t(u32, rep->nfailures, WEAVE_MAX_REPORT_FAILURES);
+	struct weave_failures *graph;
+	struct weave_taints *taints = weave_report_taints(obj, &graph);
 
-	/* Skips are counted for as many failures as a report holds. */
-	cap = WEAVE_MAX_REPORT_FAILURES -
-	      min_t(u32, WEAVE_MAX_REPORT_FAILURES, rep->nfailures);
-	n = weave_fg_taints_list(rep->graph, taints, r->offset, r->size,
-				 rep->found, rep->buffers, cap);
-	r->nfailures = n;
+	r->nfailures = weave_fg_taints_list_locked(graph, taints, r->offset,
+						   r->size, rep->found + at,
+						   rep->buffers + at,
+						   WEAVE_MAX_REPORT_FAILURES -
+						   at);
 	r->first = rep->nfailures;
-	for (i = 0; i < min(n, cap); i++) {
+	rep->nfailures += r->nfailures;
+}
+
+/*
+ * Read the failures on the @n ranges @ranges of @objs, under one hold of
+ * the graph's lock for each run of ranges whose failures one graph holds:
+ * one snapshot.
+ */
+static void weave_report_read(struct weave_report *rep,
+			      struct drm_gem_object **objs,
+			      struct drm_weave_check_range *ranges, u32 n)
+{
+	struct weave_failures *graph;
+	unsigned long flags;
+	u32 i = 0;
+
+	while (i < n) {
+		graph = weave_report_graph(objs[i]);
+		spin_lock_irqsave(&graph->lock, flags);
+		do {
+			weave_report_list(rep, objs[i], &ranges[i]);
+			i++;
+		} while (i < n && weave_report_graph(objs[i]) == graph);
+		spin_unlock_irqrestore(&graph->lock, flags);
+	}
+}
+
+/*
+ * Write step of range @r of @obj, after weave_report_read(): its failures
+ * and their skips, where there is room, unless @ret is an error already;
+ * each failure's reference put in any case.
+ */
+static int weave_report_write(struct weave_report *rep,
+			      struct drm_gem_object *obj,
+			      const struct drm_weave_check_range *r, int ret)
+{
+	u32 at = min_t(u32, r->first, WEAVE_MAX_REPORT_FAILURES);
+	u32 i, stored = min(r->nfailures, WEAVE_MAX_REPORT_FAILURES - at);
+
+	rep->graph = weave_report_graph(obj);
+	for (i = at; i < at + stored; i++) {
 		if (!ret)
 			ret = weave_report_failure(rep, rep->found[i],
-						   rep->buffers[i],
-						   rep->nfailures < rep->froom);
+						   rep->buffers[i], i,
+						   i < rep->froom);
 		weave_fg_put(rep->graph, rep->found[i]);
-		rep->nfailures++;
 	}
-	rep->nfailures += n - min(n, cap);
 	return ret;
 }
 
@@ -215,7 +289,9 @@ static int weave_check_ranges(struct drm_file *file,
  * @data: A &struct drm_weave_check.
  * @file: The DRM file.
  *
- * Every range is read and checked before anything is written.  The work
+ * Every range is read and checked before anything is written, and the
+ * failures of all of them are listed under one hold of their graph's lock
+ * (see weave_report_read()), so that the report is of one moment.  The work
  * is bounded by %WEAVE_MAX_CHECK_RANGES, %WEAVE_MAX_REPORT_FAILURES and
  * the claims on the ranges' bytes.
  *
@@ -258,10 +334,15 @@ int weave_check_ioctl(struct drm_device *drm, void *data,
 				ret = -EBUSY;
 		mutex_unlock(&c->lock);
 	}
-	for (i = 0; !ret && i < n; i++) {
-		ret = weave_report_range(&rep, objs[i], &ranges[i]);
-		if (!ret)
-			ret = weave_report_counts(&args->ranges, i, &ranges[i]);
+	if (!ret) {
+		weave_report_read(&rep, objs, ranges, n);
+		/* Past an error, only the references are put. */
+		for (i = 0; i < n; i++) {
+			ret = weave_report_write(&rep, objs[i], &ranges[i], ret);
+			if (!ret)
+				ret = weave_report_counts(&args->ranges, i,
+							  &ranges[i]);
+		}
 	}
 	for (i = 0; objs && i < n; i++)
 		if (objs[i])
@@ -316,8 +397,10 @@ static int weave_read_report(struct weave_client *c,
 	int ret, full;
 
 	ret = weave_report_init(&rep, c, &args->failures, &args->skips);
-	if (!ret)
-		ret = weave_report_range(&rep, obj, &r);
+	if (!ret) {
+		weave_report_read(&rep, &obj, &r, 1);
+		ret = weave_report_write(&rep, obj, &r, 0);
+	}
 	full = weave_report_fini(&rep, &args->nfailures, &args->nskips);
 	if (ret)
 		return ret;

@@ -636,8 +636,9 @@ struct weave_failure *weave_fg_taints_first(struct weave_failures *graph,
 }
 
 /**
- * weave_fg_taints_list() - The failures a range of a buffer carries.
- * @graph: The graph.
+ * weave_fg_taints_list_locked() - The failures a range of a buffer carries,
+ * under the graph's lock, which the caller holds.
+ * @graph: The graph, locked.
  * @taints: The buffer's taints.
  * @off: The first byte.
  * @len: How many bytes.
@@ -649,22 +650,24 @@ struct weave_failure *weave_fg_taints_first(struct weave_failures *graph,
  *	moment after (so each is at least 1).
  * @max: Entries of @out, and of @buffers.
  *
+ * So that the ranges of one report are read at one moment.
+ *
  * Return: How many distinct failures the range carries, which may be more
  * than @max: then @out holds the first @max of them.  0 for an empty or
  * wrapping range.
  */
-u32 weave_fg_taints_list(struct weave_failures *graph,
-			 struct weave_taints *taints, u64 off, u64 len,
-			 struct weave_failure **out, u32 *buffers, u32 max)
+u32 weave_fg_taints_list_locked(struct weave_failures *graph,
+				struct weave_taints *taints, u64 off, u64 len,
+				struct weave_failure **out, u32 *buffers,
+				u32 max)
 {
 	struct weave_claim *c;
-	unsigned long flags;
 	u32 n = 0;
 	u64 e;
 
-	if (!READ_ONCE(taints->claims) || !len || !weave_range(off, len, &e))
+	lockdep_assert_held(&graph->lock);
+	if (!taints->claims || !len || !weave_range(off, len, &e))
 		return 0;
-	spin_lock_irqsave(&graph->lock, flags);
 	for (c = weave_claim_at(taints, off); c && c->start < e;
 	     c = weave_claim_next(c)) {
 		struct rb_node *p = rb_prev(&c->by_fail);
@@ -688,6 +691,33 @@ u32 weave_fg_taints_list(struct weave_failures *graph,
 		}
 		n++;
 	}
+	return n;
+}
+
+/**
+ * weave_fg_taints_list() - The failures a range of a buffer carries.
+ * @graph: The graph.
+ * @taints: The buffer's taints.
+ * @off: The first byte.
+ * @len: How many bytes.
+ * @out: As for weave_fg_taints_list_locked().
+ * @buffers: As for weave_fg_taints_list_locked().
+ * @max: Entries of @out, and of @buffers.
+ *
+ * Return: As weave_fg_taints_list_locked().
+ */
+u32 weave_fg_taints_list(struct weave_failures *graph,
+			 struct weave_taints *taints, u64 off, u64 len,
+			 struct weave_failure **out, u32 *buffers, u32 max)
+{
+	unsigned long flags;
+	u32 n;
+
+	if (!READ_ONCE(taints->claims))
+		return 0;
+	spin_lock_irqsave(&graph->lock, flags);
+	n = weave_fg_taints_list_locked(graph, taints, off, len, out,
+					buffers, max);
 	spin_unlock_irqrestore(&graph->lock, flags);
 	return n;
 }

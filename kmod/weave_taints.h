@@ -25,6 +25,10 @@ bool weave_fg_taints_any(struct weave_failures *graph,
 struct weave_failure *weave_fg_taints_first(struct weave_failures *graph,
 					    struct weave_taints *taints,
 					    u64 off, u64 len);
+u32 weave_fg_taints_list_locked(struct weave_failures *graph,
+				struct weave_taints *taints, u64 off, u64 len,
+				struct weave_failure **out, u32 *buffers,
+				u32 max);
 u32 weave_fg_taints_list(struct weave_failures *graph,
 			 struct weave_taints *taints, u64 off, u64 len,
 			 struct weave_failure **out, u32 *buffers, u32 max);

@@ -158,10 +158,10 @@ compat_flush_all(int fd, const struct drm_weave_sync *out_sync)
 }
 
 WEAVE_1_0(weave_stream_query) int
-compat_stream_query(int fd, uint32_t handle,
+compat_stream_query(int fd, uint32_t stream,
 		    struct drm_weave_stream_query *query)
 {
-	struct drm_weave_stream_query args = { .handle = handle };
+	struct drm_weave_stream_query args = { .stream = stream };
 	int ret;
 
 	/* The DRM core copies in and out the size the request encodes. */

@@ -22,24 +22,24 @@ WEAVE_PUBLIC int weave_stream_create(int fd, uint32_t priority,
 	return 0;
 }
 
-WEAVE_PUBLIC int weave_stream_destroy(int fd, uint32_t handle)
+WEAVE_PUBLIC int weave_stream_destroy(int fd, uint32_t stream)
 {
-	struct drm_weave_stream_destroy args = { .handle = handle };
+	struct drm_weave_stream_destroy args = { .stream = stream };
 
 	return shim_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_DESTROY, &args);
 }
 
-WEAVE_PUBLIC int weave_stream_isolate(int fd, uint32_t handle, uint32_t op)
+WEAVE_PUBLIC int weave_stream_isolate(int fd, uint32_t stream, uint32_t op)
 {
-	struct drm_weave_stream_isolate args = { .handle = handle, .op = op };
+	struct drm_weave_stream_isolate args = { .stream = stream, .op = op };
 
 	return shim_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_ISOLATE, &args);
 }
 
-WEAVE_PUBLIC int weave_wait(int fd, uint32_t handle, int64_t timeout_ns)
+WEAVE_PUBLIC int weave_wait(int fd, uint32_t stream, int64_t timeout_ns)
 {
 	struct drm_weave_wait args = {
-		.handle = handle,
+		.stream = stream,
 		.timeout_ns = timeout_ns,
 	};
 

@@ -335,22 +335,22 @@ int weave_stream_create(int fd, uint32_t priority, uint32_t *handle);
 
 /**
  * weave_stream_destroy() - Destroy a stream (%DRM_IOCTL_WEAVE_STREAM_DESTROY).
- * @fd: The file that holds @handle.
- * @handle: The stream.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
  *
  * Tasks still queued on the stream are executed first; the call does not
  * wait for them to complete.
  *
- * Return: 0 on success; -ENOENT if @handle names no stream of @fd;
+ * Return: 0 on success; -ENOENT if @stream names no stream of @fd;
  * -ENOMEM if the kernel had no memory to execute the queued tasks, and
  * then the stream is still there with its tasks queued.
  */
-int weave_stream_destroy(int fd, uint32_t handle);
+int weave_stream_destroy(int fd, uint32_t stream);
 
 /**
  * weave_stream_isolate() - Put a stream in isolation or take it out.
- * @fd: The file that holds @handle.
- * @handle: The stream.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
  * @op: %DRM_WEAVE_ISOLATION_ENTER or %DRM_WEAVE_ISOLATION_LEAVE.
  *
  * Issues %DRM_IOCTL_WEAVE_STREAM_ISOLATE.  Isolation belongs to the slot,
@@ -358,30 +358,32 @@ int weave_stream_destroy(int fd, uint32_t handle);
  * the slot stays isolated until the last holder leaves.  Both operations
  * first submit what is queued on the slot.
  *
- * Return: 0 on success; -EINVAL if @op is unknown; -ENOENT if @handle
+ * Return: 0 on success; -EINVAL if @op is unknown; -ENOENT if @stream
  * names no stream of @fd; -EALREADY if the stream already holds the
  * isolation (ENTER) or holds none (LEAVE); -ENOMEM if the kernel ran out
- * of memory submitting the slot's queued tasks (nothing changed).
+ * of memory submitting the slot's queued tasks (nothing changed).  It
+ * works while the stream records its capture window too (see "DOC: graph
+ * capture").
  */
-int weave_stream_isolate(int fd, uint32_t handle, uint32_t op);
+int weave_stream_isolate(int fd, uint32_t stream, uint32_t op);
 
 /**
  * weave_stream_query() - Read a stream's counters and state.
- * @fd: The file that holds @handle.
- * @handle: The stream.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
  * @query: Out: filled by %DRM_IOCTL_WEAVE_STREAM_QUERY (enqueued, executed
  *         and completed counts, slot, priority, state, isolation, error).
  *
- * Return: 0 on success; -ENOENT if @handle names no stream of @fd.
+ * Return: 0 on success; -ENOENT if @stream names no stream of @fd.
  */
-static inline int weave_stream_query(int fd, uint32_t handle,
+static inline int weave_stream_query(int fd, uint32_t stream,
 				     struct drm_weave_stream_query *query)
 {
 	struct drm_weave_stream_query args;
 	int ret;
 
 	memset(&args, 0, sizeof(args));
-	args.handle = handle;
+	args.stream = stream;
 	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_STREAM_QUERY, &args);
 	if (ret)
 		return ret;
@@ -391,8 +393,8 @@ static inline int weave_stream_query(int fd, uint32_t handle,
 
 /**
  * weave_wait() - Wait for a stream's flushed work (%DRM_IOCTL_WEAVE_WAIT).
- * @fd: The file that holds @handle.
- * @handle: The stream.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
  * @timeout_ns: Absolute %CLOCK_MONOTONIC deadline in nanoseconds; 0 polls
  *              and %INT64_MAX waits forever.  See weave_timeout_ns().
  *
@@ -409,10 +411,10 @@ static inline int weave_stream_query(int fd, uint32_t handle,
  *
  * Return: 0 when everything flushed so far has completed; -ETIME if the
  * deadline passed first; -ECANCELED if the work completed but the stream
- * has failed; -ENOENT if @handle names no stream of @fd; -EBUSY if the
+ * has failed; -ENOENT if @stream names no stream of @fd; -EBUSY if the
  * stream records its capture window (see "DOC: graph capture").
  */
-int weave_wait(int fd, uint32_t handle, int64_t timeout_ns);
+int weave_wait(int fd, uint32_t stream, int64_t timeout_ns);
 
 /**
  * weave_timeout_ns() - An absolute deadline @rel_ns from now.

@@ -47,7 +47,7 @@ extern "C" {
  * field at the end of a query struct.
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		6
+#define DRM_WEAVE_UAPI_MINOR		7
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -685,7 +685,7 @@ struct drm_weave_stream_create {
  * Errors:
  *
  * - -EINVAL: @pad is not zero.
- * - -ENOENT: @handle names no stream of this client.
+ * - -ENOENT: @stream names no stream of this client.
  * - -ENOMEM: The kernel ran out of memory while packing the queued tasks
  *   of the stream's slot into a job.  The stream is not destroyed; the
  *   tasks it could not pack stay queued, in order.  Call again.
@@ -695,8 +695,15 @@ struct drm_weave_stream_create {
  *   drmIoctl().)
  */
 struct drm_weave_stream_destroy {
-	/** @handle: The stream. */
-	__u32 handle;
+	union {
+		/**
+		 * @stream: The stream (uAPI 1.7; named @handle before, which
+		 * remains as an alias).
+		 */
+		__u32 stream;
+		/** @handle: Old name of @stream. */
+		__u32 handle;
+	};
 	/** @pad: Must be zero. */
 	__u32 pad;
 };
@@ -934,7 +941,14 @@ struct drm_weave_enqueue {
 	struct drm_weave_array tasks;
 	/** @in_syncs: Array of &struct drm_weave_sync to wait on. */
 	struct drm_weave_array in_syncs;
-	/** @seqno: Out: the stream's sequence number after the last task. */
+	/**
+	 * @seqno: Out: the stream's sequence number after the last task.
+	 * Launches that a capture window records take none (uAPI 1.5): a
+	 * call whose tasks were all recorded returns the stream's last
+	 * sequence number so far (zero if it has none), and one that also
+	 * queued tasks (host writes, refused while the stream records)
+	 * returns that of its last queued task.
+	 */
 	__u64 seqno;
 };
 
@@ -988,6 +1002,12 @@ struct drm_weave_enqueue {
  * failed stream would, so that one failed stream never holds back the
  * others.  The failure is reported by the failed stream's own ENQUEUE,
  * FLUSH and WAIT (-ECANCELED) and by %DRM_IOCTL_WEAVE_STREAM_QUERY.
+ *
+ * Nor does it fail because a stream records its capture window, where a
+ * FLUSH of that stream fails with -EBUSY: it submits every slot's queued
+ * work, the recording slot's too (the tasks of the slot's other streams,
+ * and the owner's refused host writes), while the owner's launches stay
+ * in the recording, which goes on (see "DOC: graph capture").
  */
 struct drm_weave_flush {
 	/** @stream: The stream handle; zero with %DRM_WEAVE_FLUSH_ALL. */
@@ -1028,11 +1048,16 @@ enum drm_weave_isolation {
  * stream does: tasks queued before ENTER are submitted as they would have
  * been without it, before isolation begins, and tasks queued while
  * isolated are submitted, isolated, before LEAVE ends it.  Neither waits.
+ * Unlike FLUSH, neither fails while @stream records its capture window:
+ * they execute the slot as %DRM_WEAVE_FLUSH_ALL does then (the slot's
+ * queued tasks are submitted, the owner's launches stay recorded), and
+ * the stream's own hold changes, never the window's (see "DOC: graph
+ * capture").
  *
  * Errors:
  *
  * - -EINVAL: @op is unknown.
- * - -ENOENT: @handle names no stream of this client.
+ * - -ENOENT: @stream names no stream of this client.
  * - -EALREADY: ENTER on a stream that holds its slot's isolation already,
  *   or LEAVE on one that holds none (even if another stream on the slot
  *   does; the slot's isolation is then unchanged).
@@ -1046,8 +1071,15 @@ enum drm_weave_isolation {
  *   restarts the call instead, as does drmIoctl().)
  */
 struct drm_weave_stream_isolate {
-	/** @handle: The stream. */
-	__u32 handle;
+	union {
+		/**
+		 * @stream: The stream (uAPI 1.7; named @handle before, which
+		 * remains as an alias).
+		 */
+		__u32 stream;
+		/** @handle: Old name of @stream. */
+		__u32 handle;
+	};
 	/** @op: One of &enum drm_weave_isolation. */
 	__u32 op;
 };
@@ -1066,8 +1098,8 @@ struct drm_weave_stream_isolate {
  * Errors:
  *
  * - -EINVAL: @flags is not zero.
- * - -ENOENT: @handle names no stream of this client.
- * - -EBUSY: @handle records its capture window (uAPI 1.5).
+ * - -ENOENT: @stream names no stream of this client.
+ * - -EBUSY: @stream records its capture window (uAPI 1.5).
  * - -ETIME: @timeout_ns passed first.
  * - -ERESTARTSYS: A signal interrupted the wait, or the wait for the
  *   client's lock before it (restarted transparently by the C library if
@@ -1077,8 +1109,15 @@ struct drm_weave_stream_isolate {
  *   work was cancelled.
  */
 struct drm_weave_wait {
-	/** @handle: The stream. */
-	__u32 handle;
+	union {
+		/**
+		 * @stream: The stream (uAPI 1.7; named @handle before, which
+		 * remains as an alias).
+		 */
+		__u32 stream;
+		/** @handle: Old name of @stream. */
+		__u32 handle;
+	};
 	/** @flags: Must be zero. */
 	__u32 flags;
 	/**
@@ -1117,15 +1156,22 @@ enum drm_weave_stream_state {
  * Errors:
  *
  * - -EINVAL: @pad or @pad2 is not zero.
- * - -ENOENT: @handle names no stream of this client.
+ * - -ENOENT: @stream names no stream of this client.
  * - -EINTR: A signal arrived while the call waited for the client's lock,
  *   which another thread of the client held; nothing changed.  (A handler
  *   installed with SA_RESTART restarts the call instead, as does
  *   drmIoctl().)
  */
 struct drm_weave_stream_query {
-	/** @handle: In: the stream. */
-	__u32 handle;
+	union {
+		/**
+		 * @stream: In: the stream (uAPI 1.7; named @handle before, which
+		 * remains as an alias).
+		 */
+		__u32 stream;
+		/** @handle: Old name of @stream. */
+		__u32 handle;
+	};
 	/** @pad: Must be zero. */
 	__u32 pad;
 	/** @enqueued: Tasks enqueued on the stream. */
@@ -1225,7 +1271,12 @@ struct drm_weave_set_param {
  * the negative errno of its root cause (&enum drm_weave_failure_cause),
  * the root task, and its newest %DRM_WEAVE_FAILURE_SKIPS skips.  It lives
  * as long as a byte carries it.  Taints belong to the buffer: a buffer
- * shared through PRIME shows them in every process that imported it.  The
+ * shared through PRIME shows them in every process that imported it, to
+ * %DRM_IOCTL_WEAVE_CHECK of a file of any weave device, the exporter's or
+ * another that imported it (since uAPI 1.7; before, a file of another
+ * device saw its bytes good).  Only its own device's work runs on it:
+ * %DRM_IOCTL_WEAVE_ENQUEUE and %DRM_IOCTL_WEAVE_READ of a buffer imported
+ * from another device fail with -EINVAL.  The
  * stream, sequence number and label of a task are reported only to the
  * client that enqueued it; others see the errno, the kernel and the id.
  *
@@ -1447,8 +1498,15 @@ struct drm_weave_check_range {
  *
  * If @failures or @skips is too short, the entries that fit are written
  * and the call fails with -ENOSPC; @nfailures and @nskips and each range's
- * counts still say how many there are.  A report is read under one lock,
- * so it is consistent, but work that completes afterwards may change it.
+ * counts still say how many there are.  Which failures each range carries
+ * is read at one moment, under one hold of the lock of the device's
+ * failures, for all ranges (since uAPI 1.7; before, range by range), so a
+ * report never shows one task's write in some of its ranges and not in
+ * others; work that completes afterwards may change it.  (The ranges of a
+ * buffer imported from another weave device are read under that device's
+ * lock: one moment for each run of consecutive ranges whose buffers
+ * belong to one device.)  A failure's skips and buffer count are read as
+ * its entry is written.
  *
  * Errors:
  *
@@ -1583,19 +1641,40 @@ struct drm_weave_read {
  * while recording, which is refused: it is queued but does not run, and
  * its destination takes a failure of cause %DRM_WEAVE_FAILURE_CAPTURE
  * (-EBUSY), as does any host write of the client into a buffer that a
- * window records.  A doomed window does
- * not seal: BEGIN or END fails with -EIO and says why, closes the window,
- * and taints what the recorded tasks write, with the doom's errno and
- * cause %DRM_WEAVE_FAILURE_CAPTURE.  END called with another stream of the
- * slot *abandons* the window: it closes it, recording nothing, and fails
- * with -ECANCELED, naming the owner, so that a window left open never
- * wedges the slot's other streams.  Destroying the owner stream, or
- * closing the file, closes the window the same way.
+ * window records.  A doomed window does not seal: BEGIN or END fails with
+ * -EIO, closes the window, and taints what the recorded tasks write, with
+ * the doom's errno and cause %DRM_WEAVE_FAILURE_CAPTURE.  It says why:
+ * &drm_weave_capture.error is the doom's errno and
+ * &drm_weave_capture.failure the id of the failure that doomed it, for a
+ * refused host write the one its destination takes (since uAPI 1.7;
+ * before, zero).  So that this failure exists, END of a window that a
+ * refused host write doomed first submits the slot and waits for it, as
+ * BEGIN drains it.
+ *
+ * END called with another stream of the slot *abandons* a recording
+ * window: it closes it, recording nothing, and fails with -ECANCELED,
+ * naming the owner, so that a window left open never wedges the slot's
+ * other streams.  END of a window that is only prepared fails with
+ * -EBADFD, whoever calls it, as there is nothing to seal; ABORT, which
+ * any stream of the slot may call, closes a window in any state.
+ * Destroying the owner stream, or closing the file, closes the window as
+ * ABORT does.  ABORT and abandoning record nothing, doomed window or not:
+ * the recorded tasks never run and taint nothing, their bytes keep what
+ * they held (only BEGIN or END by the owner, which asked for the graph,
+ * taints what a doomed window recorded).  What the doom itself did stays:
+ * the failure or skip that doomed it, and a refused host write's failure.
  *
  * While the owner records, %DRM_IOCTL_WEAVE_WAIT and %DRM_IOCTL_WEAVE_FLUSH
- * of it fail with -EBUSY, as does a replay onto it, and so do
+ * of it fail with -EBUSY, as does a replay onto it: they promise the
+ * stream's work, and what it records is not work yet; and so do
  * %DRM_IOCTL_WEAVE_CHECK and %DRM_IOCTL_WEAVE_READ of a buffer that a
- * recorded task binds: what it will hold is not known yet.  A graph holds
+ * recorded task binds: what it will hold is not known yet.  What only
+ * executes the slot does not fail: FLUSH with %DRM_WEAVE_FLUSH_ALL, and
+ * the owner's %DRM_IOCTL_WEAVE_STREAM_ISOLATE, submit the slot's queued
+ * tasks (other streams', and the owner's refused host writes), and the
+ * owner's launches stay recorded; the window's isolation hold is its own,
+ * which the owner's ENTER and LEAVE neither take nor drop.  Other streams
+ * of the slot flush, wait and isolate as usual.  A graph holds
  * references to the buffers it uses; %DRM_IOCTL_WEAVE_GRAPH_DESTROY drops
  * them, even while replays of it are in flight, which keep their own.
  */
@@ -1617,7 +1696,8 @@ enum drm_weave_capture_op {
 	/**
 	 * @DRM_WEAVE_CAPTURE_END: The owner of a recording window seals it
 	 * into a graph (&drm_weave_capture.graph); another stream of the
-	 * slot abandons it.  The window closes either way.
+	 * slot abandons it.  The window closes either way.  A window that is
+	 * only prepared is refused to both (-EBADFD).
 	 */
 	DRM_WEAVE_CAPTURE_END = 2,
 	/**
@@ -1649,19 +1729,21 @@ enum drm_weave_capture_state {
  *
  * Errors:
  *
- * - -EINVAL: @flags or @pad is not zero, or @op is unknown.
+ * - -EINVAL: @flags, @pad or @pad2 is not zero (@pad2 since uAPI 1.7;
+ *   before, it was not checked), or @op is unknown.  Nothing changes.
  * - -ENOENT: @stream names no stream of this client.
  * - -EBUSY: PREPARE on a slot that already has a window.
  * - -EBADFD: BEGIN but @stream owns no prepared window; END on a slot
- *   whose window is not recording.  Nothing changes.
+ *   whose window is not recording, by any stream of the slot.  Nothing
+ *   changes.
  * - -EIO: BEGIN or END of a doomed window: it is closed, and what it
  *   recorded is tainted; @error and @failure say why.
- * - -ECANCELED: END by a stream that does not own the window: abandoned,
- *   closed without a graph; @owner names its owner, @error its doom if
- *   any.
+ * - -ECANCELED: END by a stream that does not own the recording window:
+ *   abandoned, closed without a graph, nothing tainted; @owner names its
+ *   owner, @error and @failure its doom if any.
  * - -ENOSPC: END of a client that holds max_graphs graphs; the window
  *   goes on recording.
- * - -ERESTARTSYS: A signal interrupted a drain (PREPARE and BEGIN did
+ * - -ERESTARTSYS: A signal interrupted a drain (PREPARE, BEGIN and END did
  *   not change the window), or the wait of any op for the client's lock
  *   (nothing changed).  Restarted if the handler was installed with
  *   SA_RESTART, -EINTR otherwise.
@@ -1687,7 +1769,7 @@ struct drm_weave_capture {
 	__u32 ntasks;
 	/** @error: Out: the negative errno that doomed the window, or 0. */
 	__s32 error;
-	/** @pad2: Zero. */
+	/** @pad2: Must be zero; written zero. */
 	__u32 pad2;
 	/**
 	 * @failure: Out: the id of the failure that doomed the window (see

@@ -157,15 +157,23 @@ check)
 	only=$(cat "$vm/suites")
 	if [ -n "$only" ]; then
 		# WEAVE_SUITES: just these suites, on one device; those of
+		# tests-multi after a reload with num_devices=2, and those of
 		# tests-wide last, after a reload with max_streams=256.
-		plain= wide=
+		plain= multi= wide=
 		for s in $only; do
 			case " $(cat tests-wide) " in
-			*" ./$s "*) wide="$wide ./$s" ;;
+			*" ./$s "*) wide="$wide ./$s"; continue ;;
+			esac
+			case " $(cat tests-multi) " in
+			*" ./$s "*) multi="$multi ./$s" ;;
 			*) plain="$plain ./$s" ;;
 			esac
 		done
 		[ -z "$plain" ] || timed_run_many $plain
+		if [ -n "$multi" ]; then
+			reload_weave num_devices=2
+			timed_run_many $multi
+		fi
 		if [ -n "$wide" ]; then
 			reload_weave max_streams=256
 			timed_run_many $wide
@@ -208,24 +216,40 @@ bench)
 	echo "WEAVE-RESULT: $rc"
 	;;
 fuzz)
-	# The fuzzer for the seconds in $vm/fuzz, in runs of at most 600 s:
-	# the first from the seed given there, the others from random seeds
-	# (each printed); it stops at the first run that fails.
-	read -r secs seed < "$vm/fuzz"
+	# The fuzzer suites (fuzz_*, or those $vm/fuzz names) for the
+	# seconds in $vm/fuzz, in runs of at most 600 s, each run's seconds
+	# shared among the suites: the first run from the seed given there
+	# ("-": none), the others from random seeds (each printed); it stops
+	# at the first suite that fails, with how to replay just that one.
+	read -r secs seed suites < "$vm/fuzz"
+	[ "${seed:-}" != - ] || seed=
+	if [ -z "${suites:-}" ]; then
+		for f in "$build"/selftests/weave/fuzz_*; do
+			[ -x "$f" ] && suites="${suites:-} ${f##*/}"
+		done
+	fi
+	n=$(echo $suites | wc -w)
 	left=${secs:-300}
 	rc=0
-	while [ "$left" -gt 0 ] && [ "$rc" -eq 0 ]; do
+	while [ "$left" -gt 0 ] && [ "$rc" -eq 0 ] && [ "$n" -gt 0 ]; do
 		run=$left
 		[ "$run" -gt 600 ] && run=600
 		left=$((left - run))
+		each=$((run / n))
+		[ "$each" -gt 0 ] || each=1
 		[ -n "${seed:-}" ] || seed=0x$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
-		echo "WEAVE-FUZZ: $run s from seed $seed"
-		WEAVE_FUZZ_SEED=$seed WEAVE_FUZZ_SECONDS=$run \
-			"$build/selftests/weave/fuzz" || rc=$?
-		[ "$rc" -eq 0 ] ||
-			echo "WEAVE-FUZZ: failed; replay: make fuzz SEED=$seed SECONDS=$run"
+		for s in $suites; do
+			echo "WEAVE-FUZZ: $s, $each s from seed $seed"
+			WEAVE_FUZZ_SEED=$seed WEAVE_FUZZ_SECONDS=$each \
+				"$build/selftests/weave/$s" || rc=$?
+			if [ "$rc" -ne 0 ]; then
+				echo "WEAVE-FUZZ: $s failed; replay: make fuzz SEED=$seed SECONDS=$each FUZZ_SUITES=$s"
+				break
+			fi
+		done
 		seed=
 	done
+	[ "$n" -gt 0 ] || { echo "WEAVE-FUZZ: no fuzzer suite"; rc=1; }
 	echo "WEAVE-RESULT: $rc"
 	;;
 profile)

@@ -79,8 +79,8 @@ echo "$kdir" > "$out/modroot"
 # everything), and the configuration `make profile` runs:
 # BATCH,STREAMS,STRATEGY,MAX_TASKS, or weave-bench's arguments (-r 64 65536).
 printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
-# `make fuzz`: how long to fuzz, in seconds, and the first seed (none:
-# random).
+# `make fuzz`: how long to fuzz, in seconds, the first seed ("-": random)
+# and the fuzzer suites (none: all of them).
 printf '%s\n' "${WEAVE_FUZZ:-}" > "$out/fuzz"
 # The suites `check` runs, by name (none: all of them); a shorter loop
 # while working on one suite.

@@ -13,23 +13,7 @@
 /* Buffers the stress test keeps alive at once. */
 #define MANY_BOS	1000
 
-FIXTURE(bo) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(bo)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-}
-
-FIXTURE_TEARDOWN(bo)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(bo, 0u)
 
 static int create(int fd, uint64_t size, uint32_t flags)
 {

@@ -14,8 +14,8 @@
  * allocation of FLUSH_ALL in turn, one of them kvmalloc()'s kmalloc()
  * attempt; the lane's console check fails the run on the "BUG: sleeping
  * function called from invalid context" that a vfree() in the callback
- * prints.  Without the knobs, or with fewer slots, the test fails; it
- * never skips.
+ * prints.  With fewer slots, or fail-nth without the injectors' knobs,
+ * the test fails; on a kernel without fault injection it skips.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "weave_test.h"
+#include "weave_test_fault.h"
 
 /*
  * The slots of the device weave.ko must be loaded with: with at least 103,
@@ -41,57 +42,18 @@
 /* Streams whose jobs the join waits for, on slots of their own. */
 #define FR_STREAMS	3u
 
-#define FR_DEBUGFS	"/sys/kernel/debug/"
-
-/*
- * By default failslab and fail_page_alloc only consider allocations that
- * cannot sleep, and fail_page_alloc only those of order 1 and up; the
- * kmalloc() attempt of kvmalloc() can sleep (and is of order 2 here).
- * Quiet, as each injected failure would print a stack dump otherwise.
- */
-static const struct {
-	const char *file;
-	const char *value;
-} fr_knobs[] = {
-	{ "failslab/ignore-gfp-wait", "N" },
-	{ "failslab/cache-filter", "N" },
-	{ "failslab/verbose", "0" },
-	{ "fail_page_alloc/ignore-gfp-wait", "N" },
-	{ "fail_page_alloc/min-order", "0" },
-	{ "fail_page_alloc/verbose", "0" },
-};
-
-#define FR_NKNOBS	(sizeof(fr_knobs) / sizeof(fr_knobs[0]))
-
 FIXTURE(fr) {
 	int fd;
-	int nth;		/* /proc/thread-self/fail-nth */
-	bool knobs_set;
-	char saved[FR_NKNOBS][24];
+	struct weave_test_fault fault;
 	uint32_t stream[FR_STREAMS];
 };
-
-typedef FIXTURE_DATA(fr) fr_t;
-
-/* Reads a debugfs knob into @buf (@len bytes) without its newline. */
-static int fr_knob_read(const char *file, char *buf, size_t len)
-{
-	return weave_test_read_file(FR_DEBUGFS, file, buf, len);
-}
-
-static int fr_knob_write(const char *file, const char *value)
-{
-	return weave_test_write_file(FR_DEBUGFS, file, value);
-}
 
 FIXTURE_SETUP(fr)
 {
 	struct drm_weave_device_info info;
-	char buf[24];
 	uint32_t i;
-	int ret;
 
-	self->nth = -1;
+	self->fault.nth = -1;
 	self->fd = weave_test_open(_metadata);
 	info = weave_test_info(_metadata, self->fd);
 	ASSERT_LE(FR_MAX_STREAMS, info.max_streams) {
@@ -105,74 +67,16 @@ FIXTURE_SETUP(fr)
 		ASSERT_NE(0u, self->stream[i] % info.max_streams);
 	}
 
-	/* No page fault, which allocates, while fail-nth is armed. */
-	ASSERT_EQ(0, mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		TH_LOG("mlockall: %s", strerror(errno));
-	}
-	self->nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
-	ASSERT_LE(0, self->nth) {
-		TH_LOG("/proc/thread-self/fail-nth: %s (the kernel needs CONFIG_FAULT_INJECTION_DEBUG_FS)",
-		       strerror(errno));
-	}
-	for (i = 0; i < FR_NKNOBS; i++) {
-		ret = fr_knob_read(fr_knobs[i].file, self->saved[i],
-				   sizeof(self->saved[i]));
-		ASSERT_EQ(0, ret) {
-			TH_LOG("%s%s: %s (the kernel needs CONFIG_FAILSLAB and CONFIG_FAIL_PAGE_ALLOC, debugfs mounted)",
-			       FR_DEBUGFS, fr_knobs[i].file, strerror(-ret));
-		}
-	}
-	/* Nothing but fail-nth may fail an allocation. */
-	ASSERT_EQ(0, fr_knob_read("failslab/probability", buf, sizeof(buf)));
-	ASSERT_STREQ("0", buf);
-	ASSERT_EQ(0, fr_knob_read("fail_page_alloc/probability", buf,
-				  sizeof(buf)));
-	ASSERT_STREQ("0", buf);
-	self->knobs_set = true;
-	for (i = 0; i < FR_NKNOBS; i++) {
-		ret = fr_knob_write(fr_knobs[i].file, fr_knobs[i].value);
-		ASSERT_EQ(0, ret) {
-			TH_LOG("writing %s to %s%s: %s", fr_knobs[i].value,
-			       FR_DEBUGFS, fr_knobs[i].file, strerror(-ret));
-		}
-	}
+	/* Last, as the teardown that restores the knobs runs after it only. */
+	weave_test_fault_open(_metadata, &self->fault);
+	if (!weave_test_fault_absent(&self->fault))
+		weave_test_fault_set(_metadata, &self->fault);
 }
 
 FIXTURE_TEARDOWN(fr)
 {
-	size_t i;
-
-	if (self->nth >= 0) {
-		if (pwrite(self->nth, "0", 1, 0) != 1)
-			TH_LOG("cannot disarm fail-nth");
-		close(self->nth);
-	}
-	for (i = 0; self->knobs_set && i < FR_NKNOBS; i++)
-		fr_knob_write(fr_knobs[i].file, self->saved[i]);
+	weave_test_fault_close(_metadata, &self->fault);
 	close(self->fd);
-}
-
-/* Arms fail-nth: the @n-th allocation from now on fails. */
-static void fr_arm(struct __test_metadata *_metadata, fr_t *self,
-		   unsigned int n)
-{
-	char buf[16];
-	int len = snprintf(buf, sizeof(buf), "%u", n);
-
-	ASSERT_EQ(len, pwrite(self->nth, buf, len, 0));
-}
-
-/* Disarms fail-nth; returns whether the armed failure was injected. */
-static bool fr_disarm(struct __test_metadata *_metadata, fr_t *self)
-{
-	char buf[24];
-	ssize_t len;
-
-	len = pread(self->nth, buf, sizeof(buf) - 1, 0);
-	ASSERT_EQ(1, pwrite(self->nth, "0", 1, 0));
-	ASSERT_LT(0, len);
-	buf[len] = 0;
-	return strtoul(buf, NULL, 10) == 0;
 }
 
 /*
@@ -195,14 +99,14 @@ TEST_F_TIMEOUT(fr, flush_all_last_put_in_callback, 120)
 	bool inj;
 	int ret;
 
+	if (weave_test_fault_absent(&self->fault))
+		return;
 	/*
 	 * Each slot keeps the fence of its last job, which holds the module:
 	 * the baseline is taken once every stream has one.
 	 */
 	for (i = 0; i < FR_STREAMS; i++) {
-		weave_test_batch_init(&b);
-		weave_test_noop(&b);
-		weave_test_enqueue(_metadata, self->fd, self->stream[i], &b);
+		weave_test_enqueue_noop(_metadata, self->fd, self->stream[i]);
 		weave_test_finish(_metadata, self->fd, self->stream[i]);
 	}
 	weave_test_client_idle(_metadata, self->fd);
@@ -225,14 +129,11 @@ TEST_F_TIMEOUT(fr, flush_all_last_put_in_callback, 120)
 		obj = weave_test_syncobj(_metadata, self->fd);
 		out = weave_sync(obj, 0);
 
-		fr_arm(_metadata, self, n);
+		weave_test_fault_arm(_metadata, &self->fault, n);
 		ret = weave_flush_all(self->fd, &out);
-		inj = fr_disarm(_metadata, self);
+		inj = weave_test_fault_disarm(_metadata, &self->fault);
 
-		ASSERT_TRUE(ret == 0 || ret == -ENOMEM) {
-			TH_LOG("FLUSH_ALL at fail-nth %u: %d (%s), not 0 or -ENOMEM",
-			       n, ret, strerror(-ret));
-		}
+		weave_test_ok_or_enomem(_metadata, "FLUSH_ALL", n, ret);
 		if (!ret) {
 			/* The join waits for the gated jobs. */
 			ASSERT_EQ(-ETIME, drmSyncobjWait(self->fd, &obj, 1, 0,

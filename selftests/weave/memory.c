@@ -30,24 +30,7 @@
 /* What the process outside the group allocates and touches. */
 #define OUTSIDER	(256 * MIB)
 
-FIXTURE(memory) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(memory)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-	ASSERT_LE(6u, self->info.uapi_minor);
-}
-
-FIXTURE_TEARDOWN(memory)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(memory, 6u)
 
 /* A field of /proc/meminfo, in kB; -1 if it has none by @name. */
 static long long meminfo_kb(const char *name)

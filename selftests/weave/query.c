@@ -455,15 +455,12 @@ TEST_F_TIMEOUT(query, small_flushes_get_small_jobs, 60)
 TEST_F(query, client_usage_is_per_file)
 {
 	struct drm_weave_client_usage usage;
-	struct weave_test_batch b;
 	uint32_t stream;
 	int other;
 
 	stream = weave_test_stream(_metadata, self->fd,
 				   DRM_WEAVE_PRIORITY_NORMAL);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, stream);
 
 	other = weave_test_open(_metadata);
 	usage = weave_test_client_usage(_metadata, other);

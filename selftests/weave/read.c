@@ -22,9 +22,7 @@
 #define POISON		0xcc
 
 FIXTURE(rd) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	struct weave_test_report *r;	/* CHECK's report */
 	struct weave_test_report *q;	/* READ's report, in the same shape */
@@ -39,9 +37,7 @@ FIXTURE_SETUP(rd)
 {
 	struct weave_test_batch b;
 
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(3u, self->info.uapi_minor) {
 		TH_LOG("uAPI 1.%u has no READ", self->info.uapi_minor);
 	}

@@ -15,23 +15,7 @@
 /* Streams the chain tests run at once. */
 #define CHAINS		16
 
-FIXTURE(data) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(data)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-}
-
-FIXTURE_TEARDOWN(data)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(data, 0u)
 
 /*
  * Runs @n chains, one per stream, each on its own buffer, all writing their
@@ -326,14 +310,11 @@ TEST_F(data, threshold)
 TEST_F(data, threshold_one)
 {
 	struct drm_weave_stream_query q;
-	struct weave_test_batch b;
 	uint32_t stream;
 
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 1);
 	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, stream);
 	q = weave_test_squery(_metadata, self->fd, stream);
 	EXPECT_EQ(1u, q.executed);
 	weave_test_wait(_metadata, self->fd, stream);

@@ -13,9 +13,7 @@
 #include "weave_test.h"
 
 FIXTURE(err) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	uint32_t bo;
 	uint32_t bo2;
@@ -28,9 +26,7 @@ FIXTURE(err) {
 /* A valid enqueue of one fill of bo's first page, in self->args. */
 FIXTURE_SETUP(err)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
 	self->bo = weave_test_bo(_metadata, self->fd, self->page, 0);

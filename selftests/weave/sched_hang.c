@@ -11,16 +11,12 @@
 #include "weave_test.h"
 
 FIXTURE(hang) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 };
 
 FIXTURE_SETUP(hang)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_NE(0u, self->info.job_timeout_ms);
 }
 

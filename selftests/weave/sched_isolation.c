@@ -12,17 +12,13 @@
 #include "weave_test.h"
 
 FIXTURE(iso) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 };
 
 FIXTURE_SETUP(iso)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
 	/* The module parameter may make sequential the default. */
@@ -87,28 +83,6 @@ TEST_F(iso, bad_handle)
 }
 
 /*
- * One NOOP on each of @a and @b, flushed together by one flush all, then
- * waited for.  Returns the jobs that made: 1 if the two slots were
- * interleaved, 2 if each ran on its own backend stream.
- */
-static uint64_t flush_pair(struct __test_metadata *_metadata, int fd,
-			   uint32_t a, uint32_t b)
-{
-	struct weave_test_batch bt;
-	uint64_t before = weave_test_jobs(_metadata, fd);
-
-	weave_test_batch_init(&bt);
-	weave_test_noop(&bt);
-	weave_test_enqueue(_metadata, fd, a, &bt);
-	weave_test_noop(&bt);
-	weave_test_enqueue(_metadata, fd, b, &bt);
-	ASSERT_EQ(0, weave_flush_all(fd, NULL));
-	weave_test_wait(_metadata, fd, a);
-	weave_test_wait(_metadata, fd, b);
-	return weave_test_jobs(_metadata, fd) - before;
-}
-
-/*
  * A stream on the slot of self->stream (handle + max_streams), or zero if
  * max_client_streams does not reach it.  The handles below it are
  * created on the way and kept.
@@ -134,14 +108,14 @@ TEST_F(iso, isolated_slot_is_not_interleaved)
 	uint32_t other = weave_test_stream(_metadata, self->fd,
 					   DRM_WEAVE_PRIORITY_NORMAL);
 
-	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
-	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, other, self->stream));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, other, self->stream));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_LEAVE));
-	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* Tasks queued before ENTER are executed by it, outside the isolation. */
@@ -182,9 +156,7 @@ TEST_F(iso, leave_executes_isolated_tasks)
 
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->stream);
 	weave_test_noop(&b);
 	weave_test_enqueue(_metadata, self->fd, other, &b);
 	before = weave_test_jobs(_metadata, self->fd);
@@ -212,7 +184,7 @@ TEST_F(iso, covers_folded_stream)
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_ENTER));
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd, folded).isolated);
-	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, folded, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, folded, other));
 }
 
 /*
@@ -237,11 +209,11 @@ TEST_F(iso, folded_streams_hold_it_each)
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, folded,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd, folded).isolated);
-	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* A stream that holds no isolation cannot end another stream's. */
@@ -275,7 +247,7 @@ TEST_F(iso, destroy_releases_the_hold)
 	ASSERT_EQ(0, weave_stream_destroy(self->fd, folded));
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(1u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(1u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 }
 
 /* Changing the threshold before the first enqueue keeps the holds. */
@@ -289,7 +261,7 @@ TEST_F(iso, max_tasks_keeps_isolation)
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS, 2);
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).isolated);
-	EXPECT_EQ(2u, flush_pair(_metadata, self->fd, self->stream, other));
+	EXPECT_EQ(2u, weave_test_flush_pair(_metadata, self->fd, self->stream, other));
 	ASSERT_EQ(0, weave_stream_isolate(self->fd, self->stream,
 					  DRM_WEAVE_ISOLATION_LEAVE));
 }

@@ -14,18 +14,14 @@
 #include "weave_test.h"
 
 FIXTURE(life) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	int64_t timeout_ns;
 	struct drm_weave_memory_usage base;
 };
 
 FIXTURE_SETUP(life)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	self->timeout_ns = self->info.job_timeout_ms * 1000000ll;
 	ASSERT_LT(0, self->timeout_ns);
 	self->base = weave_test_usage(_metadata, self->fd);

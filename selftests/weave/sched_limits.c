@@ -16,23 +16,7 @@
 
 #include "weave_test.h"
 
-FIXTURE(limits) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
-};
-
-FIXTURE_SETUP(limits)
-{
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
-}
-
-FIXTURE_TEARDOWN(limits)
-{
-	close(self->fd);
-}
+WEAVE_TEST_FIXTURE(limits, 0u)
 
 TEST_F_TIMEOUT(limits, max_client_streams, 120)
 {
@@ -108,9 +92,7 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 180)
 	uint64_t max = self->info.max_pending_tasks, total;
 	uint32_t per = self->info.max_tasks_per_enqueue, stream, n;
 	struct weave_test_gate gate;
-	struct weave_test_batch b;
 	struct drm_weave_task *t;
-	struct drm_weave_sync in;
 
 	if (max > 200000)
 		SKIP(return, "max_pending_tasks %llu is too many to queue",
@@ -120,10 +102,7 @@ TEST_F_TIMEOUT(limits, max_pending_tasks, 180)
 	stream = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	/* Held until signalled: queueing the rest may take seconds. */
 	weave_test_gate_open(_metadata, &gate, self->fd);
-	in = weave_sync(gate.syncobj, 0);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	ASSERT_EQ(0, weave_enqueue(self->fd, stream, b.task, b.n, &in, 1, NULL));
+	ASSERT_EQ(0, weave_test_gated_noop(&gate, self->fd, stream));
 	ASSERT_EQ(0, weave_flush(self->fd, stream, NULL));
 	t = noops(per);
 	for (total = 1; total < max; total += n) {

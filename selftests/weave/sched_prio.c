@@ -36,14 +36,11 @@ FIXTURE_TEARDOWN(prio)
 static void check_priority(struct __test_metadata *_metadata, int fd,
 			   uint32_t prio)
 {
-	struct weave_test_batch b;
 	uint32_t stream;
 
 	stream = weave_test_stream(_metadata, fd, prio);
 	EXPECT_EQ(prio, weave_test_squery(_metadata, fd, stream).priority);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, fd, stream);
 	weave_test_finish(_metadata, fd, stream);
 	EXPECT_EQ(1u, weave_test_squery(_metadata, fd, stream).completed);
 	ASSERT_EQ(0, weave_stream_destroy(fd, stream));

@@ -48,9 +48,7 @@
 #define LOAD_TRIES	4
 
 FIXTURE(teardown) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	int64_t timeout_ns;
 	uint32_t gated;
 	struct drm_weave_memory_usage base;
@@ -59,9 +57,7 @@ FIXTURE(teardown) {
 
 FIXTURE_SETUP(teardown)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	self->timeout_ns = self->info.job_timeout_ms * MS;
 	ASSERT_LT(0, self->timeout_ns);
 	/* Gated streams get slots of their own, on every queue. */

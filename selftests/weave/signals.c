@@ -32,17 +32,13 @@
 #define FAULT_MS	20000
 
 FIXTURE(signals) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 };
 
 FIXTURE_SETUP(signals)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
 }
@@ -95,15 +91,8 @@ static void alarm_in(struct __test_metadata *_metadata, long ms)
 static void held_work(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(signals) *self, struct weave_test_gate *gate)
 {
-	struct weave_test_batch b;
-	struct drm_weave_sync in;
-
 	weave_test_gate_open(_metadata, gate, self->fd);
-	in = weave_sync(gate->syncobj, 0);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, &in,
-				   1, NULL));
+	ASSERT_EQ(0, weave_test_gated_noop(gate, self->fd, self->stream));
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
 }
 

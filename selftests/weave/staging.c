@@ -23,9 +23,7 @@
 #define WRITES		(4 * PER_ARENA)
 
 FIXTURE(staging) {
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 	uint32_t stream;
 	/* A host write that takes a quarter of the arena, and its data. */
 	uint32_t quarter;
@@ -34,9 +32,7 @@ FIXTURE(staging) {
 
 FIXTURE_SETUP(staging)
 {
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	ASSERT_LE(4u, self->info.uapi_minor);
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
@@ -73,6 +69,25 @@ static int write_quarter(FIXTURE_DATA(staging) *self, uint32_t bo,
 			      self->quarter, self->data +
 			      (size_t)i * self->quarter);
 	return weave_test_submit(self->fd, self->stream, &b);
+}
+
+/*
+ * Staging pressure: a NOOP gated on @gate, which this opens, holds the
+ * slot's work back, and host writes of PER_ARENA quarters of @bo fill its
+ * arena.  Returns 0 or the first negative errno.
+ */
+static int fill_arena_gated(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(staging) *self,
+			    struct weave_test_gate *gate, uint32_t bo)
+{
+	uint32_t i;
+	int ret;
+
+	weave_test_gate_open(_metadata, gate, self->fd);
+	ret = weave_test_gated_noop(gate, self->fd, self->stream);
+	for (i = 0; !ret && i < PER_ARENA; i++)
+		ret = write_quarter(self, bo, i);
+	return ret;
 }
 
 /* Quarters 0..@n-1 of @bo hold the data's. */
@@ -235,10 +250,8 @@ TEST_F(staging, pressure_executes_and_waits)
 TEST_F_TIMEOUT(staging, pressure_on_held_work_is_ebusy, 120)
 {
 	struct weave_test_gate gate;
-	struct weave_test_batch b;
-	struct drm_weave_sync in;
 	int64_t start, timeout;
-	uint32_t bo, i;
+	uint32_t bo;
 
 	timeout = self->info.job_timeout_ms * 1000000ll;
 	bo = quarters_bo(_metadata, self, PER_ARENA + 1);
@@ -247,14 +260,7 @@ TEST_F_TIMEOUT(staging, pressure_on_held_work_is_ebusy, 120)
 		TH_LOG("job_timeout_ms %u is too long for a gate to outlast the wait",
 		       self->info.job_timeout_ms);
 	}
-	weave_test_gate_open(_metadata, &gate, self->fd);
-	in = weave_sync(gate.syncobj, 0);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, &in,
-				   1, NULL));
-	for (i = 0; i < PER_ARENA; i++)
-		ASSERT_EQ(0, write_quarter(self, bo, i));
+	ASSERT_EQ(0, fill_arena_gated(_metadata, self, &gate, bo));
 
 	start = weave_test_now();
 	EXPECT_EQ(-EBUSY, write_quarter(self, bo, PER_ARENA));
@@ -288,20 +294,11 @@ TEST_F_TIMEOUT(staging, signal_interrupts_the_wait, 120)
 	struct drm_weave_enqueue args;
 	struct drm_weave_task task;
 	struct weave_test_gate gate;
-	struct weave_test_batch b;
-	struct drm_weave_sync in;
-	uint32_t bo, i;
+	uint32_t bo;
 	int ret;
 
 	bo = quarters_bo(_metadata, self, PER_ARENA + 1);
-	weave_test_gate_open(_metadata, &gate, self->fd);
-	in = weave_sync(gate.syncobj, 0);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, &in,
-				   1, NULL));
-	for (i = 0; i < PER_ARENA; i++)
-		ASSERT_EQ(0, write_quarter(self, bo, i));
+	ASSERT_EQ(0, fill_arena_gated(_metadata, self, &gate, bo));
 
 	/* A raw ioctl: drmIoctl() would restart it. */
 	bind = weave_binding(bo, DRM_WEAVE_ACCESS_WRITE,
@@ -349,23 +346,14 @@ TEST_F_TIMEOUT(staging, kill_during_the_wait, 120)
 	ASSERT_LE(0, child);
 	if (!child) {
 		FIXTURE_DATA(staging) c = *self;
-		struct weave_test_batch b;
-		struct drm_weave_sync in;
-		uint32_t bo, i;
+		uint32_t bo;
 
 		c.fd = weave_test_open(_metadata);
 		c.stream = weave_test_stream(_metadata, c.fd,
 					     DRM_WEAVE_PRIORITY_NORMAL);
 		bo = quarters_bo(_metadata, &c, PER_ARENA + 1);
-		weave_test_gate_open(_metadata, &gate, c.fd);
-		in = weave_sync(gate.syncobj, 0);
-		weave_test_batch_init(&b);
-		weave_test_noop(&b);
-		if (weave_enqueue(c.fd, c.stream, b.task, b.n, &in, 1, NULL))
+		if (fill_arena_gated(_metadata, &c, &gate, bo))
 			_exit(1);
-		for (i = 0; i < PER_ARENA; i++)
-			if (write_quarter(&c, bo, i))
-				_exit(2);
 		/* Waits until the kill: nothing signals the gate before. */
 		while (write_quarter(&c, bo, PER_ARENA) == -EBUSY)
 			;

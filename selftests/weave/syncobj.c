@@ -64,16 +64,13 @@ FIXTURE(syncobj) {
 FIXTURE_SETUP(syncobj)
 {
 	struct drm_weave_sync out;
-	struct weave_test_batch b;
 
 	self->fd = weave_test_open(_metadata);
 	self->stream = weave_test_stream(_metadata, self->fd,
 					 DRM_WEAVE_PRIORITY_NORMAL);
 	self->weave = weave_test_syncobj(_metadata, self->fd);
 	self->dst = weave_test_syncobj(_metadata, self->fd);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, self->stream);
 	out = weave_sync(self->weave, 0);
 	ASSERT_EQ(0, weave_flush(self->fd, self->stream, &out));
 	ASSERT_EQ(0, drmSyncobjWait(self->fd, &self->weave, 1,
@@ -153,7 +150,6 @@ TEST_F(leak, transfer_with_unknown_flags_leaks_nothing)
 	long base = self->base;
 	struct drm_syncobj_transfer t;
 	struct drm_weave_sync out;
-	struct weave_test_batch b;
 	uint32_t stream, src, dst;
 	int fd, i;
 
@@ -161,9 +157,7 @@ TEST_F(leak, transfer_with_unknown_flags_leaks_nothing)
 	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
 	src = weave_test_syncobj(_metadata, fd);
 	dst = weave_test_syncobj(_metadata, fd);
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, fd, stream);
 	out = weave_sync(src, 0);
 	ASSERT_EQ(0, weave_flush(fd, stream, &out));
 	ASSERT_LT(base, weave_test_module_refs());

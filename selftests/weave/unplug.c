@@ -201,18 +201,14 @@ static void check_new_open(struct __test_metadata *_metadata)
 FIXTURE(unplug) {
 	long base;		/* weave.ko's references before the test */
 	char dev[32];		/* the platform device, "weave.0" */
-	int fd;
-	struct drm_weave_device_info info;
-	uint64_t page;
+	WEAVE_TEST_FILE_FIELDS;
 };
 
 FIXTURE_SETUP(unplug)
 {
 	self->base = weave_test_settled_refs();
 	ASSERT_LE(0, self->base);
-	self->fd = weave_test_open(_metadata);
-	self->info = weave_test_info(_metadata, self->fd);
-	self->page = self->info.page_size;
+	WEAVE_TEST_FILE_SETUP();
 	node_device(_metadata, self->fd, self->dev, sizeof(self->dev));
 	ASSERT_TRUE(is_bound(self->dev)) {
 		TH_LOG("%s, the device of the node, is not bound to weave's driver",
@@ -226,6 +222,22 @@ FIXTURE_TEARDOWN(unplug)
 		close(self->fd);
 	if (!is_bound(self->dev))
 		driver_write("bind", self->dev);
+}
+
+/*
+ * Closes the test's file, which must free all weave.ko held, binds the
+ * device again and checks a new file works, holding nothing after.
+ */
+static void close_and_rebind(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(unplug) *self)
+{
+	close(self->fd);
+	self->fd = -1;
+	weave_test_await_refs(_metadata, self->base);
+
+	bind(_metadata, self->dev);
+	check_new_open(_metadata);
+	weave_test_await_refs(_metadata, self->base);
 }
 
 /* One call of every ioctl a file offers, each of which must fail. */
@@ -376,13 +388,7 @@ TEST_F(unplug, every_ioctl_on_an_old_file_fails_with_enodev)
 		munmap(map, self->page);
 
 	close(dmabuf);
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 /* A 32-bit caller's ioctls fail the same way, where there are any. */
@@ -561,13 +567,7 @@ TEST_F(unplug, unbind_during_load)
 	EXPECT_EQ(1, fence_status(_metadata, gate_sfd,
 				  WEAVE_TEST_WAIT_NS / 1000000));
 	close(fd2);
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 /* A pending fence handed out before the unbind signals with -ENODEV. */
@@ -659,9 +659,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		ASSERT_EQ(0, weave_flush(fd, stream, &out));
 		sfd = export_fence(_metadata, fd, obj);
 		/* And some queued, never flushed. */
-		weave_test_batch_init(&b);
-		weave_test_noop(&b);
-		weave_test_enqueue(_metadata, fd, stream, &b);
+		weave_test_enqueue_noop(_metadata, fd, stream);
 
 		unbind(_metadata, self->dev);
 		EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
@@ -757,7 +755,6 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 	struct drm_weave_task task, noop;
 	struct drm_weave_sync in;
 	struct drm_weave_binding wb;
-	struct weave_test_batch b;
 	uint64_t seen = 0, addr;
 	struct weave_uffd uf;
 	uint32_t stream, bo, syncobj, i;
@@ -782,9 +779,7 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 				   DRM_WEAVE_CAPTURE_PREPARE, NULL));
 	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_BEGIN,
 				   NULL));
-	weave_test_batch_init(&b);
-	weave_test_noop(&b);
-	weave_test_enqueue(_metadata, self->fd, stream, &b);
+	weave_test_enqueue_noop(_metadata, self->fd, stream);
 	ASSERT_EQ(0, weave_capture(self->fd, stream, DRM_WEAVE_CAPTURE_END,
 				   &cap));
 
@@ -905,12 +900,7 @@ TEST_F(unplug, unbind_does_not_wait_for_user_memory)
 	weave_uffd_free(&uf);
 	free(content);
 
-	close(self->fd);
-	self->fd = -1;
-	weave_test_await_refs(_metadata, self->base);
-	bind(_metadata, self->dev);
-	check_new_open(_metadata);
-	weave_test_await_refs(_metadata, self->base);
+	close_and_rebind(_metadata, self);
 }
 
 TEST_HARNESS_MAIN

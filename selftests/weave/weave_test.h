@@ -160,6 +160,41 @@ static inline void weave_test_assert_usage(struct __test_metadata *_metadata,
 	ASSERT_EQ(base->live_bytes + bytes, now.live_bytes);
 }
 
+/*
+ * The fields of a fixture on a file of weave device 0: the file, the
+ * device's info and its page size, filled by WEAVE_TEST_FILE_SETUP().
+ */
+#define WEAVE_TEST_FILE_FIELDS				\
+	int fd;						\
+	struct drm_weave_device_info info;		\
+	uint64_t page
+
+/* In a FIXTURE_SETUP(): opens the file of WEAVE_TEST_FILE_FIELDS. */
+#define WEAVE_TEST_FILE_SETUP() do {				\
+	self->fd = weave_test_open(_metadata);			\
+	self->info = weave_test_info(_metadata, self->fd);	\
+	self->page = self->info.page_size;			\
+} while (0)
+
+/*
+ * WEAVE_TEST_FIXTURE() - Fixture @name: a file of weave device 0, whose
+ * uAPI must be 1.@minor or later, and nothing else (its fields are
+ * WEAVE_TEST_FILE_FIELDS).
+ */
+#define WEAVE_TEST_FIXTURE(name, minor)				\
+	FIXTURE(name) {						\
+		WEAVE_TEST_FILE_FIELDS;				\
+	};							\
+	FIXTURE_SETUP(name)					\
+	{							\
+		WEAVE_TEST_FILE_SETUP();			\
+		ASSERT_LE(minor, self->info.uapi_minor);	\
+	}							\
+	FIXTURE_TEARDOWN(name)					\
+	{							\
+		close(self->fd);				\
+	}
+
 /* Creates a buffer of @size bytes (a multiple of the page size). */
 static inline uint32_t weave_test_bo(struct __test_metadata *_metadata,
 				     int fd, uint64_t size, uint32_t flags)
@@ -251,6 +286,24 @@ static inline void weave_test_expect_words(struct __test_metadata *_metadata,
 	EXPECT_EQ(word, map[0]);
 	EXPECT_EQ(word, map[size / 4 - 1]);
 	weave_test_unmap(_metadata, map, size);
+}
+
+/* Checks every u32 word of @size bytes at @off of @bo is @word. */
+static inline void weave_test_expect_range(struct __test_metadata *_metadata,
+					   int fd, uint32_t bo,
+					   uint64_t bo_size, uint64_t off,
+					   uint64_t size, uint32_t word)
+{
+	uint32_t *map = weave_test_map(_metadata, fd, bo, bo_size);
+	uint64_t i;
+
+	for (i = off / 4; i < (off + size) / 4; i++) {
+		ASSERT_EQ(word, map[i]) {
+			TH_LOG("buffer %u, byte %llu", bo,
+			       (unsigned long long)i * 4);
+		}
+	}
+	weave_test_unmap(_metadata, map, bo_size);
 }
 
 /* --- streams and tasks ---------------------------------------------------- */
@@ -585,6 +638,17 @@ static inline void weave_test_enqueue(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, weave_test_submit(fd, stream, b));
 }
 
+/* Enqueues one NOOP on @stream, failing the test on error. */
+static inline void weave_test_enqueue_noop(struct __test_metadata *_metadata,
+					   int fd, uint32_t stream)
+{
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, fd, stream, &b);
+}
+
 /* A syncobj, failing the test if libdrm cannot make one. */
 static inline uint32_t weave_test_syncobj(struct __test_metadata *_metadata,
 					  int fd)
@@ -904,6 +968,44 @@ static inline void weave_test_gate_wait(struct __test_metadata *_metadata,
 	EXPECT_EQ(1, weave_test_sync_file_status(_metadata, fd, obj, 0));
 	drmSyncobjDestroy(fd, g->syncobj);
 	weave_test_gate_close(g);
+}
+
+/*
+ * One NOOP on each of @a and @b, flushed together by one flush all, then
+ * waited for.  Returns the jobs that made: 1 if the two slots were
+ * interleaved, 2 if each ran on its own backend stream.
+ */
+static inline uint64_t weave_test_flush_pair(struct __test_metadata *_metadata,
+					     int fd, uint32_t a, uint32_t b)
+{
+	struct weave_test_batch bt;
+	uint64_t before = weave_test_jobs(_metadata, fd);
+
+	weave_test_batch_init(&bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, a, &bt);
+	weave_test_noop(&bt);
+	weave_test_enqueue(_metadata, fd, b, &bt);
+	ASSERT_EQ(0, weave_flush_all(fd, NULL));
+	weave_test_wait(_metadata, fd, a);
+	weave_test_wait(_metadata, fd, b);
+	return weave_test_jobs(_metadata, fd) - before;
+}
+
+/*
+ * Enqueues one NOOP on @stream of @fd gated on @g (open it first), so
+ * that the slot holds work until the gate opens.  Returns 0 or a negative
+ * errno, without failing the test, for a child process to call.
+ */
+static inline int weave_test_gated_noop(const struct weave_test_gate *g,
+					int fd, uint32_t stream)
+{
+	struct drm_weave_sync in = weave_sync(g->syncobj, 0);
+	struct weave_test_batch b;
+
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	return weave_enqueue(fd, stream, b.task, b.n, &in, 1, NULL);
 }
 
 /*
