@@ -33,6 +33,7 @@
 #include "weave_job.h"
 #include "weave_lists.h"
 #include "weave_staging.h"
+#include "weave_trace.h"
 
 /**
  * DOC: soft engine
@@ -565,6 +566,8 @@ static void weave_job_commit(struct weave_job *job,
 	}
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
+	trace_weave_job_push(ctx->id, job->queue - ctx->engine->queues,
+			     finished->context, finished->seqno, job->ntasks, 0);
 	/* The next point of the entity's timeline, in push order. */
 	out = weave_eng_proxy_attach_at(job->proxy, dma_fence_get(finished),
 					job->bs->fence_context + job->prio,

@@ -22,6 +22,7 @@
 #include "weave_graph.h"
 #include "weave_staging.h"
 #include "weave_submit.h"
+#include "weave_trace.h"
 #include "weave_uarray.h"
 
 /* An ENQUEUE of a stream that records its window: see "DOC: graphs". */
@@ -53,6 +54,11 @@ static int weave_enqueue_try(struct drm_device *drm, struct drm_file *file,
 		ret = weave_submit(c, file, args, NULL, 0, 0,
 				   record ? &weave_graph_recorder : NULL, room);
 		pagefault_enable();
+		if (!ret)
+			trace_weave_enqueue(c->ectx->id, args->stream,
+					    weave_core_slot(&c->core,
+							    args->stream),
+					    args->tasks.count, record);
 		if (ret == -EAGAIN && room->full)
 			room->seen = weave_eng_staging_reclaimed(c->ectx,
 								 room->slot);

@@ -24,6 +24,7 @@
 #include "weave_job.h"
 #include "weave_propagate.h"
 #include "weave_queue.h"
+#include "weave_trace.h"
 
 /**
  * DOC: hardware queues
@@ -78,6 +79,12 @@ static int weave_job_cut_reason(struct weave_job *job, int err)
 	       atomic_read(&job->ctx->aborted) ?: -ECANCELED;
 }
 
+/* An event of the weave_job class about @job, which the worker holds. */
+#define weave_queue_trace(event, job, tasks, err)			\
+	event((job)->ctx->id, (job)->queue - (job)->ctx->engine->queues,	\
+	      (job)->base.s_fence->finished.context,			\
+	      (job)->base.s_fence->finished.seqno, (tasks), (err))
+
 /*
  * The watchdog of a queue's running job (see "DOC: hardware queues",
  * Timeouts), in hard interrupt context: cut the job short.
@@ -88,6 +95,7 @@ static enum hrtimer_restart weave_queue_watchdog(struct hrtimer *timer)
 					     watchdog);
 
 	/* The worker cancels the timer before it lets the job go. */
+	weave_queue_trace(trace_weave_job_timeout, q->running, 0, -ETIMEDOUT);
 	WRITE_ONCE(q->running->abort, -ETIMEDOUT);
 	wake_up_all(&q->abort_wq);
 	return HRTIMER_NORESTART;
@@ -102,11 +110,12 @@ static void weave_job_execute(struct weave_job *job)
 	int err = job->base.s_fence->finished.error;
 	const struct weave_tally *tally = job->tallies;
 	u64 start = ktime_get_ns();
-	u32 i, pos = 0;
+	u32 i, ran, pos = 0;
 	bool skip, cut;
 	int ret, why;
 
 	q->running = job;
+	weave_queue_trace(trace_weave_job_run, job, job->ntasks, err);
 	hrtimer_start(&q->watchdog, ms_to_ktime(q->timeout_ms),
 		      HRTIMER_MODE_REL);
 
@@ -143,6 +152,7 @@ static void weave_job_execute(struct weave_job *job)
 	 */
 	hrtimer_cancel(&q->watchdog);
 	cut = i < job->ntasks;
+	ran = i;
 	/*
 	 * Tasks that did not finish leave bytes unwritten, or half written,
 	 * which another process may share: they carry why.
@@ -165,6 +175,7 @@ static void weave_job_execute(struct weave_job *job)
 	/* Counted before the fence tells anyone the job is done. */
 	atomic64_add(ktime_get_ns() - start,
 		     &ctx->busy_ns[q - ctx->engine->queues]);
+	weave_queue_trace(trace_weave_job_done, job, ran, err);
 
 	/* Only the worker signals the hardware fence: it is not yet. */
 	if (err) {
