@@ -80,10 +80,13 @@ static int weave_job_cut_reason(struct weave_job *job, int err)
 }
 
 /* An event of the weave_job class about @job, which the worker holds. */
-#define weave_queue_trace(event, job, tasks, err)			\
-	event((job)->ctx->id, (job)->queue - (job)->ctx->engine->queues,	\
-	      (job)->base.s_fence->finished.context,			\
-	      (job)->base.s_fence->finished.seqno, (tasks), (err))
+#define weave_queue_trace(event, job, tasks, err) do {			\
+	const struct weave_job *j_ = (job);				\
+									\
+	event(j_->ctx->id, j_->queue - j_->ctx->engine->queues,	\
+	      j_->base.s_fence->finished.context,			\
+	      j_->base.s_fence->finished.seqno, (tasks), (err));	\
+} while (0)
 
 /*
  * The watchdog of a queue's running job (see "DOC: hardware queues",
