@@ -433,6 +433,39 @@ static inline void weave_test_await_refs(struct __test_metadata *_metadata,
 	}
 }
 
+/*
+ * Polls until the device holds @bos more buffers of @bytes than @base (as
+ * freeing is deferred past the fences and files that hold them), and
+ * fails if it does not within @wait_ns.
+ */
+static inline void weave_test_await_usage(struct __test_metadata *_metadata,
+					  int fd,
+					  const struct drm_weave_memory_usage *base,
+					  uint64_t bos, uint64_t bytes,
+					  int64_t wait_ns)
+{
+	int64_t deadline = weave_test_now() + wait_ns;
+	struct drm_weave_memory_usage now;
+
+	for (;;) {
+		now = weave_test_usage(_metadata, fd);
+		if (now.live_bos == base->live_bos + bos &&
+		    now.live_bytes == base->live_bytes + bytes)
+			return;
+		if (weave_test_now() > deadline)
+			break;
+		usleep(2000);
+	}
+	ASSERT_EQ(base->live_bos + bos, now.live_bos) {
+		TH_LOG("%llu buffers (%llu bytes) live, %llu (%llu) expected",
+		       (unsigned long long)now.live_bos,
+		       (unsigned long long)now.live_bytes,
+		       (unsigned long long)(base->live_bos + bos),
+		       (unsigned long long)(base->live_bytes + bytes));
+	}
+	ASSERT_EQ(base->live_bytes + bytes, now.live_bytes);
+}
+
 /* The software crc32c (Castagnoli, seed ~0, final xor ~0) of @len bytes. */
 static inline uint32_t weave_test_crc32c(const void *ptr, size_t len)
 {
