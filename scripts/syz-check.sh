@@ -98,5 +98,4 @@ plant "a missing const" "dev_weave.txt:.*DRM_IOCTL_WEAVE_WAITX" \
 plant "a struct short of a field" "drm_weave_enqueue is described with" \
 	'/^drm_weave_enqueue {/,/^}/{/seqno/d}'
 rm -f "$planted"
-check "$txt" > /dev/null || { echo "the real descriptions fail"; exit 1; }
 [ $fails -eq 0 ]

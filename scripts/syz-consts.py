@@ -33,6 +33,9 @@ NOT_DESCRIBED = {
     'DRM_WEAVE_UAPI_MINOR': 'a version, reported by QUERY',
     'DRM_WEAVE_BO_FLAGS': 'the mask of the BO flags, each described',
     'DRM_WEAVE_FAILURE_SKIPS': 'a count, not a value of a field',
+    # An output is an int range (flags cannot be output): its ends name
+    # the others.
+    'DRM_WEAVE_CAPTURE_PREPARED': 'inside drm_weave_capture.state\'s range',
 }
 
 IDENT = re.compile(r'(?<![$\w])(DRM_\w+|WEAVE_SIZEOF_\w+|WEAVE_TASK_SIZE_V0)\b')
