@@ -276,8 +276,23 @@ check: | $(CACHE)/kernels.mk
 check-lanes: all
 	scripts/check.sh $(CACHE) $(LANE_KVERS)
 
+# SYZKALLER=DIR: the syzkaller tree lint compiles the descriptions with
+# (default CACHE/syzkaller; skipped where there is none).
 lint: module lib
-	scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
+	$(if $(SYZKALLER),SYZKALLER=$(SYZKALLER)) scripts/lint.sh $(CACHE) $(BUILD)/results $(KVERS)
+
+# --- syzkaller descriptions of the uAPI (tools/syz) --------------------------
+# syz-consts regenerates their const file from uapi/weave_drm.h (after a
+# uAPI change; make lint fails until it is done); syz-check compiles them
+# with the syzkaller tree SYZKALLER=DIR, as make lint does.
+.PHONY: syz-consts syz-check
+syz-consts:
+	scripts/syz-consts.py --out tools/syz/dev_weave.txt.const
+
+syz-check:
+	@test -n "$(SYZKALLER)" || { echo "make syz-check: set SYZKALLER=DIR" >&2; exit 1; }
+	scripts/syz-check.sh $(SYZKALLER) $(BUILD)/syz
+	scripts/syz-check.sh --self-test $(SYZKALLER) $(BUILD)/syz
 
 # libweave's ABI across a grown uAPI, `make install` with pkg-config, the
 # kselftest suites built in a kernel tree, and the goals that must not set

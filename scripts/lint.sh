@@ -5,7 +5,8 @@
 # module and uAPI file, the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
 # and version script, the manual pages (mandoc -Tlint, one per function),
-# the layering of kmod/ (scripts/layers.py), and for each kernel a full
+# the layering of kmod/ (scripts/layers.py), the syzkaller descriptions
+# (scripts/syz-consts.py, scripts/syz-check.sh), and for each kernel a full
 # W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
@@ -43,6 +44,32 @@ scripts/layers.py --dot build/lint/kmod-layers.dot > "$tmp" 2>&1
 result "kmod/ is a stack: the layer table of Documentation/weave.rst holds" $? "$tmp"
 scripts/layers.py --self-test > "$tmp" 2>&1
 result "the layer check names a planted upward call and an overlong function" $? "$tmp"
+
+# The syzkaller descriptions of the uAPI (tools/syz): their const file is
+# what the header makes now, and they name every constant of it; where a
+# syzkaller tree is (SYZKALLER, or CACHE/syzkaller), syzkaller's compiler
+# takes them, and the check names errors planted in them.
+scripts/syz-consts.py --check tools/syz/dev_weave.txt.const > "$tmp" 2>&1
+result "tools/syz/dev_weave.txt.const is generated from uapi/weave_drm.h, whose every constant the descriptions name" $? "$tmp"
+syz=${SYZKALLER:-$cache/syzkaller}
+for mode in "" --self-test; do
+	case $mode in
+	"") what="syzkaller's compiler takes tools/syz/dev_weave.txt" ;;
+	*) what="the syzkaller check names planted errors in the descriptions" ;;
+	esac
+	if [ ! -d "$syz" ]; then
+		echo "no syzkaller tree at $syz" > "$tmp"
+		result "$what # SKIP no syzkaller tree" 0 "$tmp"
+		continue
+	fi
+	timeout 1500 scripts/syz-check.sh $mode "$syz" build/syz > "$tmp" 2>&1
+	st=$?
+	if [ $st -eq 77 ]; then
+		result "$what # SKIP no Go toolchain" 0 "$tmp"
+	else
+		result "$what" $st "$tmp"
+	fi
+done
 
 mkdir -p build/doc
 scripts/render-doc.py "$ks/kernel-doc" Documentation/weave.rst \
