@@ -54,16 +54,24 @@ static double job_ns(const struct drm_weave_device_info *info, int *err)
 
 /*
  * What the targets compare, measured again in rounds, one of each per
- * round, so that slow phases of a shared machine hit them alike.
+ * round, so that slow phases of a shared machine hit them alike; in this
+ * order, so that most ratios compare neighbours in time.
  */
 enum {
-	T_EMPTY, T_CONV, T_BATCHED, T_STREAMS_1, T_STREAMS_1024,
-	T_GETPPID, T_URING_NOP, T_WAKEUP, T_JOB, NTARGETS
+	T_GETPPID, T_EMPTY, T_URING_NOP, T_STREAMS_1, T_STREAMS_1024,
+	T_BATCHED, T_CONV, T_WAKEUP, T_JOB, NTARGETS
 };
 
 static const char *const target_names[NTARGETS] = {
-	"empty_ioctl", "conventional", "batched", "streams_1", "streams_1024",
-	"getppid", "uring_nop", "wakeup", "job",
+	[T_GETPPID] = "getppid",
+	[T_EMPTY] = "empty_ioctl",
+	[T_URING_NOP] = "uring_nop",
+	[T_STREAMS_1] = "streams_1",
+	[T_STREAMS_1024] = "streams_1024",
+	[T_BATCHED] = "batched",
+	[T_CONV] = "conventional",
+	[T_WAKEUP] = "wakeup",
+	[T_JOB] = "job",
 };
 
 /*
