@@ -64,6 +64,7 @@ double wakeup_ns(void);
 /* targets.c */
 int print_targets(const struct drm_weave_device_info *info,
 		  double bytes_per_task);
+int print_job_one(const struct drm_weave_device_info *info, uint32_t jobs);
 
 /* pending.c */
 int print_pending_ratio(const struct drm_weave_device_info *info);

@@ -10,11 +10,12 @@
 
 /*
  * The time of a job of one noop task on a fresh file's stream: an enqueue,
- * a flush and a wait for the stream, JOBS times.  (One call, once ENQUEUE
- * can flush: issue 21, part 3.)  -1 on an error; afterwards, untimed, the
- * stream must have completed every task.
+ * a flush and a wait for the stream, @jobs times after one untimed.  (One
+ * call, once ENQUEUE can flush: issue 21, part 3.)  -1 on an error;
+ * afterwards, untimed, the stream must have completed every task.
  */
-static double job_ns(const struct drm_weave_device_info *info, int *err)
+static double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
+		     int *err)
 {
 	struct drm_weave_stream_query q;
 	struct drm_weave_task noop;
@@ -32,7 +33,7 @@ static double job_ns(const struct drm_weave_device_info *info, int *err)
 	if (!ret)
 		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
 					  &stream);
-	for (i = 0; !ret && i <= JOBS; i++) {
+	for (i = 0; !ret && i <= jobs; i++) {
 		if (i == 1)
 			start = now_ns();
 		ret = weave_enqueue(fd, stream, &noop, 1, NULL, 0, NULL);
@@ -42,10 +43,10 @@ static double job_ns(const struct drm_weave_device_info *info, int *err)
 			ret = weave_wait(fd, stream, INT64_MAX);
 	}
 	if (!ret)
-		ns = (now_ns() - start) / JOBS;
+		ns = (now_ns() - start) / jobs;
 	if (!ret)
 		ret = weave_stream_query(fd, stream, &q);
-	if (!ret && (q.completed != JOBS + 1 || q.enqueued != JOBS + 1))
+	if (!ret && (q.completed != jobs + 1 || q.enqueued != jobs + 1))
 		ret = -EPROTO;
 	weave_device_close(fd);
 	*err = ret;
@@ -142,7 +143,7 @@ static int measure_one(const struct drm_weave_device_info *info,
 		*v = wakeup_ns();
 		break;
 	case T_JOB:
-		*v = job_ns(info, &err);
+		*v = job_ns(info, JOBS, &err);
 		return err;
 	default:
 		*v = run(info, TARGET_TASKS, conf[k][0], conf[k][1], conf[k][2],
@@ -217,4 +218,19 @@ int print_targets(const struct drm_weave_device_info *info,
 		print_ratio("kernel_bytes_per_noop_task", bytes_per_task,
 			    bytes_target);
 	return uring ? 0 : 1;
+}
+
+/* "-j [JOBS]": the one-task jobs alone (for a profile); the exit status. */
+int print_job_one(const struct drm_weave_device_info *info, uint32_t jobs)
+{
+	double ns;
+	int err;
+
+	ns = job_ns(info, jobs, &err);
+	if (ns < 0) {
+		printf("job error %s\n", strerror(-err));
+		return 1;
+	}
+	printf("job tasks 1 jobs %u ns_per_job %.0f\n", jobs, ns);
+	return 0;
 }

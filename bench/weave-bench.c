@@ -62,6 +62,8 @@
  *        weave-bench -r N [TASKS] one replay measurement of a graph of N
  *                                 tasks, TASKS in all (for a profile)
  *        weave-bench -e N [TASKS] the same N tasks enqueued and flushed
+ *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue, flush,
+ *                                 wait; default 16384), for a profile
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -75,16 +77,18 @@ int main(int argc, char **argv)
 	bool targets_only = false, pending_only = false, taints_only = false;
 	bool replay_only = false;
 	uint32_t replay_n = 0;
-	bool replay_one = false;
+	bool replay_one = false, job_one = false;
 	double bytes_per_task;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:e:fgpr:t")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgjpr:t")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
 			taints_only = true;
+		} else if (opt == 'j') {
+			job_one = true;
 		} else if (opt == 'g') {
 			replay_only = true;
 		} else if (opt == 'e' || opt == 'r') {
@@ -95,7 +99,7 @@ int main(int argc, char **argv)
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -127,6 +131,8 @@ int main(int argc, char **argv)
 		return print_replay_ratios(&info) ? 1 : 0;
 	if (replay_n)
 		return print_replay_one(&info, replay_n, replay_one, tasks);
+	if (job_one)
+		return print_job_one(&info, tasks);
 
 	if (!targets_only)
 		failed |= print_sweep(&info, tasks);
