@@ -5,6 +5,11 @@
  */
 #include "bench.h"
 
+/*
+ * Rounds of the targets: more than the other parts' ROUNDS, because the
+ * floors' pairs are short and a loaded host's slow phases are not.
+ */
+#define TARGET_ROUNDS	9
 /* One-task jobs timed in a round, after one untimed. */
 #define JOBS		1024
 
@@ -158,11 +163,11 @@ static int measure_one(const struct drm_weave_device_info *info,
 static int measure_targets(const struct drm_weave_device_info *info,
 			   bool uring, double med[NRATIOS])
 {
-	double v[NTARGETS][ROUNDS], q[ROUNDS];
+	double v[NTARGETS][TARGET_ROUNDS], q[TARGET_ROUNDS];
 	unsigned int r, k;
 	int err;
 
-	for (r = 0; r < ROUNDS; r++) {
+	for (r = 0; r < TARGET_ROUNDS; r++) {
 		for (k = 0; k < NTARGETS; k++) {
 			err = measure_one(info, k, uring, &v[k][r]);
 			if (err) {
@@ -174,24 +179,24 @@ static int measure_targets(const struct drm_weave_device_info *info,
 	}
 	for (k = 0; k < NTARGETS; k++) {
 		printf("target %s ns", target_names[k]);
-		for (r = 0; r < ROUNDS; r++)
+		for (r = 0; r < TARGET_ROUNDS; r++)
 			printf(" %.0f", v[k][r]);
 		printf("\n");
 	}
 	for (k = 0; k < NRATIOS; k++) {
 		printf("round_ratios %s", ratios[k].name);
-		for (r = 0; r < ROUNDS; r++) {
+		for (r = 0; r < TARGET_ROUNDS; r++) {
 			q[r] = ratio(v[ratios[k].num][r], v[ratios[k].den][r]);
 			printf(" %.3f", q[r]);
 		}
-		med[k] = median(q, ROUNDS);
+		med[k] = median(q, TARGET_ROUNDS);
 		printf("\n");
 	}
 	return 0;
 }
 
 /*
- * Measures the targets in ROUNDS interleaved rounds and prints their
+ * Measures the targets in TARGET_ROUNDS interleaved rounds and prints their
  * ratios, each with its target, then the memory per pending noop task
  * (@bytes_per_task, 0 if not measured) against its own.  Returns 1 if a
  * measurement failed or io_uring is unusable, else 0.

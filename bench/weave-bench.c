@@ -22,7 +22,7 @@
  * Prints one line per configuration of the sweep, the kernel memory per
  * pending task (from %DRM_WEAVE_QUERY_CLIENT_USAGE, with noop tasks left
  * queued below the threshold: once with the rings half full, once as full
- * as they get), then the target configurations, measured again in ROUNDS
+ * as they get), then the target configurations, measured again in nine
  * interleaved rounds at the device's largest max_tasks with the floors and
  * a job of one noop task (enqueue, flush, wait), and the targets as
  * "ratio NAME VALUE" lines: the median over the rounds of each round's
