@@ -234,6 +234,8 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 # Its io_uring anchor takes liburing (liburing-dev, installed by setup).
 BENCH_SRCS := $(wildcard bench/*.c)
 $(BUILD)/bench/weave-bench: $(BENCH_SRCS) bench/bench.h $(LIBA)
+	@pkg-config --exists liburing || \
+		{ echo "weave-bench needs liburing-dev: run 'make setup'" >&2; exit 1; }
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ \
 		$(BENCH_SRCS) $(LIBA) $(DRM_LIBS) -luring -pthread
