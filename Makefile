@@ -231,10 +231,14 @@ $(BUILD)/tools/%: tools/%.c $(LIBA)
 		$(LIBA) $(DRM_LIBS)
 
 # --- benchmark, run in the VM by `make bench` ------------------------------
-$(BUILD)/bench/weave-bench: bench/weave-bench.c $(LIBA)
+# Its io_uring anchor takes liburing (liburing-dev, installed by setup).
+BENCH_SRCS := $(wildcard bench/*.c)
+$(BUILD)/bench/weave-bench: $(BENCH_SRCS) bench/bench.h $(LIBA)
+	@pkg-config --exists liburing || \
+		{ echo "weave-bench needs liburing-dev: run 'make setup'" >&2; exit 1; }
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
-		$(LIBA) $(DRM_LIBS)
+	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ \
+		$(BENCH_SRCS) $(LIBA) $(DRM_LIBS) -luring -pthread
 
 # --- user-space unit tests of the module's pure files, under ASan and UBSan ---
 # Each tests/unit/<name>_test.c is one program.  It links the module files it
