@@ -347,7 +347,8 @@ clean:
 .PHONY: doc
 doc: $(BUILD)/doc/weave.rst
 
-$(BUILD)/doc/weave.rst: Documentation/weave.rst uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
+$(BUILD)/doc/weave.rst: Documentation/weave.rst $(wildcard Documentation/*.svg) \
+		uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
 		scripts/render-doc.py
 	@test -f $(CACHE)/ksrc/scripts/kernel-doc || \
 		{ echo "make doc: no kernel-doc; run 'make setup' first" >&2; exit 1; }
