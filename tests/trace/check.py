@@ -100,9 +100,12 @@ def check_contract():
           inst.count(('skip from record 7', 'queue 0')) == 2 and
           ('timeout', 'queue 1') in inst and
           ('enqueue 2', 'slot 1') in inst and
-          ('exec interleave 1 job(s)', 'stream 1') in inst,
-          'failures, skips, timeouts, enqueues and executions are instant '
-          'events on their lanes', str(inst))
+          ('exec interleave 1 job(s)', 'stream 1') in inst and
+          ('capture begin graph 2', 'stream 1') in inst and
+          ('capture end graph 2', 'stream 1') in inst and
+          ('replay graph 2', 'stream 2') in inst,
+          'failures, skips, timeouts, enqueues, executions, captures and '
+          'replays are instant events on their lanes', str(inst))
     flows = {}
     for e in events(data, 's') + events(data, 'f'):
         flows.setdefault(e['id'], {})[e['ph']] = (e['lane'][1], e['ts'])
@@ -115,7 +118,7 @@ def check_contract():
             if e['lane'][0] == 'hardware queues'}
     point('note' in args.get('job 40:1', {}) and
           'unfinished' in args.get('job 44:1', {}) and
-          x.get(('job 44:1', 'queue 0')) == (6700.0, 300.0) and
+          x.get(('job 44:1', 'queue 0')) == (6700.0, 500.0) and
           data['otherData']['unknown_events'] == 2,
           'a job cut by either end of the trace is drawn and said to be; '
           'unknown events are counted', str(args))
