@@ -130,6 +130,8 @@ traced() {
 		return
 	fi
 	echo 4096 > $inst/buffer_size_kb
+	# One clock for both CPUs, so that events of two CPUs keep their order.
+	echo global > $inst/trace_clock
 	for sys in weave gpu_scheduler dma_fence; do
 		[ -e $inst/events/$sys/enable ] &&
 			echo 1 > $inst/events/$sys/enable
