@@ -8,13 +8,15 @@ trace's start, one cut by its end, a failure, skips, a timeout, two
 cross-stream dependencies, gpu_scheduler and dma_fence events and lines
 the tool does not know.  vm-pipeline-6.1.trace is a real trace of
 examples/weave-pipeline in the VM (`make demo`), with only the job and
-enqueue events of weave, and gpu_scheduler's and dma_fence's.  A trace of
-the old job events is made here from lines of it.
+enqueue events of weave, and gpu_scheduler's and dma_fence's;
+vm-pipeline-events-6.1.trace one with the events that branch wip-trace2
+adds.  Traces of a few lines are written here.
 
 Usage: tests/trace/check.py   (from the top of the weave tree)
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -162,6 +164,45 @@ def check_vm_trace():
           'per flow')
 
 
+def check_events_trace():
+    path = os.path.join(HERE, 'vm-pipeline-events-6.1.trace')
+    st, err, data, svg = run(path)
+    point(st == 0, 'the VM trace with the new events is read', err)
+    if st:
+        return
+    x = events(data, 'X')
+    jobs = {e['name']: e for e in x
+            if e['lane'][0] == 'hardware queues' and e['cat'] == 'job'}
+    tasks = [e for e in x if e['cat'] == 'task']
+    inside = all(jobs[t['args']['job']]['ts'] <= t['ts'] and
+                 t['ts'] + t['dur'] <= jobs[t['args']['job']]['ts'] +
+                 jobs[t['args']['job']]['dur'] + 0.001 for t in tasks)
+    point(len(jobs) == 9 and len(tasks) == 20 and inside,
+          'its 20 weave_task events are bars inside their 9 jobs',
+          f'{len(jobs)} jobs, {len(tasks)} tasks')
+    lanes_ = {e['lane'][1] for e in x if e['lane'][0] == 'client 4'}
+    point({'stream 1', 'stream 2', 'stream 3',
+           'jobs of no one stream'} <= lanes_,
+          'jobs are on the lanes of the streams the job events name',
+          str(lanes_))
+    with open(path, encoding='utf-8') as f:
+        deps = set(re.findall(r'weave_job_dep: client=\d+ context=(\d+) '
+                              r'seqno=(\d+) dep_context=(\d+) '
+                              r'dep_seqno=(\d+)', f.read()))
+    at = {(e['tid'], e['ts']): e['name'] for e in jobs.values()}
+    ends = {}
+    for e in events(data, 's') + events(data, 'f'):
+        ends.setdefault(e['id'], {})[e['ph']] = at.get((e['tid'], e['ts']))
+    flows = {(f['f'], f['s']) for f in ends.values()}
+    want = {(f'job {c}:{s}', f'job {dc}:{ds}') for c, s, dc, ds in deps}
+    point(deps and want <= flows,
+          'every weave_job_dep is a flow from its dependency to its job',
+          f'missing {sorted(want - flows)}')
+    point(len([e for e in events(data, 'i') if e['cat'] == 'exec']) == 12 and
+          count(svg, 'bar task') == 20,
+          'its 12 executions are marked, its tasks drawn in the SVG')
+
+
 def check_old_and_bad():
     old = ('  p-1 [000] .....     1.000000: weave_job_push: client=1 queue=0 '
            'context=3 seqno=1 tasks=1 error=0\n'
@@ -189,6 +230,7 @@ def check_old_and_bad():
 def main():
     check_contract()
     check_vm_trace()
+    check_events_trace()
     check_old_and_bad()
     print(f'1..{len(results)}')
     for n, (ok, what, diag) in enumerate(results, 1):
