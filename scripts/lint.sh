@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The static checks, as TAP: checkpatch --strict and kernel-doc on every
-# module and uAPI file, the rendered documentation, the uAPI and library
+# module and uAPI file, tools/weave-trace on its fixtures (tests/trace/),
+# the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
 # and version script, the manual pages (mandoc -Tlint, one per function),
-# the layering of kmod/ (scripts/layers.py), tools/weave-trace on its
-# fixtures (tests/trace/check.py), and for each kernel a full
+# the layering of kmod/ (scripts/layers.py), and for each kernel a full
 # W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
@@ -45,19 +45,6 @@ result "kmod/ is a stack: the layer table of Documentation/weave.rst holds" $? "
 scripts/layers.py --self-test > "$tmp" 2>&1
 result "the layer check names a planted upward call and an overlong function" $? "$tmp"
 
-# tools/weave-trace on its fixtures (tests/trace/check.py prints TAP, which
-# goes to the log): one point each.
-tests/trace/check.py > "$tmp.trace" 2>&1
-echo "exit status $?" >> "$tmp.trace"
-sed -n -e 's/^ok [0-9]* /0 /p' -e 's/^not ok [0-9]* /1 /p' "$tmp.trace" \
-	> "$tmp.points"
-while read -r st name; do
-	result "$name" "$st" "$tmp.trace"
-done < "$tmp.points"
-grep -q '^exit status 0$' "$tmp.trace" && [ -s "$tmp.points" ]
-result "tests/trace/check.py runs to the end, every point passed" $? "$tmp.trace"
-rm -f "$tmp.trace" "$tmp.points"
-
 mkdir -p build/doc
 scripts/render-doc.py "$ks/kernel-doc" Documentation/weave.rst \
 	build/doc/weave.rst > "$tmp" 2>&1
@@ -78,6 +65,19 @@ for kind in man1 man3 man7; do
 done
 scripts/man.py --check build/lint/man > "$tmp" 2>&1
 result "every function of libshim/weave.h has its section 3 page" $? "$tmp"
+
+# tools/weave-trace on its fixtures (tests/trace/check.py prints TAP, which
+# goes to the log): one point each.
+tests/trace/check.py > "$tmp.trace" 2>&1
+echo "exit status $?" >> "$tmp.trace"
+sed -n -e 's/^ok [0-9]* /0 /p' -e 's/^not ok [0-9]* /1 /p' "$tmp.trace" \
+	> "$tmp.points"
+while read -r st name; do
+	result "$name" "$st" "$tmp.trace"
+done < "$tmp.points"
+grep -q '^exit status 0$' "$tmp.trace" && [ -s "$tmp.points" ]
+result "tests/trace/check.py runs to the end, every point passed" $? "$tmp.trace"
+rm -f "$tmp.trace" "$tmp.points"
 
 gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 	-x c uapi/weave_drm.h > "$tmp" 2>&1
