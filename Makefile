@@ -114,10 +114,14 @@ $(BUILD)/lib/weave.pc: libshim/weave.pc.in FORCE
 # --- manual pages -------------------------------------------------------------
 # Section 3 made from the kernel-doc of weave.h (and of the uAPI structs and
 # enums its functions take), weave(7) from man/weave.7: scripts/man.py.
+# weave-trace(1) made from the tool's own command line: scripts/man-tool.py.
 MAN	:= $(BUILD)/man
 KERNEL_DOC := $(CACHE)/ksrc/scripts/kernel-doc
 
-man: $(MAN)/.done
+man: $(MAN)/.done $(MAN)/man1/weave-trace.1
+
+$(MAN)/man1/weave-trace.1: tools/weave-trace scripts/man-tool.py scripts/man.py
+	scripts/man-tool.py tools/weave-trace $(MAN) $(VERSION)
 
 $(MAN)/.done: libshim/weave.h uapi/weave_drm.h man/weave.7 scripts/man.py \
 		scripts/abi-check.py
@@ -141,7 +145,8 @@ install: lib man tools
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(DOCDIR)/examples \
 		$(DESTDIR)$(BINDIR)
-	$(INSTALL) -m 755 $(BUILD)/tools/weave-info $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 755 $(BUILD)/tools/weave-info tools/weave-trace \
+		$(DESTDIR)$(BINDIR)/
 	$(INSTALL) -m 755 $(LIBSO) $(DESTDIR)$(LIBDIR)/
 	ln -sf libweave.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libweave.so.$(SOVER)
 	ln -sf libweave.so.$(SOVER) $(DESTDIR)$(LIBDIR)/libweave.so
@@ -149,7 +154,9 @@ install: lib man tools
 	$(INSTALL) -m 644 libshim/weave.h uapi/weave_drm.h $(DESTDIR)$(INCLUDEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/lib/weave.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	$(INSTALL) -m 644 $(EXAMPLE_SRCS) $(DESTDIR)$(DOCDIR)/examples/
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man7
+	$(INSTALL) -m 644 $(MAN)/man1/weave-trace.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN)/man3/*.3 $(DESTDIR)$(MANDIR)/man3/
 	$(INSTALL) -m 644 $(MAN)/man7/weave.7 $(DESTDIR)$(MANDIR)/man7/
 
@@ -159,6 +166,7 @@ uninstall: man
 		libweave.so.$(SOVER) libweave.so libweave.a) \
 		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,weave.h weave_drm.h) \
 		$(DESTDIR)$(PKGCONFIGDIR)/weave.pc $(DESTDIR)$(BINDIR)/weave-info \
+		$(DESTDIR)$(BINDIR)/weave-trace $(DESTDIR)$(MANDIR)/man1/weave-trace.1 \
 		$(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLE_SRCS))) \
 		$(DESTDIR)$(MANDIR)/man7/weave.7 \
 		$(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(wildcard $(MAN)/man3/*.3)))
@@ -304,9 +312,19 @@ syz-check:
 build-check: lib selftests
 	scripts/build-check.sh $(CACHE) $(BUILD)
 
+# The examples in the VM, weave-pipeline traced (guest.sh prints the trace
+# on its output); the trace drawn by tools/weave-trace into $(BUILD)/demo.
+DEMO_VM	= $(or $(WEAVE_VM_DIR),$(BUILD)/vm/$(K61))
 demo: setup
 	$(MAKE) all
 	scripts/vm/run.sh $(CACHE) $(K61) demo
+	@mkdir -p $(BUILD)/demo
+	sed -n 's/^WEAVE-TRACE: //p' $(DEMO_VM)/guest.log > $(BUILD)/demo/pipeline.trace
+	tools/weave-trace --title 'make demo: weave-pipeline on $(K61)' \
+		--json $(BUILD)/demo/pipeline.json --svg $(BUILD)/demo/pipeline.svg \
+		$(BUILD)/demo/pipeline.trace
+	@echo "demo: the pipeline's schedule is drawn in $(BUILD)/demo/pipeline.svg;" \
+		"open $(BUILD)/demo/pipeline.json in https://ui.perfetto.dev"
 
 bench: all
 	scripts/vm/run.sh $(CACHE) $(K61) bench
@@ -348,7 +366,8 @@ clean:
 .PHONY: doc
 doc: $(BUILD)/doc/weave.rst
 
-$(BUILD)/doc/weave.rst: Documentation/weave.rst uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
+$(BUILD)/doc/weave.rst: Documentation/weave.rst $(wildcard Documentation/*.svg) \
+		uapi/weave_drm.h $(wildcard kmod/*.[ch]) \
 		scripts/render-doc.py
 	@test -f $(CACHE)/ksrc/scripts/kernel-doc || \
 		{ echo "make doc: no kernel-doc; run 'make setup' first" >&2; exit 1; }

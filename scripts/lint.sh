@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The static checks, as TAP: checkpatch --strict and kernel-doc on every
-# module and uAPI file, the rendered documentation, the uAPI and library
+# module and uAPI file, tools/weave-trace on its fixtures (tests/trace/),
+# the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
 # and version script, the manual pages (mandoc -Tlint, one per function),
 # the layering of kmod/ (scripts/layers.py), the syzkaller descriptions
@@ -82,12 +83,28 @@ rm -rf build/lint/man
 scripts/man.py "$ks/kernel-doc" build/lint/man "$(sed -n 's/^Version: //p' \
 	build/lib/weave.pc)" > "$tmp" 2>&1
 result "the manual pages build from libshim/weave.h, uapi/weave_drm.h and man/" $? "$tmp"
-for kind in man3 man7; do
+scripts/man-tool.py tools/weave-trace build/lint/man "$(sed -n \
+	's/^Version: //p' build/lib/weave.pc)" > "$tmp" 2>&1
+result "weave-trace(1) builds from the tool's command line" $? "$tmp"
+for kind in man1 man3 man7; do
 	mandoc -Tlint build/lint/man/$kind/* > "$tmp" 2>&1 && [ ! -s "$tmp" ]
 	result "mandoc -Tlint: every $kind page is clean" $? "$tmp"
 done
 scripts/man.py --check build/lint/man > "$tmp" 2>&1
 result "every function of libshim/weave.h has its section 3 page" $? "$tmp"
+
+# tools/weave-trace on its fixtures (tests/trace/check.py prints TAP, which
+# goes to the log): one point each.
+tests/trace/check.py > "$tmp.trace" 2>&1
+echo "exit status $?" >> "$tmp.trace"
+sed -n -e 's/^ok [0-9]* /0 /p' -e 's/^not ok [0-9]* /1 /p' "$tmp.trace" \
+	> "$tmp.points"
+while read -r st name; do
+	result "$name" "$st" "$tmp.trace"
+done < "$tmp.points"
+grep -q '^exit status 0$' "$tmp.trace" && [ -s "$tmp.points" ]
+result "tests/trace/check.py runs to the end, every point passed" $? "$tmp.trace"
+rm -f "$tmp.trace" "$tmp.points"
 
 gcc -fsyntax-only -Wall -Wextra -Werror $(pkg-config --cflags libdrm) \
 	-x c uapi/weave_drm.h > "$tmp" 2>&1

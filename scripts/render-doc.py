@@ -4,9 +4,12 @@
 extension does, so that the documentation reads whole without Sphinx.
 
 Usage: render-doc.py KERNEL_DOC_SCRIPT IN.rst OUT.rst
-Fails if kernel-doc warns about any file it is asked for.
+Fails if kernel-doc warns about any file it is asked for, or if an image
+that IN.rst shows is missing; the images are copied beside OUT.rst.
 """
+import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -35,6 +38,11 @@ def main():
     text = DIRECTIVE.sub(lambda m: expand(kdoc, m), text)
     with open(dst, 'w') as f:
         f.write(text)
+    for image in re.findall(r'^\.\. image:: (\S+)$', text, re.M):
+        path = os.path.join(os.path.dirname(src), image)
+        if not os.path.isfile(path):
+            sys.exit(f'{src}: no image {path}')
+        shutil.copy(path, os.path.join(os.path.dirname(dst) or '.', image))
 
 
 if __name__ == '__main__':

@@ -3,9 +3,9 @@
 #
 # Runs inside the test VM, in a chroot of the host's root: loads weave.ko and
 # its dependencies, runs the kselftest suites (check, with vgem loaded too),
-# the examples (demo), the benchmark (bench), the benchmark under perf
-# (profile), the ioctl fuzzer (fuzz) or nothing (boot), then unloads
-# weave.ko.
+# the examples (demo, weave-pipeline traced), the benchmark (bench), the
+# benchmark under perf (profile), the ioctl fuzzer (fuzz) or nothing (boot),
+# then unloads weave.ko.
 #
 # Usage: guest.sh ROOT MODE KVER VMDIR
 set -u
@@ -114,6 +114,38 @@ run_examples() {
 	done
 }
 
+# Runs a command with the weave, gpu_scheduler and dma_fence events on in a
+# trace instance of its own, then prints the trace on the guest's output,
+# each line prefixed "WEAVE-TRACE: " (the shared root is read-only): `make
+# demo` cuts it out of guest.log into build/demo/ and draws it with
+# tools/weave-trace.  Returns the command's status.
+traced() {
+	tr=/sys/kernel/tracing
+	[ -d $tr/instances ] || mount -t tracefs tracefs $tr
+	inst=$tr/instances/weave-demo
+	rmdir $inst 2>/dev/null
+	if ! mkdir $inst; then
+		echo "WEAVE-VM: no trace instance; $* runs untraced"
+		"$@"
+		return
+	fi
+	echo 4096 > $inst/buffer_size_kb
+	# One clock for both CPUs, so that events of two CPUs keep their order.
+	echo global > $inst/trace_clock
+	for sys in weave gpu_scheduler dma_fence; do
+		[ -e $inst/events/$sys/enable ] &&
+			echo 1 > $inst/events/$sys/enable
+	done
+	"$@"
+	st=$?
+	echo 0 > $inst/tracing_on
+	echo "WEAVE-TRACE-BEGIN: $*"
+	sed 's/^/WEAVE-TRACE: /' $inst/trace
+	echo "WEAVE-TRACE-END: $(grep -c . $inst/trace) lines"
+	rmdir $inst
+	return $st
+}
+
 # Seconds since boot, to the hundredth.
 uptime_cs() {
 	cut -d' ' -f1 /proc/uptime | tr -d .
@@ -203,7 +235,11 @@ boot)
 demo)
 	rc=0
 	for ex in $examples; do
-		"$build/examples/$ex" || rc=$?
+		if [ "$ex" = weave-pipeline ]; then
+			traced "$build/examples/$ex" || rc=$?
+		else
+			"$build/examples/$ex" || rc=$?
+		fi
 	done
 	echo "WEAVE-RESULT: $rc"
 	;;

@@ -3,8 +3,8 @@
 #
 # `make install` into a scratch DESTDIR, with a PREFIX and LIBDIR of its
 # own; the examples built from their installed sources with nothing but
-# `pkg-config --cflags --libs weave`; the manual pages installed and
-# readable with man -l; then `make uninstall`.  The DESTDIR
+# `pkg-config --cflags --libs weave`; the tools and the manual pages
+# installed and readable with man -l; then `make uninstall`.  The DESTDIR
 # is the sysroot pkg-config sees; libdrm, which weave.pc requires, is
 # linked into it from the host.  Prints TAP.
 #
@@ -40,18 +40,20 @@ l=$root$libdir
 	[ -f "$root$prefix/include/weave_drm.h" ] &&
 	[ -f "$l/pkgconfig/weave.pc" ] &&
 	"$root$prefix/bin/weave-info" --help | grep -q '^usage: weave-info' &&
+	"$root$prefix/bin/weave-trace" --help | grep -q '^usage: weave-trace' &&
 	for e in examples/*.c; do
 		[ -f "$root$prefix/share/doc/weave/examples/${e#examples/}" ] || exit 1
 	done
 ) > "$log" 2>&1
 st=$?
 find "$root" >> "$log"
-tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc, the examples and weave-info are installed"
+tap_result $st "the library $version, its links, libweave.a, the headers, weave.pc, the examples, weave-info and weave-trace are installed"
 
-# A page for every function of weave.h, and weave(7), under MANDIR.
+# A page for every function of weave.h, weave(7) and weave-trace(1), under
+# MANDIR.
 m=$root$prefix/share/man
 (
-	[ -f "$m/man7/weave.7" ] &&
+	[ -f "$m/man7/weave.7" ] && [ -f "$m/man1/weave-trace.1" ] &&
 	sed -n 's/^[^#].*\b\(weave_[a-z0-9_]*\)(.*/\1/p' libshim/weave.h |
 		sort -u > "$out/functions" &&
 	[ "$(wc -l < "$out/functions")" -gt 30 ] &&
@@ -59,7 +61,7 @@ m=$root$prefix/share/man
 		[ -f "$m/man3/$f.3" ] || { echo "no page for $f"; exit 1; }
 	done < "$out/functions"
 ) > "$log" 2>&1
-tap_result $? "the manual pages are installed: weave(7) and one per function of weave.h"
+tap_result $? "the manual pages are installed: weave(7), weave-trace(1) and one per function of weave.h"
 
 # man -l renders an installed page: its name, synopsis and cross-references.
 MANWIDTH=80 man -l "$m/man3/weave_enqueue.3" > "$out/weave_enqueue.txt" 2> "$log" &&
@@ -67,10 +69,11 @@ MANWIDTH=80 man -l "$m/man3/weave_enqueue.3" > "$out/weave_enqueue.txt" 2> "$log
 	grep -q 'int weave_enqueue(int fd,' "$out/weave_enqueue.txt" &&
 	grep -q 'drm_weave_task(3)' "$out/weave_enqueue.txt" &&
 	! grep -q '()(' "$out/weave_enqueue.txt" &&
-	MANWIDTH=80 man -l "$m/man7/weave.7" | grep -q 'SCHEDULING MODEL'
+	MANWIDTH=80 man -l "$m/man7/weave.7" | grep -q 'SCHEDULING MODEL' &&
+	MANWIDTH=80 man -l "$m/man1/weave-trace.1" | grep -q -- '--svg FILE'
 st=$?
 cat "$out/weave_enqueue.txt" >> "$log"
-tap_result $st "man -l renders weave_enqueue(3) and weave(7)"
+tap_result $st "man -l renders weave_enqueue(3), weave(7) and weave-trace(1)"
 
 pc() {
 	PKG_CONFIG_PATH=$l/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root \
