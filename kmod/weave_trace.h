@@ -4,7 +4,8 @@
  *
  * A job names its finished fence as the dma_fence events do (context and
  * seqno), so that one trace joins weave's events with theirs and with
- * gpu_scheduler's.
+ * gpu_scheduler's.  An event's entry orders its fields so that it packs
+ * without holes; its printed fields keep their documented order.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM weave
@@ -144,16 +145,16 @@ TRACE_EVENT(weave_task,
 		     u32 index, u32 kernel, int error),
 	    TP_ARGS(client, queue, context, seqno, index, kernel, error),
 	    TP_STRUCT__entry(__field(u64, client)
-			     __field(u32, queue)
 			     __field(u64, context)
 			     __field(u64, seqno)
+			     __field(u32, queue)
 			     __field(u32, index)
 			     __field(u32, kernel)
 			     __field(int, error)),
 	    TP_fast_assign(__entry->client = client;
-			   __entry->queue = queue;
 			   __entry->context = context;
 			   __entry->seqno = seqno;
+			   __entry->queue = queue;
 			   __entry->index = index;
 			   __entry->kernel = kernel;
 			   __entry->error = error;),
@@ -171,15 +172,15 @@ TRACE_EVENT(weave_failure,
 	    TP_STRUCT__entry(__field(u64, client)
 			     __field(u64, context)
 			     __field(u64, seqno)
+			     __field(u64, record)
 			     __field(u32, index)
-			     __field(int, error)
-			     __field(u64, record)),
+			     __field(int, error)),
 	    TP_fast_assign(__entry->client = client;
 			   __entry->context = context;
 			   __entry->seqno = seqno;
+			   __entry->record = record;
 			   __entry->index = index;
-			   __entry->error = error;
-			   __entry->record = record;),
+			   __entry->error = error;),
 	    TP_printk("client=%llu context=%llu seqno=%llu index=%u error=%d record=%llu",
 		      __entry->client, __entry->context, __entry->seqno,
 		      __entry->index, __entry->error, __entry->record)
@@ -193,13 +194,13 @@ TRACE_EVENT(weave_skip,
 	    TP_STRUCT__entry(__field(u64, client)
 			     __field(u64, context)
 			     __field(u64, seqno)
-			     __field(u32, index)
-			     __field(u64, record)),
+			     __field(u64, record)
+			     __field(u32, index)),
 	    TP_fast_assign(__entry->client = client;
 			   __entry->context = context;
 			   __entry->seqno = seqno;
-			   __entry->index = index;
-			   __entry->record = record;),
+			   __entry->record = record;
+			   __entry->index = index;),
 	    TP_printk("client=%llu context=%llu seqno=%llu index=%u record=%llu",
 		      __entry->client, __entry->context, __entry->seqno,
 		      __entry->index, __entry->record)
