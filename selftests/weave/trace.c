@@ -18,6 +18,13 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define INSTANCE	TRACEFS "/instances/weave-test/"
 
+/*
+ * A test's time limit: a trace instance is made, and the events switched
+ * on and off, for each test, which a loaded TCG VM with a debug kernel
+ * can make take longer than the harness's default 30 s.
+ */
+#define TRACE_TIMEOUT_S	90
+
 struct trace_text {
 	char text[1 << 18];
 };
@@ -198,7 +205,8 @@ static void trace_workload(struct __test_metadata *_metadata, int fd,
  * The enqueue, then its job pushed, run and done, naming its stream and
  * one finished fence by context and seqno.
  */
-TEST_F(trace, enqueue_then_push_run_done_of_one_fence)
+TEST_F_TIMEOUT(trace, enqueue_then_push_run_done_of_one_fence,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *at, *s = KV("stream", self->stream);
@@ -225,7 +233,8 @@ TEST_F(trace, enqueue_then_push_run_done_of_one_fence)
  * FLUSH_ALL of two slots interleaves their tasks into one job of no one
  * stream.
  */
-TEST_F(trace, exec_says_strategy_slots_tasks_and_jobs)
+TEST_F_TIMEOUT(trace, exec_says_strategy_slots_tasks_and_jobs,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *at, *s = KV("stream", self->stream);
@@ -266,7 +275,8 @@ TEST_F(trace, exec_says_strategy_slots_tasks_and_jobs)
  * A job that reads a buffer another stream's job is still writing waits
  * for it: weave_job_dep names the reader's fence and the writer's.
  */
-TEST_F(trace, job_dep_names_the_writers_fence)
+TEST_F_TIMEOUT(trace, job_dep_names_the_writers_fence,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *push, *at, *a = KV("stream", self->stream);
@@ -304,7 +314,8 @@ TEST_F(trace, job_dep_names_the_writers_fence)
 }
 
 /* Each task's event, in index order, between its job's run and done. */
-TEST_F(trace, tasks_in_order_between_run_and_done)
+TEST_F_TIMEOUT(trace, tasks_in_order_between_run_and_done,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *at;
@@ -344,7 +355,8 @@ TEST_F(trace, tasks_in_order_between_run_and_done)
  * have written is skipped, inheriting the failure: the record is the id
  * CHECK reports.  The job itself ends without an error.
  */
-TEST_F(trace, failure_then_skip_of_the_reported_record)
+TEST_F_TIMEOUT(trace, failure_then_skip_of_the_reported_record,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *at, *rec;
@@ -387,7 +399,8 @@ TEST_F(trace, failure_then_skip_of_the_reported_record)
  * A capture window opens, records an enqueue and closes as a graph; its
  * replay pushes one job of the graph's tasks on the stream.
  */
-TEST_F(trace, capture_window_then_replay)
+TEST_F_TIMEOUT(trace, capture_window_then_replay,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 	const char *at, *s = KV("stream", self->stream);
@@ -433,7 +446,8 @@ TEST_F(trace, capture_window_then_replay)
  * -ETIMEDOUT, none of its tasks having finished; then the stream's next
  * job runs as any other.
  */
-TEST_F_TIMEOUT(trace, timeout_then_done_and_the_device_still_works, 120)
+TEST_F_TIMEOUT(trace, timeout_then_done_and_the_device_still_works,
+	       120)
 {
 	uint64_t timeout_ns = self->info.job_timeout_ms * 1000000ull;
 	const char *at, *s = KV("stream", self->stream);
@@ -483,7 +497,8 @@ TEST_F_TIMEOUT(trace, timeout_then_done_and_the_device_still_works, 120)
 }
 
 /* With the events off, a workload records nothing of weave's. */
-TEST_F(trace, disabled_events_record_nothing)
+TEST_F_TIMEOUT(trace, disabled_events_record_nothing,
+	       TRACE_TIMEOUT_S)
 {
 	static struct trace_text t;
 
