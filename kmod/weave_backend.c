@@ -545,6 +545,25 @@ static int weave_job_lock_bos(struct weave_job *job,
 }
 
 /*
+ * The weave_job_dep events of @job, armed and not pushed yet: each fence of
+ * another job (through a buffer) or of an in-sync that it waits for.
+ */
+static void weave_job_trace_deps(struct weave_job *job)
+{
+	struct dma_fence *finished = &job->base.s_fence->finished;
+	struct dma_fence *f, *dep;
+	unsigned long i;
+
+	xa_for_each(&job->base.dependencies, i, f) {
+		dep = weave_eng_fence_waited(f, job->ctx->id);
+		if (dep)
+			trace_weave_job_dep(job->ctx->id, finished->context,
+					    finished->seqno, dep->context,
+					    dep->seqno);
+	}
+}
+
+/*
  * Push step, committed (nothing fails): arm the gates and the job, add its
  * proxy to its buffers' reservations (still locked under @acquire if it
  * has any) and make it each of its slots' last, then push it.
@@ -566,8 +585,13 @@ static void weave_job_commit(struct weave_job *job,
 	}
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
-	trace_weave_job_push(ctx->id, job->queue - ctx->engine->queues,
-			     finished->context, finished->seqno, job->ntasks, 0);
+	if (trace_weave_job_push_enabled())
+		trace_weave_job_push(ctx->id, weave_eng_job_stream(job),
+				     job->queue - ctx->engine->queues,
+				     finished->context, finished->seqno,
+				     job->ntasks, 0);
+	if (trace_weave_job_dep_enabled())
+		weave_job_trace_deps(job);
 	/* The next point of the entity's timeline, in push order. */
 	out = weave_eng_proxy_attach_at(job->proxy, dma_fence_get(finished),
 					job->bs->fence_context + job->prio,
@@ -652,6 +676,28 @@ static int weave_engine_flush(void *backend, struct weave_bstream *bs,
 	return 0;
 }
 
+/* An execution starts: observed while the weave_exec event is on. */
+static bool weave_engine_observe(void *backend)
+{
+	struct weave_ectx *ctx = backend;
+
+	if (!trace_weave_exec_enabled())
+		return false;
+	ctx->exec_jobs = atomic64_read(&ctx->submitted_jobs);
+	return true;
+}
+
+/* The observed execution @ex is done: its event, with the jobs it pushed. */
+static void weave_engine_executed(void *backend,
+				  const struct weave_core_exec *ex)
+{
+	struct weave_ectx *ctx = backend;
+
+	trace_weave_exec(ctx->id, ex->stream, ex->strategy, ex->slots,
+			 ex->tasks,
+			 atomic64_read(&ctx->submitted_jobs) - ctx->exec_jobs);
+}
+
 /*
  * The soft engine as a backend of the scheduler core.  The backend context
  * is the client's &struct weave_ectx.
@@ -663,6 +709,8 @@ const struct weave_backend_ops weave_eng_ops = {
 	.flush = weave_engine_flush,
 	.create_stream = weave_engine_create_stream,
 	.destroy_stream = weave_engine_destroy_stream,
+	.observe = weave_engine_observe,
+	.executed = weave_engine_executed,
 	/* No reason of its own: isolation is the core's, "DOC: Isolation". */
 };
 

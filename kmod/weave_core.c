@@ -215,18 +215,48 @@ static int weave_core_run_interleave(struct weave_core *s, u32 n, bool keep)
 	return err;
 }
 
-/* Execute the n distinct, initialised slots in s->set[]. */
-static int weave_core_run(struct weave_core *s, u32 n, bool keep)
+/* The tasks queued on the n slots in s->set[]. */
+static u32 weave_core_set_queued(const struct weave_core *s, u32 n)
 {
-	bool isolated = false;
+	u32 i, queued = 0;
+
+	for (i = 0; i < n; i++)
+		queued += s->slots[s->set[i]].count;
+	return queued;
+}
+
+/*
+ * Execute the n distinct, initialised slots in s->set[], for a call of
+ * @stream's, and tell the backend if it observes it.
+ */
+static int weave_core_run(struct weave_core *s, u32 n, bool keep, u32 stream)
+{
+	struct weave_core_exec ex = {
+		.stream = stream,
+		.strategy = WEAVE_STRATEGY_SEQUENTIAL,
+		.slots = n,
+	};
+	bool isolated = false, seen;
 	u32 i;
+	int err;
 
 	for (i = 0; i < n; i++)
 		isolated |= weave_slot_isolated(s, &s->slots[s->set[i]]);
-
 	if (s->strategy == WEAVE_STRATEGY_INTERLEAVE && !isolated)
-		return weave_core_run_interleave(s, n, keep);
-	return weave_core_run_sequential(s, n, keep);
+		ex.strategy = WEAVE_STRATEGY_INTERLEAVE;
+
+	seen = s->ops->observe && s->ops->observe(s->backend);
+	if (seen)
+		ex.tasks = weave_core_set_queued(s, n);
+	if (ex.strategy == WEAVE_STRATEGY_INTERLEAVE)
+		err = weave_core_run_interleave(s, n, keep);
+	else
+		err = weave_core_run_sequential(s, n, keep);
+	if (seen) {
+		ex.tasks -= weave_core_set_queued(s, n);
+		s->ops->executed(s->backend, &ex);
+	}
+	return err;
 }
 
 static bool weave_set_has(const u32 *set, u32 n, u32 idx)
@@ -240,9 +270,12 @@ static bool weave_set_has(const u32 *set, u32 n, u32 idx)
 	return false;
 }
 
-/* weave_core_execute(), keeping refused tasks queued or not. */
+/*
+ * weave_core_execute(), keeping refused tasks queued or not, for a call of
+ * @stream's (see &struct weave_core_exec).
+ */
 static int weave_core_exec(struct weave_core *core, const u32 *streams,
-			   u32 count, bool keep)
+			   u32 count, bool keep, u32 stream)
 {
 	u32 i, idx, n = 0;
 
@@ -252,7 +285,7 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
 		    !weave_set_has(core->set, n, idx))
 			core->set[n++] = idx;
 	}
-	return n ? weave_core_run(core, n, keep) : 0;
+	return n ? weave_core_run(core, n, keep, stream) : 0;
 }
 
 /**
@@ -280,7 +313,8 @@ int weave_core_execute(struct weave_core *core, const u32 *streams,
 		       u32 count)
 {
 	lockdep_assert_held(core->lock);
-	return weave_core_exec(core, streams, count, true);
+	return weave_core_exec(core, streams, count, true,
+			       count ? streams[0] : 0);
 }
 
 /* Make the slot's ring and backend stream on its first use. */
@@ -385,7 +419,7 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	}
 	/* Below, a refused task cannot stay: see "DOC: Errors". */
 	if (n)
-		weave_core_exec(core, align, n, false);
+		weave_core_exec(core, align, n, false, stream);
 
 	task->stream = stream;
 	task->slot = idx;
@@ -404,7 +438,7 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	slot->count++;
 
 	if (slot->count >= core->max_tasks)
-		weave_core_exec(core, &idx, 1, false);
+		weave_core_exec(core, &idx, 1, false, stream);
 	return 0;
 }
 
@@ -447,11 +481,12 @@ struct weave_bstream *weave_core_direct(struct weave_core *core, u32 stream,
 	for (i = 0; i < n; i++) {
 		if (!tracks[i]->queued || tracks[i]->slot == idx)
 			continue;
-		ret = weave_core_exec(core, &tracks[i]->slot, 1, true);
+		ret = weave_core_exec(core, &tracks[i]->slot, 1, true,
+				      stream);
 		if (ret)
 			return ERR_PTR(ret);
 	}
-	ret = weave_core_exec(core, &stream, 1, true);
+	ret = weave_core_exec(core, &stream, 1, true, stream);
 	if (ret)
 		return ERR_PTR(ret);
 	return core->slots[idx].bstream;
@@ -474,7 +509,7 @@ struct weave_bstream *weave_core_direct(struct weave_core *core, u32 stream,
 int weave_core_flush(struct weave_core *core, u32 stream)
 {
 	lockdep_assert_held(core->lock);
-	return weave_core_exec(core, &stream, 1, true);
+	return weave_core_exec(core, &stream, 1, true, stream);
 }
 
 /**
@@ -496,7 +531,7 @@ int weave_core_flush(struct weave_core *core, u32 stream)
 int weave_core_stream_destroy(struct weave_core *core, u32 stream)
 {
 	lockdep_assert_held(core->lock);
-	return weave_core_exec(core, &stream, 1, true);
+	return weave_core_exec(core, &stream, 1, true, stream);
 }
 
 /**
@@ -524,7 +559,7 @@ int weave_core_flush_all(struct weave_core *core)
 	}
 	if (!n)
 		return 0;
-	err = weave_core_run(core, n, true);
+	err = weave_core_run(core, n, true, 0);
 	for (i = 0; i < n; i++)
 		weave_bstream_flush(core, core->slots[core->set[i]].bstream);
 	return err;
@@ -570,7 +605,7 @@ int weave_core_isolate_get(struct weave_core *core, u32 stream)
 	int err;
 
 	lockdep_assert_held(core->lock);
-	err = weave_core_exec(core, &stream, 1, true);
+	err = weave_core_exec(core, &stream, 1, true, stream);
 	if (err)
 		return err;
 	slot->isolation++;
@@ -600,7 +635,7 @@ int weave_core_isolate_put(struct weave_core *core, u32 stream)
 	lockdep_assert_held(core->lock);
 	if (!slot->isolation)
 		return -EINVAL;
-	err = weave_core_exec(core, &stream, 1, true);
+	err = weave_core_exec(core, &stream, 1, true, stream);
 	if (err)
 		return err;
 	slot->isolation--;

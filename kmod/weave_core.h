@@ -258,6 +258,23 @@ struct weave_task {
 };
 
 /**
+ * struct weave_core_exec - One execution, as the core tells its backend.
+ * @stream: The logical stream whose call caused it: a FLUSH, ENQUEUE,
+ *	REPLAY, isolation or destroy of it (for weave_core_execute(), the
+ *	first it names); 0 for weave_core_flush_all().
+ * @strategy: The path it took, a &enum weave_strategy: sequential when
+ *	the strategy says so or a slot of the set is isolated.
+ * @slots: The slots of its set.
+ * @tasks: The tasks it handed over, to enqueue or fail.
+ */
+struct weave_core_exec {
+	u32 stream;
+	enum weave_strategy strategy;
+	u32 slots;
+	u32 tasks;
+};
+
+/**
  * struct weave_backend_ops - What the core asks of a backend.
  * @enqueue: Append @task to @bs.  @bs may be another slot's backend stream
  *	(interleave).  On success the backend takes what @task owns (see
@@ -287,6 +304,11 @@ struct weave_task {
  *	that the core's callers ask for (%DRM_IOCTL_WEAVE_STREAM_ISOLATE, a
  *	graph capture) is not the backend's: it is the core's holders count,
  *	weave_core_isolate_get(), see "DOC: Isolation".
+ * @observe: Optional.  Called as an execution starts: whether the backend
+ *	wants @executed told of it.  The core counts its tasks only then,
+ *	so an execution that no one observes costs nothing more.
+ * @executed: Called, if @observe said so, once the execution has handed
+ *	its tasks over and flushed, with what it did.
  *
  * The C form of the seed's SchedulerStreamBackend trait.  Every op is
  * called with the client's scheduler lock held and must not call back into
@@ -308,11 +330,14 @@ struct weave_backend_ops {
 	void (*destroy_stream)(void *backend, struct weave_bstream *bs);
 	bool (*requires_isolation)(void *backend,
 				   const struct weave_bstream *bs);
+	bool (*observe)(void *backend);
+	void (*executed)(void *backend, const struct weave_core_exec *exec);
 };
 
 /**
  * struct weave_core_params - Arguments of weave_core_init().
- * @ops: The backend's operations; all but requires_isolation are required.
+ * @ops: The backend's operations; all but requires_isolation, observe
+ *	and executed are required.
  * @backend: The backend's context, passed to every op.
  * @failures: The failure store, passed to enqueue and flush; may be NULL.
  * @lock: The client's mutex, held around every other weave_core_*() call.

@@ -246,6 +246,11 @@ struct weave_ectx {
 	/** @submitted_jobs: Jobs pushed since the client opened its file. */
 	atomic64_t submitted_jobs;
 	/**
+	 * @exec_jobs: @submitted_jobs when the execution that the weave_exec
+	 * event observes began; under the client's mutex.
+	 */
+	u64 exec_jobs;
+	/**
 	 * @busy_ns: Per hardware queue, the nanoseconds its worker spent
 	 * running the client's jobs, added as each job ends (fdinfo's
 	 * drm-engine-<queue>).

@@ -346,6 +346,30 @@ u64 weave_eng_fence_owner(struct dma_fence *f)
 	return container_of(f, struct weave_proxy, f.base)->owner;
 }
 
+/**
+ * weave_eng_fence_waited() - The fence a dependency of a job stands for,
+ * for the weave_job_dep event.
+ * @f: A dependency of a job of client @owner.
+ * @owner: The &weave_ectx.id of that client.
+ *
+ * Return: For a proxy of one of @owner's jobs (a buffer it used), that
+ * job's finished fence; for a gate (an in-sync, another client's work),
+ * the fence it waits for, or the finished fence of the job that fence
+ * stands for; NULL for any other fence, such as a slot's last job.
+ */
+struct dma_fence *weave_eng_fence_waited(struct dma_fence *f, u64 owner)
+{
+	if (f->ops == &weave_proxy_ops)
+		return weave_eng_fence_owner(f) == owner ?
+		       container_of(f, struct weave_proxy, f.base)->in : NULL;
+	if (f->ops != &weave_gate_ops)
+		return NULL;
+	f = container_of(f, struct weave_gate, f.base)->in;
+	if (f->ops == &weave_proxy_ops)
+		return container_of(f, struct weave_proxy, f.base)->in;
+	return f;
+}
+
 /* One input fewer to wait for; the last one signals the join. */
 static void weave_join_done(struct weave_join *join, int err)
 {

@@ -66,6 +66,7 @@ struct dma_fence *weave_eng_proxy_attach_at(struct weave_proxy *proxy,
 					    struct dma_fence *in, u64 context,
 					    u64 seqno);
 u64 weave_eng_fence_owner(struct dma_fence *f);
+struct dma_fence *weave_eng_fence_waited(struct dma_fence *f, u64 owner);
 u32 weave_eng_ctx_gate_room(struct weave_ectx *ctx, u32 slot);
 int weave_eng_ctx_gates_prepare(struct weave_ectx *ctx, u32 slot,
 				struct dma_fence **fences, u32 *n);

@@ -32,6 +32,7 @@
 #include "weave_propagate.h"
 #include "weave_submit.h"
 #include "weave_template.h"
+#include "weave_trace.h"
 #include "weave_uarray.h"
 
 /**
@@ -560,22 +561,14 @@ int weave_capture_ioctl(struct drm_device *drm, void *data,
 		 */
 		args->state = DRM_WEAVE_CAPTURE_NONE;
 	}
+	if (!ret && (op == DRM_WEAVE_CAPTURE_BEGIN || args->graph))
+		trace_weave_capture(c->ectx->id, args->stream, args->graph,
+				    op == DRM_WEAVE_CAPTURE_BEGIN, args->ntasks);
 out:
 	mutex_unlock(&c->lock);
 out_exit:
 	drm_dev_exit(idx);
 	return ret;
-}
-
-/*
- * Resolve step of a replay on @slot: the graph's last replay, if it was
- * on another slot and has not completed, gates this one too.
- */
-static void weave_replay_after(const struct weave_graph *g, u32 slot,
-			       struct dma_fence **fences, u32 *nf)
-{
-	if (g->last && g->last_slot != slot && !dma_fence_is_signaled(g->last))
-		fences[(*nf)++] = dma_fence_get(g->last);
 }
 
 /*
@@ -607,7 +600,9 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 		if (!ret)
 			ret = weave_btrack_pin(bt);
 	}
-	weave_replay_after(g, slot, fences, &nf);
+	/* Its last replay, on another slot and not done, gates this one. */
+	if (g->last && g->last_slot != slot && !dma_fence_is_signaled(g->last))
+		fences[nf++] = dma_fence_get(g->last);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
 		ret = weave_eng_ctx_fail_reserve(c->ectx, g->tasks, g->ntasks,
@@ -709,6 +704,8 @@ static int weave_replay_try(struct drm_device *drm, struct drm_file *file,
 		dma_fence_put(g->last);
 		g->last = weave_eng_ctx_slot_fence(c->ectx, slot);
 		g->last_slot = slot;
+		trace_weave_replay(c->ectx->id, args->graph, args->stream,
+				   g->ntasks, !!g->ntasks);
 	}
 out_unlock:
 	mutex_unlock(&c->lock);

@@ -287,6 +287,20 @@ static inline bool weave_eng_job_aborted(struct weave_job *job)
 	return READ_ONCE(job->abort) || atomic_read(&job->ctx->aborted);
 }
 
+/*
+ * The logical stream all of @job's tasks came from, for its trace events;
+ * 0 if they came from several (an interleave) or it has none.
+ */
+static inline u32 weave_eng_job_stream(const struct weave_job *job)
+{
+	u32 i;
+
+	for (i = 1; i < job->ntallies; i++)
+		if (job->tallies[i].ls != job->tallies[0].ls)
+			return 0;
+	return job->ntallies ? job->tallies[0].ls->handle : 0;
+}
+
 void weave_eng_job_release_tasks(struct weave_job *job);
 void weave_eng_job_put_bo(struct drm_gem_object *obj);
 struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,

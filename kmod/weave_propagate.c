@@ -22,6 +22,7 @@
 #include "weave_job.h"
 #include "weave_kernels.h"
 #include "weave_propagate.h"
+#include "weave_trace.h"
 
 /**
  * DOC: failure propagation
@@ -190,6 +191,19 @@ struct weave_exec {
 	u32 pos;
 };
 
+/*
+ * An event about the task @x: the client, its job's finished fence and
+ * its index in the job, then @...; worked out only while @event is on.
+ */
+#define weave_exec_trace(event, x, ...) do {				\
+	const struct weave_exec *x_ = (x);				\
+	const struct dma_fence *f_ = &x_->job->base.s_fence->finished;	\
+									\
+	if (event##_enabled())						\
+		event(x_->job->ctx->id, f_->context, f_->seqno,		\
+		      x_->t - x_->job->tasks, __VA_ARGS__);		\
+} while (0)
+
 /* The task as a failure report names it. */
 static void weave_exec_ftask(const struct weave_exec *x,
 			     struct weave_ftask *ft)
@@ -328,6 +342,7 @@ static int weave_exec_fail(const struct weave_exec *x, int err, u32 cause)
 	f = weave_exec_failure(x, err, cause);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	weave_exec_trace(trace_weave_failure, x, err, f->id);
 	weave_exec_doom(x, err, f->id);
 	ret = weave_etask_claim(x->job, x->t, f);
 	weave_fg_put(x->job->failures, f);
@@ -356,6 +371,7 @@ static int weave_exec_in_fence_fail(const struct weave_exec *x, int err)
 			f = old;
 		}
 	}
+	weave_exec_trace(trace_weave_failure, x, err, f->id);
 	weave_exec_doom(x, err, f->id);
 	return weave_etask_claim(x->job, x->t, f);
 }
@@ -393,11 +409,54 @@ int weave_eng_job_fail_from(struct weave_job *job, u32 first,
 					DRM_WEAVE_FAILURE_CANCELED);
 	if (IS_ERR(f))
 		return PTR_ERR(f);
+	weave_exec_trace(trace_weave_failure, &x, err, f->id);
 	weave_exec_doom(&x, err, f->id);
 	for (i = first; !ret && i < job->ntasks; i++)
 		ret = weave_etask_claim(job, &job->tasks[i], f);
 	weave_fg_put(job->failures, f);
 	return ret;
+}
+
+/*
+ * Run the task @x, or skip it, and record what it leaves on its bytes;
+ * @err is set to the task's own errno: its kernel's, its refusal's or
+ * in-fence's, or the one it was skipped for.  Returns as
+ * weave_eng_task_execute().
+ */
+static int weave_exec_task(struct weave_exec *x, int *err)
+{
+	struct weave_job *job = x->job;
+	struct weave_etask *t = x->t;
+	struct weave_failure *f;
+	struct weave_ftask ft;
+	int ret;
+
+	if (t->refused) {
+		*err = -(int)t->arg;
+		return weave_exec_fail(x, *err, t->cause);
+	}
+	*err = x->tally->insync ? weave_insync_error(x->tally->insync) : 0;
+	if (*err)
+		return weave_exec_in_fence_fail(x, *err);
+	f = weave_etask_read_failure(job, t);
+	if (f) {
+		*err = READ_ONCE(f->err);
+		weave_exec_trace(trace_weave_skip, x, f->id);
+		ret = weave_etask_claim(job, t, f);
+		if (!ret) {
+			weave_exec_ftask(x, &ft);
+			weave_fg_skip(job->failures, f, &ft);
+			weave_exec_doom(x, *err, f->id);
+		}
+		weave_fg_put(job->failures, f);
+		return ret;
+	}
+	*err = weave_eng_run_task(job, t);
+	if (weave_eng_job_aborted(job))
+		return -EINTR;
+	if (*err)
+		return weave_exec_fail(x, *err, DRM_WEAVE_FAILURE_KERNEL);
+	return weave_etask_release(job, t);
 }
 
 /**
@@ -420,30 +479,14 @@ int weave_eng_task_execute(struct weave_job *job, struct weave_etask *t,
 			   const struct weave_tally *tally, u32 pos)
 {
 	struct weave_exec x = { .job = job, .t = t, .tally = tally, .pos = pos };
-	struct weave_failure *f;
-	struct weave_ftask ft;
-	int ret;
+	int err = 0, ret;
 
-	if (t->refused)
-		return weave_exec_fail(&x, -(int)t->arg, t->cause);
-	ret = tally->insync ? weave_insync_error(tally->insync) : 0;
-	if (ret)
-		return weave_exec_in_fence_fail(&x, ret);
-	f = weave_etask_read_failure(job, t);
-	if (f) {
-		ret = weave_etask_claim(job, t, f);
-		if (!ret) {
-			weave_exec_ftask(&x, &ft);
-			weave_fg_skip(job->failures, f, &ft);
-			weave_exec_doom(&x, READ_ONCE(f->err), f->id);
-		}
-		weave_fg_put(job->failures, f);
-		return ret;
-	}
-	ret = weave_eng_run_task(job, t);
-	if (weave_eng_job_aborted(job))
-		return -EINTR;
-	if (ret)
-		return weave_exec_fail(&x, ret, DRM_WEAVE_FAILURE_KERNEL);
-	return weave_etask_release(job, t);
+	ret = weave_exec_task(&x, &err);
+	if (ret != -EINTR && trace_weave_task_enabled())
+		trace_weave_task(job->ctx->id,
+				 job->queue - job->ctx->engine->queues,
+				 job->base.s_fence->finished.context,
+				 job->base.s_fence->finished.seqno,
+				 t - job->tasks, t->kernel, err);
+	return ret;
 }

@@ -79,13 +79,18 @@ static int weave_job_cut_reason(struct weave_job *job, int err)
 	       atomic_read(&job->ctx->aborted) ?: -ECANCELED;
 }
 
-/* An event of the weave_job class about @job, which the worker holds. */
+/*
+ * An event of the weave_job class about @job, which the worker holds; its
+ * arguments are worked out only while the event is on.
+ */
 #define weave_queue_trace(event, job, tasks, err) do {			\
 	const struct weave_job *j_ = (job);				\
 									\
-	event(j_->ctx->id, j_->queue - j_->ctx->engine->queues,	\
-	      j_->base.s_fence->finished.context,			\
-	      j_->base.s_fence->finished.seqno, (tasks), (err));	\
+	if (event##_enabled())						\
+		event(j_->ctx->id, weave_eng_job_stream(j_),		\
+		      j_->queue - j_->ctx->engine->queues,		\
+		      j_->base.s_fence->finished.context,		\
+		      j_->base.s_fence->finished.seqno, (tasks), (err));\
 } while (0)
 
 /*

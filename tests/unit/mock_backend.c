@@ -130,6 +130,20 @@ static bool mock_requires_isolation(void *backend,
 	return bs->isolated;
 }
 
+static bool mock_observe(void *backend)
+{
+	struct mock_backend *m = backend;
+
+	return m->observe;
+}
+
+static void mock_executed(void *backend, const struct weave_core_exec *ex)
+{
+	mock_record(backend, "R%u:%c:%u:%u", ex->stream,
+		    ex->strategy == WEAVE_STRATEGY_INTERLEAVE ? 'i' : 's',
+		    ex->slots, ex->tasks);
+}
+
 const struct weave_backend_ops mock_ops = {
 	.enqueue = mock_enqueue,
 	.fail = mock_fail,
@@ -138,6 +152,8 @@ const struct weave_backend_ops mock_ops = {
 	.create_stream = mock_create_stream,
 	.destroy_stream = mock_destroy_stream,
 	.requires_isolation = mock_requires_isolation,
+	.observe = mock_observe,
+	.executed = mock_executed,
 };
 
 void mock_track_idle(struct weave_core *core, struct weave_track *track)

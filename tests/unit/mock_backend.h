@@ -13,6 +13,10 @@
  *   XW<bs>:<seqno>   fail of a host write (its staging is freed here)
  *   F<bs>            flush
  *   T<track>         the core's track_idle callback, index in mock->tracks
+ *   R<stream>:<i|s>:<slots>:<tasks>
+ *                    executed: an execution observed (only with
+ *                    mock->observe), its stream, strategy (interleave or
+ *                    sequential), slots and tasks
  *
  * A backend stream is named by the slot it was created for.
  */
@@ -45,6 +49,8 @@ struct mock_backend {
 	int failed_err;
 	/* Tasks taken, through enqueue or fail, by the slot they came from. */
 	unsigned int taken[MOCK_SLOTS];
+	/* Whether observe asks to be told of executions. */
+	bool observe;
 
 	/*
 	 * Error injection; an error of 0 injects nothing.  enqueue refuses

@@ -557,6 +557,35 @@ TEST_F(sched, flush_all_executes_every_slot_then_flushes_each)
 	CALLS("E0:5 F0 F1 E2:6 F2 F0 F1 F2");
 }
 
+/*
+ * An observed execution is told to the backend once it has flushed: the
+ * stream whose call caused it, the path it took, its slots and the tasks
+ * it handed over.  One that is not observed is not told.
+ */
+TEST_F(sched, executions_are_told_when_observed)
+{
+	const u32 set[] = { 2, 0, 1 };
+
+	queue_three_slots(_metadata, self);
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
+	CALLS("E1:3 F1");
+	self->m.observe = true;
+	weave_core_execute(&self->s, set, 3);
+	CALLS("F0 F1 E2:4 E2:1 E2:5 E2:2 F2 R2:i:3:4");
+	ASSERT_EQ(0, weave_core_isolate_get(&self->s, 1));
+	CALLS("F1 R1:i:1:0");
+	LAUNCH(1, 6);
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1 + MAX_STREAMS));
+	CALLS("E1:6 F1 R5:s:1:1");
+	ASSERT_EQ(0, weave_core_flush_all(&self->s));
+	CALLS("F0 F1 F2 R0:s:3:0 F0 F1 F2");
+	ASSERT_EQ(0, weave_core_isolate_put(&self->s, 1));
+	CALLS("F1 R1:s:1:0");
+	self->m.observe = false;
+	ASSERT_EQ(0, weave_core_flush(&self->s, 0));
+	CALLS("F0");
+}
+
 TEST_F(sched, destroying_a_stream_executes_its_work)
 {
 	LAUNCH(0, 1);
