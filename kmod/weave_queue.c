@@ -11,6 +11,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -19,6 +20,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "weave_compat.h"
+#include "weave_drm.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
@@ -68,6 +70,14 @@
 
 /* Jobs a hardware queue holds at once. */
 #define WEAVE_QUEUE_CREDITS	64
+/*
+ * The inline budget: run_job starts no task inline past this long after
+ * the job started, so it holds the scheduler's thread at most this long
+ * plus one task of at most %WEAVE_INLINE_TASK_BYTES.
+ */
+#define WEAVE_INLINE_BUDGET_NS	(1 * NSEC_PER_MSEC)
+/* The most bytes a task that runs inline touches (16 pages of 4 KiB). */
+#define WEAVE_INLINE_TASK_BYTES	SZ_64K
 
 /*
  * Why @job stopped before its end: its timeout, its client's close or
@@ -104,21 +114,21 @@ static enum hrtimer_restart weave_queue_watchdog(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Run the job's tasks and signal its hardware fence. */
-static void weave_job_execute(struct weave_job *job)
+/*
+ * Start @job on its queue, inline or on the worker: it is the running job,
+ * its watchdog armed, with the error it had before it ran.
+ */
+static void weave_job_start(struct weave_job *job)
 {
-	struct weave_ectx *ctx = job->ctx;
+	struct weave_jrun *r = &job->run;
 	struct weave_queue *q = job->queue;
-	struct dma_fence *hw = &job->hw->base;
-	int err = job->base.s_fence->finished.error;
-	const struct weave_tally *tally = job->tallies;
-	u64 start = ktime_get_ns();
-	u32 i, ran, pos = 0;
-	bool skip, cut;
-	int ret, why;
 
+	r->start = ktime_get_ns();
+	r->tally = job->tallies;
+	r->err = job->base.s_fence->finished.error;
+	r->begun = true;
 	q->running = job;
-	weave_queue_trace(trace_weave_job_run, job, job->ntasks, err);
+	weave_queue_trace(trace_weave_job_run, job, job->ntasks, r->err);
 	hrtimer_start(&q->watchdog, ms_to_ktime(q->timeout_ms),
 		      HRTIMER_MODE_REL);
 
@@ -127,42 +137,90 @@ static void weave_job_execute(struct weave_job *job)
 	 * nothing, and neither does one that starts after its device was
 	 * unplugged, which also cancels running jobs through the abort.
 	 */
-	if (!err && drm_dev_is_unplugged(ctx->drm))
-		err = -ENODEV;
-	skip = err;
+	if (!r->err && drm_dev_is_unplugged(job->ctx->drm))
+		r->err = -ENODEV;
+	r->skip = r->err;
+}
 
-	/*
-	 * A failed task does not stop the job: later tasks still run, and its
-	 * failure goes on the bytes it should have written, not on the
-	 * fences, unless the graph had no memory to record it.
-	 */
-	for (i = 0; i < job->ntasks; i++) {
-		if (skip || weave_eng_job_aborted(job))
-			break;
-		ret = weave_eng_task_execute(job, &job->tasks[i], tally, pos);
+/*
+ * Whether @t may run inline in run_job: it cannot sleep (no DELAY) and
+ * touches at most %WEAVE_INLINE_TASK_BYTES of pinned pages.
+ */
+static bool weave_task_inline(const struct weave_etask *t)
+{
+	if (t->refused)
+		return true;
+	if (t->kind == WEAVE_TASK_LAUNCH) {
+		if (t->kernel == DRM_WEAVE_KERNEL_DELAY)
+			return false;
+		if (t->kernel == DRM_WEAVE_KERNEL_NOOP ||
+		    t->kernel == DRM_WEAVE_KERNEL_FAIL)
+			return true;
+	}
+	return t->b[0].size <= WEAVE_INLINE_TASK_BYTES;
+}
+
+/*
+ * Run @job's tasks from where it stands.  With a @deadline (ktime_get_ns()),
+ * inline: stop before a task that may not run inline, or once past it.
+ *
+ * A failed task does not stop the job: later tasks still run, and its
+ * failure goes on the bytes it should have written, not on the fences,
+ * unless the graph had no memory to record it.
+ *
+ * Return: false if it stopped for the worker to go on; true if the job is
+ * done with its tasks, all run or cut short.
+ */
+static bool weave_job_run_tasks(struct weave_job *job, u64 deadline)
+{
+	struct weave_jrun *r = &job->run;
+	struct weave_etask *t;
+	int ret;
+
+	for (; r->next < job->ntasks; r->next++) {
+		if (r->skip || weave_eng_job_aborted(job))
+			return true;
+		t = &job->tasks[r->next];
+		if (deadline && (!weave_task_inline(t) ||
+				 ktime_get_ns() > deadline))
+			return false;
+		ret = weave_eng_task_execute(job, t, r->tally, r->pos);
 		if (ret == -EINTR)
-			break;
-		if (ret && !err)
-			err = ret;
-		if (++pos == tally->count) {
-			tally++;
-			pos = 0;
+			return true;
+		if (ret && !r->err)
+			r->err = ret;
+		if (++r->pos == r->tally->count) {
+			r->tally++;
+			r->pos = 0;
 		}
 	}
+	return true;
+}
+
+/* End @job, done with its tasks, and signal its hardware fence. */
+static void weave_job_finish(struct weave_job *job)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_queue *q = job->queue;
+	struct dma_fence *hw = &job->hw->base;
+	struct weave_jrun *r = &job->run;
+	int err = r->err, ret, why;
+	u32 i, ran = r->next;
+	bool cut;
+
 	/*
 	 * Done or cut short: no timeout from here on, and none that fires
 	 * after the last task is counted.
 	 */
 	hrtimer_cancel(&q->watchdog);
-	cut = i < job->ntasks;
-	ran = i;
+	cut = ran < job->ntasks;
 	/*
 	 * Tasks that did not finish leave bytes unwritten, or half written,
 	 * which another process may share: they carry why.
 	 */
 	if (cut) {
-		why = weave_job_cut_reason(job, skip ? err : 0);
-		ret = weave_eng_job_fail_from(job, i, tally, pos, why);
+		why = weave_job_cut_reason(job, r->skip ? err : 0);
+		ret = weave_eng_job_fail_from(job, ran, r->tally, r->pos, why);
 		if (ret && !err)
 			err = ret;
 	}
@@ -176,11 +234,11 @@ static void weave_job_execute(struct weave_job *job)
 
 	weave_eng_job_release_tasks(job);
 	/* Counted before the fence tells anyone the job is done. */
-	atomic64_add(ktime_get_ns() - start,
+	atomic64_add(ktime_get_ns() - r->start,
 		     &ctx->busy_ns[q - ctx->engine->queues]);
 	weave_queue_trace(trace_weave_job_done, job, ran, err);
 
-	/* Only the worker signals the hardware fence: it is not yet. */
+	/* Only the running job's thread signals the hardware fence. */
 	if (err) {
 		dma_fence_set_error(hw, err);
 		weave_compat_sched_job_error(&job->base, err);
@@ -189,18 +247,32 @@ static void weave_job_execute(struct weave_job *job)
 }
 
 /*
- * The work item of a job on its queue's workqueue: runs the job.  All of it
- * is the fence signalling critical path of the job's hardware fence (and
- * so of its finished fence and proxy, and of every job behind it): it
- * must not allocate memory other than GFP_ATOMIC or GFP_NOWAIT, nor take
- * a lock held while waiting for a fence, such as a reservation lock.
+ * The work item of a job on its queue's workqueue: runs the job, or what
+ * run_job left of it.  All of it is the fence signalling critical path of
+ * the job's hardware fence (and so of its finished fence and proxy, and of
+ * every job behind it): it must not allocate memory other than GFP_ATOMIC
+ * or GFP_NOWAIT, nor take a lock held while waiting for a fence, such as a
+ * reservation lock.
  */
 static void weave_job_work(struct work_struct *work)
 {
+	struct weave_job *job = container_of(work, struct weave_job, work);
+	struct weave_queue *q = job->queue;
 	bool cookie = dma_fence_begin_signalling();
 
+	if (!job->run.begun)
+		weave_job_start(job);
+	weave_job_run_tasks(job, 0);
 	/* The job may be freed as soon as its fence signals. */
-	weave_job_execute(container_of(work, struct weave_job, work));
+	weave_job_finish(job);
+	/*
+	 * Only now may run_job run the next job inline: this one no longer
+	 * uses the queue's watchdog, @running or scratch, and its fence
+	 * signalled before the next one's.  The queue outlives its
+	 * workqueue's items.
+	 */
+	smp_mb__before_atomic();
+	atomic_dec(&q->hw_jobs);
 	dma_fence_end_signalling(cookie);
 }
 
@@ -209,17 +281,52 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 	return container_of(sched_job, struct weave_job, base);
 }
 
+/*
+ * Run @job inline in run_job, as far as it may (see "DOC: hardware
+ * queues", The job path); the queue's worker is idle.  This is the
+ * signalling critical path of the job's hardware fence as the worker is.
+ *
+ * Return: true if the job is done and its hardware fence signalled.
+ */
+static bool weave_job_run_inline(struct weave_job *job)
+{
+	bool cookie = dma_fence_begin_signalling();
+	bool done;
+
+	weave_job_start(job);
+	done = weave_job_run_tasks(job, job->run.start +
+					 WEAVE_INLINE_BUDGET_NS);
+	if (done)
+		weave_job_finish(job);
+	else
+		weave_queue_trace(trace_weave_job_handoff, job, job->run.next,
+				  job->run.err);
+	dma_fence_end_signalling(cookie);
+	return done;
+}
+
 static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
+	struct dma_fence *hw = &job->hw->base;
 
 	job->started = true;
 	weave_eng_hw_fence_init(job->hw, q->fence_context,
 				atomic64_inc_return(&q->fence_seqno));
+	/* The scheduler's reference, taken before the fence may signal. */
+	dma_fence_get(hw);
+	/*
+	 * run_job calls are serialised per scheduler: with no job handed to
+	 * the worker, the queue is this job's alone.
+	 */
+	if (!atomic_read_acquire(&q->hw_jobs) && weave_job_run_inline(job))
+		return hw;
+	/* The watchdog, if armed inline, runs on: the job's time goes on. */
+	atomic_inc(&q->hw_jobs);
 	INIT_WORK(&job->work, weave_job_work);
 	queue_work(q->wq, &job->work);
-	return dma_fence_get(&job->hw->base);
+	return hw;
 }
 
 static void weave_queue_free_job(struct drm_sched_job *sched_job)
@@ -281,6 +388,7 @@ struct weave_engine *weave_eng_create(struct device *dev,
 		q = &engine->queues[i];
 		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
 		init_waitqueue_head(&q->abort_wq);
+		atomic_set(&q->hw_jobs, 0);
 		weave_compat_hrtimer_setup(&q->watchdog, weave_queue_watchdog);
 		q->timeout_ms = limits->job_timeout_ms;
 		q->fence_context = dma_fence_context_alloc(1);
