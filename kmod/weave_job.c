@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's jobs and what they hold: their allocation,
- * growth and freeing, and the lifetimes of the engine context, backend
- * streams, logical streams and templates, which the last job lets go of.
+ * growth, freeing and recycling, and the lifetimes of the engine context,
+ * backend streams, logical streams and templates, which the last job lets
+ * go of.
  */
 
 #include <linux/atomic.h>

@@ -229,7 +229,10 @@ struct weave_job {
 struct weave_queue {
 	/** @sched: The DRM GPU scheduler of the queue. */
 	struct drm_gpu_scheduler sched;
-	/** @wq: The ordered workqueue that runs the jobs: the "hardware". */
+	/**
+	 * @wq: The ordered workqueue that runs the jobs, or what of them
+	 * run_job did not run inline: the "hardware".
+	 */
 	struct workqueue_struct *wq;
 	/** @abort_wq: Woken when a job of the queue is aborted. */
 	wait_queue_head_t abort_wq;

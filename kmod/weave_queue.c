@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's hardware queues: DRM GPU schedulers set up and
- * torn down with the engine, their run_job and free_job, and the worker
- * that executes a job, with its watchdog.
+ * torn down with the engine, their run_job, which runs a job inline where
+ * it can, free_job, and the worker that runs the rest, with the watchdog.
  */
 
 #include <linux/atomic.h>
@@ -32,17 +32,40 @@
  * DOC: hardware queues
  *
  * Each device has num_queues hardware queues.  A queue is a &struct
- * drm_gpu_scheduler plus an ordered workqueue, its "hardware": run_job
- * hands the job to the workqueue and returns the job's hardware fence at
- * once; the worker runs the job's tasks on the CPU in order, against the
- * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
- * signals the fence.  Jobs never run on the scheduler's own thread, as
- * on real hardware.  Hardware fences have one fence context per queue.
- * The worker is the fences' signalling path, annotated with
- * dma_fence_begin_signalling(), so lockdep reports an allocation that
- * could recurse into reclaim or a lock that is held while waiting for a
- * fence; its workqueue has WQ_MEM_RECLAIM, as reclaim may wait for the
- * fences it signals.
+ * drm_gpu_scheduler plus an ordered workqueue, its worker.  A job runs its
+ * tasks on the CPU in order, against the pinned shmem pages of its buffers
+ * (kmap_local_page(), no lock), then signals its hardware fence.
+ * Hardware fences have one fence context per queue.
+ *
+ * The job path.  A job costs one hand-off where it can: run_job (on the
+ * scheduler's kthread on 6.1, its submit work item on 6.12) runs the job
+ * itself, inline, when the queue's worker has no job (&weave_queue.hw_jobs
+ * is zero, so queue order and the hardware fences' signalling order hold),
+ * task by task while the next task cannot sleep, and returns the fence
+ * signalled.  A task may run inline if it is no DELAY (which sleeps) and
+ * touches at most %WEAVE_INLINE_TASK_BYTES (64 KiB) of pinned pages:
+ * NOOP, FAIL, a refused task, small fills, copies, sums, checksums and
+ * host writes; none faults on user memory or waits for a fence (the
+ * scheduler has waited for the job's dependencies).  The inline budget:
+ * no task starts inline more than %WEAVE_INLINE_BUDGET_NS (1 ms) after the
+ * job started, so the scheduler's thread is held for at most that plus
+ * one task of at most 64 KiB.  At the first task that may not run inline,
+ * or once the budget is spent, run_job hands the rest of the job to the
+ * worker (trace event weave_job_handoff) and returns its fence unsignalled,
+ * as it does for every job while the worker has one: the worker then goes
+ * on from that task, with the same watchdog, still armed.  run_job calls
+ * are serialised per scheduler, so the inline run and the worker never run
+ * jobs of one queue at once; the worker lets run_job run inline again only
+ * once its last job's fence has signalled.  A job of no-ops thus costs a
+ * wake-up of the scheduler's thread and one of the waiter, as against a
+ * third hand-off, to the worker, before.
+ *
+ * Both the inline run and the worker are the fences' signalling path,
+ * annotated with dma_fence_begin_signalling(), so lockdep reports an
+ * allocation that could recurse into reclaim or a lock that is held while
+ * waiting for a fence.  Running tasks in run_job adds no dependency: the
+ * job's fences wait for run_job anyway.  The worker's workqueue has
+ * WQ_MEM_RECLAIM, as reclaim may wait for the fences it signals.
  *
  * Errors.  A task's failure goes on the bytes it should have written (see
  * "DOC: failure propagation"), not on the job's fences; the job's later
@@ -50,21 +73,22 @@
  * remaining tasks are skipped, its fences get -ETIMEDOUT, and what its
  * unfinished tasks should have written carries one -ETIMEDOUT failure;
  * their streams stay usable.  A job of a closed client stops between two
- * tasks with -ECANCELED.  The worker reports a job's error the way the
- * scheduler expects of hardware: on the hardware fence, before it
- * signals it; the scheduler hands it on to the finished fence (on 6.1,
- * which does not, weave_compat_sched_job_error() does).
+ * tasks with -ECANCELED.  A job reports its error the way the scheduler
+ * expects of hardware: on the hardware fence, before it signals it; the
+ * scheduler hands it on to the finished fence (on 6.1, which does not,
+ * weave_compat_sched_job_error() does).
  *
  * Timeouts.  The hardware times its jobs itself, as a GPU's watchdog
- * would: each queue has an hrtimer that the worker arms when it starts a
- * job, for job_timeout_ms, and cancels when the job ends.  If it fires,
- * it sets the job's abort to -ETIMEDOUT and wakes the worker, which cuts
- * the job short between two tasks, or within a task's page, or out of a
- * long delay, and signals its fences as for any other job, in order.  A
- * job's time counts from when it starts running, not while it waits for
- * the one ahead of it.  A timeout is thus never a hang: the scheduler's
- * own timeout is off (%MAX_SCHEDULE_TIMEOUT), and the driver never stops,
- * resubmits or restarts a scheduler.  No job is ever cut short but by its
+ * would: each queue has an hrtimer that is armed when a job starts,
+ * inline or on the worker, for job_timeout_ms, and cancelled when the job
+ * ends, wherever it ends.  If it fires, it sets the job's abort to
+ * -ETIMEDOUT and wakes the worker, and the job is cut short between two
+ * tasks, or within a task's page, or out of a long delay (on the worker:
+ * a delay never runs inline), and signals its fences as for any other
+ * job, in order.  A job's time counts from when it starts running, not
+ * while it waits for the one ahead of it.  A timeout is thus never a
+ * hang: the scheduler's own timeout is off (%MAX_SCHEDULE_TIMEOUT), and
+ * the driver never stops, resubmits or restarts a scheduler.  No job is ever cut short but by its
  * own timer, its client's close or its device's unplug.
  */
 
