@@ -216,6 +216,7 @@ TEST_F_TIMEOUT(hang, inline_start_then_timeout, 120)
 		->label = 32;
 	weave_test_fill_task(&b, bo, self->page / 2, self->page / 2, 0x11b);
 	ASSERT_EQ(0, weave_enqueue(self->fd, a, b.task, b.n, NULL, 0, &seqno));
+	weave_test_batch_init(&b);
 	out = weave_sync(syncobj, 0);
 	start = weave_test_now();
 	ASSERT_EQ(0, weave_flush(self->fd, a, &out));
