@@ -251,6 +251,13 @@ struct weave_queue {
 	 * job inline only when there is none.
 	 */
 	atomic_t hw_jobs;
+	/**
+	 * @inline_window: When the current window of the inline budget
+	 * began (ktime_get_ns()); under run_job's serialisation.
+	 */
+	u64 inline_window;
+	/** @inline_ns: Time run_job ran jobs inline in that window. */
+	u64 inline_ns;
 	/** @timeout_ms: How long a job may run, job_timeout_ms. */
 	u32 timeout_ms;
 	/** @fence_context: The context of the queue's hardware fences. */

@@ -47,13 +47,17 @@
  * NOOP, FAIL, a refused task, small fills, copies, sums, checksums and
  * host writes; none faults on user memory or waits for a fence (the
  * scheduler has waited for the job's dependencies).  The inline budget:
- * no task starts inline more than %WEAVE_INLINE_BUDGET_NS (1 ms) after the
- * job started, so the scheduler's thread is held for at most that plus
- * one task of at most 64 KiB.  At the first task that may not run inline,
- * or once the budget is spent, run_job hands the rest of the job to the
- * worker (trace event weave_job_handoff) and returns its fence unsignalled,
- * as it does for every job while the worker has one: the worker then goes
- * on from that task, with the same watchdog, still armed.  run_job calls
+ * no task starts inline once the queue's inline runs took
+ * %WEAVE_INLINE_BUDGET_NS (1 ms) in the current window of
+ * %WEAVE_INLINE_WINDOW_NS (10 ms), so the scheduler's thread is held for
+ * at most that plus one task of at most 64 KiB at a time, and spends at
+ * most about a tenth of a CPU running jobs (it runs at SCHED_FIFO on 6.1,
+ * where it could otherwise starve the processes that submit and close).
+ * At the first task that may not run inline, or once the budget is
+ * spent, run_job hands the rest of the job to the worker (trace event
+ * weave_job_handoff) and returns its fence unsignalled, as it does for
+ * every job while the worker has one or the budget is spent: the worker
+ * then goes on from that task, with the same watchdog, still armed.  run_job calls
  * are serialised per scheduler, so the inline run and the worker never run
  * jobs of one queue at once; the worker lets run_job run inline again only
  * once its last job's fence has signalled.  A job of no-ops thus costs a
@@ -95,11 +99,13 @@
 /* Jobs a hardware queue holds at once. */
 #define WEAVE_QUEUE_CREDITS	64
 /*
- * The inline budget: run_job starts no task inline past this long after
- * the job started, so it holds the scheduler's thread at most this long
- * plus one task of at most %WEAVE_INLINE_TASK_BYTES.
+ * The inline budget: run_job starts no task inline once a queue's inline
+ * runs took this long within the current window of
+ * %WEAVE_INLINE_WINDOW_NS, so it holds the scheduler's thread at most
+ * this long plus one task of at most %WEAVE_INLINE_TASK_BYTES per window.
  */
 #define WEAVE_INLINE_BUDGET_NS	(1 * NSEC_PER_MSEC)
+#define WEAVE_INLINE_WINDOW_NS	(10 * NSEC_PER_MSEC)
 /* The most bytes a task that runs inline touches (16 pages of 4 KiB). */
 #define WEAVE_INLINE_TASK_BYTES	SZ_64K
 
@@ -310,22 +316,33 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
  * queues", The job path); the queue's worker is idle.  This is the
  * signalling critical path of the job's hardware fence as the worker is.
  *
- * Return: true if the job is done and its hardware fence signalled.
+ * Return: true if the job is done and its hardware fence signalled; false
+ * if the worker is to run it, or the rest of it.
  */
 static bool weave_job_run_inline(struct weave_job *job)
 {
-	bool cookie = dma_fence_begin_signalling();
-	bool done;
+	struct weave_queue *q = job->queue;
+	u64 now = ktime_get_ns();
+	bool cookie, done;
 
+	/* The queue's budget, under run_job's serialisation. */
+	if (now - q->inline_window >= WEAVE_INLINE_WINDOW_NS) {
+		q->inline_window = now;
+		q->inline_ns = 0;
+	}
+	if (q->inline_ns >= WEAVE_INLINE_BUDGET_NS)
+		return false;
+	cookie = dma_fence_begin_signalling();
 	weave_job_start(job);
-	done = weave_job_run_tasks(job, job->run.start +
-					 WEAVE_INLINE_BUDGET_NS);
+	done = weave_job_run_tasks(job, now + WEAVE_INLINE_BUDGET_NS -
+					q->inline_ns);
 	if (done)
 		weave_job_finish(job);
 	else
 		weave_queue_trace(trace_weave_job_handoff, job, job->run.next,
 				  job->run.err);
 	dma_fence_end_signalling(cookie);
+	q->inline_ns += ktime_get_ns() - now;
 	return done;
 }
 
