@@ -102,9 +102,13 @@ void weave_eng_job_put_bo(struct drm_gem_object *obj)
  * which the client keeps one of in &weave_ectx.spare_tasks, counted in
  * its usage.  The memory stays charged to the cgroup that allocated it
  * (%GFP_KERNEL_ACCOUNT), and is freed with the context, once the client
- * has closed its file and its last job is freed.  A cached job keeps its
- * module reference until then (see "DOC: fences", Unload); one that is
- * reused hands it back, as weave_job_attach() takes another.
+ * has closed its file and its last job is freed.  A cached job holds no
+ * module reference, so the module's reference count while a client is
+ * idle is what it was without the cache: a job that goes to the cache
+ * drops its own with module_put() as the last thing weave_eng_job_free()
+ * does, after which it runs no module code but its return, which module
+ * exit's synchronize_rcu_tasks() waits for (see "DOC: fences", Unload);
+ * weave_job_attach() takes one again when it is reused.
  *
  * Any thread that frees a job may add it to the cache; only the client's
  * allocations take from it, under the client's mutex: the llist's one
@@ -188,25 +192,17 @@ static struct weave_job *weave_job_reuse(struct weave_ectx *ctx, size_t size)
 	job->hw = keep.hw;
 	if (job->hw)
 		memset(job->hw, 0, sizeof(*job->hw));
-	/*
-	 * weave_job_attach() takes a module reference again; the caller's
-	 * open file holds one.
-	 */
-	module_put(THIS_MODULE);
 	return job;
 }
 
-/*
- * Free the jobs of a context's cache, @first on, the context gone: the
- * last thing its release does (see "DOC: fences", Unload).
- */
+/* Free the jobs of a context's cache, @first on. */
 static void weave_job_cache_free(struct llist_node *first)
 {
 	struct weave_job *job, *next;
 
 	llist_for_each_entry_safe(job, next, first, cache) {
 		weave_job_free_arrays(job);
-		call_rcu(&job->rcu, weave_job_free_rcu);
+		kfree(job);
 	}
 }
 
@@ -253,13 +249,15 @@ void weave_eng_job_free(struct weave_job *job)
 	/* The last job of a destroyed backend stream frees it. */
 	kref_put(&job->bs->ref, weave_eng_bstream_release);
 	atomic64_dec(&ctx->jobs);
+	/* Cached, @job may be reused or freed at once: not touched again. */
 	cached = weave_job_recycle(ctx, job);
 	if (!cached)
 		weave_job_free_arrays(job);
-	/* May free @job, if cached, and the rest of the cache. */
 	weave_eng_ctx_put(ctx);
 	/* The last thing done here: see "DOC: fences", Unload. */
-	if (!cached)
+	if (cached)
+		module_put(THIS_MODULE);
+	else
 		call_rcu(&job->rcu, weave_job_free_rcu);
 }
 
@@ -662,8 +660,8 @@ static void weave_ectx_release(struct kref *ref)
 	weave_fg_stash_drain(&ctx->ostash);
 	/* Maybe the device's last reference: see weave_eng_fini(). */
 	drm_dev_put(ctx->drm);
-	kfree_rcu(ctx, rcu);
 	weave_job_cache_free(cache);
+	kfree_rcu(ctx, rcu);
 }
 
 /**
