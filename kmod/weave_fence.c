@@ -82,9 +82,12 @@
  * signal in seqno order, and these do: a proxy signals from the callback
  * of its job's finished fence, and the finished fences of an entity
  * signal in push order.  The scheduler runs an entity's jobs in push
- * order on one queue, whose ordered workqueue runs them and signals their
- * hardware fences in that order, and each finished fence signals from its
- * hardware fence's callback, before the worker moves on.  A timeout keeps
+ * order on one queue, where run_job or, behind a job it handed on, the
+ * queue's ordered workqueue runs them and signals their hardware fences
+ * in that order (see "DOC: hardware queues", The job path), and each
+ * finished fence signals from its hardware fence's callback, or from
+ * run_job's caller for a fence signalled inline, before the next job
+ * runs.  A timeout keeps
  * that order: the timed-out job is cut short on the worker and signals
  * there, in its place, like any other; the scheduler is never stopped
  * (see "DOC: hardware queues", Timeouts).  Gates, joins

@@ -238,7 +238,8 @@ struct weave_queue {
 	wait_queue_head_t abort_wq;
 	/**
 	 * @watchdog: Cuts @running short after @timeout_ms; armed and
-	 * cancelled by the worker (see "DOC: hardware queues", Timeouts).
+	 * cancelled by the job's thread, run_job or the worker (see "DOC:
+	 * hardware queues", Timeouts).
 	 */
 	struct hrtimer watchdog;
 	/**

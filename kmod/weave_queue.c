@@ -62,7 +62,9 @@
  * jobs of one queue at once; the worker lets run_job run inline again only
  * once its last job's fence has signalled.  A job of no-ops thus costs a
  * wake-up of the scheduler's thread and one of the waiter, as against a
- * third hand-off, to the worker, before.
+ * third hand-off, to the worker, before.  Where other comments speak of
+ * "the worker" running a job, they mean either: the two take the same
+ * locks, allocate nothing and run the same code.
  *
  * Both the inline run and the worker are the fences' signalling path,
  * annotated with dma_fence_begin_signalling(), so lockdep reports an
