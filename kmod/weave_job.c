@@ -133,8 +133,8 @@ static void weave_job_free_arrays(struct weave_job *job)
 }
 
 /*
- * Keep @job, which holds nothing any more but its arrays, its unused
- * hardware fence and its module reference, for the client's next job.
+ * Keep @job, which holds nothing any more but its arrays and its unused
+ * hardware fence, for the client's next job.
  * Return: true if it is kept.
  */
 static bool weave_job_recycle(struct weave_ectx *ctx, struct weave_job *job)
