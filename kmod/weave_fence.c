@@ -29,11 +29,11 @@
  * freed, but by an RCU callback that frees the object and ends with the
  * module_put(): weave_fence_free() and weave_eng_job_free() end by queueing
  * it (or, for a job kept for reuse, by the module_put() itself, see "DOC:
- * job recycling").  Module exit calls rcu_barrier(), which returns only once every
- * callback queued before it has returned, so none is still running in
- * the module's text when it goes.  The function that queues the callback
- * does nothing after that but return, and the callback runs a grace
- * period later; as a preemptible kernel could still run it, and rmmod,
+ * job recycling").  Module exit calls rcu_barrier(), which returns only
+ * once every callback queued before it has returned, so none is still
+ * running in the module's text when it goes.  The function that queues the
+ * callback does nothing after that but return, and the callback runs a
+ * grace period later; as a preemptible kernel could still run it, and rmmod,
  * before such a function has returned, module exit also waits with
  * synchronize_rcu_tasks() until every task has scheduled voluntarily,
  * which none does in those instructions.  A caller running in the module

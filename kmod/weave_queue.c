@@ -39,32 +39,30 @@
  *
  * The job path.  A job costs one hand-off where it can: run_job (on the
  * scheduler's kthread on 6.1, its submit work item on 6.12) runs the job
- * itself, inline, when the queue's worker has no job (&weave_queue.hw_jobs
- * is zero, so queue order and the hardware fences' signalling order hold),
- * task by task while the next task cannot sleep, and returns the fence
- * signalled.  A task may run inline if it is no DELAY (which sleeps) and
- * touches at most %WEAVE_INLINE_TASK_BYTES (64 KiB) of pinned pages:
- * NOOP, FAIL, a refused task, small fills, copies, sums, checksums and
- * host writes; none faults on user memory or waits for a fence (the
- * scheduler has waited for the job's dependencies).  The inline budget:
- * no task starts inline once the queue's inline runs took
- * %WEAVE_INLINE_BUDGET_NS (1 ms) in the current window of
- * %WEAVE_INLINE_WINDOW_NS (10 ms), so the scheduler's thread is held for
- * at most that plus one task of at most 64 KiB at a time, and spends at
- * most about a tenth of a CPU running jobs (it runs at SCHED_FIFO on 6.1,
- * where it could otherwise starve the processes that submit and close).
- * At the first task that may not run inline, or once the budget is
- * spent, run_job hands the rest of the job to the worker (trace event
- * weave_job_handoff) and returns its fence unsignalled, as it does for
- * every job while the worker has one or the budget is spent: the worker
- * then goes on from that task, with the same watchdog, still armed.  run_job calls
- * are serialised per scheduler, so the inline run and the worker never run
- * jobs of one queue at once; the worker lets run_job run inline again only
- * once its last job's fence has signalled.  A job of no-ops thus costs a
- * wake-up of the scheduler's thread and one of the waiter, as against a
- * third hand-off, to the worker, before.  Where other comments speak of
- * "the worker" running a job, they mean either: the two take the same
- * locks, allocate nothing and run the same code.
+ * itself, inline, when the queue's worker has no job (&weave_queue.hw_jobs is
+ * zero, so queue order and the hardware fences' signalling order hold), task
+ * by task while the next task cannot sleep, and returns the fence signalled. A
+ * task may run inline if it is no DELAY (which sleeps) and touches at most
+ * %WEAVE_INLINE_TASK_BYTES (64 KiB) of pinned pages: NOOP, FAIL, a refused
+ * task, small fills, copies, sums, checksums and host writes; none faults on
+ * user memory or waits for a fence (the scheduler has waited for the job's
+ * dependencies).  The inline budget: no task starts inline once the queue's
+ * inline runs took %WEAVE_INLINE_BUDGET_NS (1 ms) in the current window of
+ * %WEAVE_INLINE_WINDOW_NS (10 ms), so the scheduler's thread is held for at
+ * most that plus one task of at most 64 KiB at a time, and spends at most
+ * about a tenth of a CPU running jobs (it runs at SCHED_FIFO on 6.1, where it
+ * could otherwise starve the processes that submit and close).  At the first
+ * task that may not run inline, or once the budget is spent, run_job hands the
+ * rest of the job to the worker (trace event weave_job_handoff) and returns
+ * its fence unsignalled, as it does for every job while the worker has one or
+ * the budget is spent: the worker then goes on from that task, with the same
+ * watchdog, still armed.  run_job calls are serialised per scheduler, so the
+ * inline run and the worker never run jobs of one queue at once; the worker
+ * lets run_job run inline again only once its last job's fence has signalled.
+ * A job of no-ops thus costs a wake-up of the scheduler's thread and one of
+ * the waiter, as against a third hand-off, to the worker, before.  Where other
+ * comments speak of "the worker" running a job, they mean either: the two take
+ * the same locks, allocate nothing and run the same code.
  *
  * Both the inline run and the worker are the fences' signalling path,
  * annotated with dma_fence_begin_signalling(), so lockdep reports an
@@ -94,8 +92,9 @@
  * job, in order.  A job's time counts from when it starts running, not
  * while it waits for the one ahead of it.  A timeout is thus never a
  * hang: the scheduler's own timeout is off (%MAX_SCHEDULE_TIMEOUT), and
- * the driver never stops, resubmits or restarts a scheduler.  No job is ever cut short but by its
- * own timer, its client's close or its device's unplug.
+ * the driver never stops, resubmits or restarts a scheduler.  No job is
+ * ever cut short but by its own timer, its client's close or its device's
+ * unplug.
  */
 
 /* Jobs a hardware queue holds at once. */
