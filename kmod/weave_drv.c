@@ -122,11 +122,12 @@
  * copies a buffer's bytes with no section and no lock, holding a pin of
  * the pages and references that outlive the device.
  *
- * The soft engine's workers take no lock of weave's but the failure
- * graph's: they run a job's tasks on pages the job keeps pinned, record
- * what the tasks leave on their bytes, and signal the job's hardware
- * fence.  A queue's watchdog (an hrtimer, in hard interrupt context) only
- * sets the running job's abort and wakes the worker; the scheduler has no
+ * The soft engine's workers, and run_job where it runs a job inline, take
+ * no lock of weave's but the failure graph's: they run a job's tasks on
+ * pages the job keeps pinned, record what the tasks leave on their bytes,
+ * and signal the job's hardware fence.  A queue's watchdog (an hrtimer,
+ * in hard interrupt context) only sets the running job's abort and wakes
+ * the worker; the scheduler has no
  * timeout of its own, and nothing in weave stops or restarts it.
  *
  * Device-wide state needs no lock: the usage counters are atomics and the

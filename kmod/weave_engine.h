@@ -10,6 +10,7 @@
 
 #include <linux/atomic.h>
 #include <linux/kref.h>
+#include <linux/llist.h>
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -241,6 +242,13 @@ struct weave_ectx {
 	 * their capacity, and of @spare_tasks.
 	 */
 	atomic64_t job_bytes;
+	/**
+	 * @job_cache: Freed jobs kept for the client's next ones, at most
+	 * %WEAVE_JOB_CACHE (see "DOC: job recycling").
+	 */
+	struct llist_head job_cache;
+	/** @job_cached: Entries of @job_cache (more while one goes in). */
+	atomic_t job_cached;
 	/** @jobs: Jobs allocated and not yet freed. */
 	atomic64_t jobs;
 	/** @submitted_jobs: Jobs pushed since the client opened its file. */

@@ -28,11 +28,12 @@
  * which would go on running module text that rmmod may already have
  * freed, but by an RCU callback that frees the object and ends with the
  * module_put(): weave_fence_free() and weave_eng_job_free() end by queueing
- * it.  Module exit calls rcu_barrier(), which returns only once every
- * callback queued before it has returned, so none is still running in
- * the module's text when it goes.  The function that queues the callback
- * does nothing after that but return, and the callback runs a grace
- * period later; as a preemptible kernel could still run it, and rmmod,
+ * it (or, for a job kept for reuse, by the module_put() itself, see "DOC:
+ * job recycling").  Module exit calls rcu_barrier(), which returns only
+ * once every callback queued before it has returned, so none is still
+ * running in the module's text when it goes.  The function that queues the
+ * callback does nothing after that but return, and the callback runs a
+ * grace period later; as a preemptible kernel could still run it, and rmmod,
  * before such a function has returned, module exit also waits with
  * synchronize_rcu_tasks() until every task has scheduled voluntarily,
  * which none does in those instructions.  A caller running in the module
@@ -81,9 +82,12 @@
  * signal in seqno order, and these do: a proxy signals from the callback
  * of its job's finished fence, and the finished fences of an entity
  * signal in push order.  The scheduler runs an entity's jobs in push
- * order on one queue, whose ordered workqueue runs them and signals their
- * hardware fences in that order, and each finished fence signals from its
- * hardware fence's callback, before the worker moves on.  A timeout keeps
+ * order on one queue, where run_job or, behind a job it handed on, the
+ * queue's ordered workqueue runs them and signals their hardware fences
+ * in that order (see "DOC: hardware queues", The job path), and each
+ * finished fence signals from its hardware fence's callback, or from
+ * run_job's caller for a fence signalled inline, before the next job
+ * runs.  A timeout keeps
  * that order: the timed-out job is cut short on the worker and signals
  * there, in its place, like any other; the scheduler is never stopped
  * (see "DOC: hardware queues", Timeouts).  Gates, joins

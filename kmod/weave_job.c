@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's jobs and what they hold: their allocation,
- * growth and freeing, and the lifetimes of the engine context, backend
- * streams, logical streams and templates, which the last job lets go of.
+ * growth, freeing and recycling, and the lifetimes of the engine context,
+ * backend streams, logical streams and templates, which the last job lets
+ * go of.
  */
 
 #include <linux/atomic.h>
 #include <linux/bug.h>
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/llist.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
@@ -87,13 +89,132 @@ void weave_eng_job_put_bo(struct drm_gem_object *obj)
 	drm_gem_object_put(obj);
 }
 
+/**
+ * DOC: job recycling
+ *
+ * A client's freed jobs do not go back to the slab: up to
+ * %WEAVE_JOB_CACHE of them wait in &weave_ectx.job_cache for its next
+ * jobs, each with its arrays of buffers, dependencies and tallies (when
+ * they are small: at most %WEAVE_JOB_CACHE_ENTRIES entries) and, if it
+ * never ran, its hardware fence.  A job that ran leaves its hardware
+ * fence to the scheduler's fences, which hold it, and its proxy to the
+ * reservation objects: fences are not recycled.  Nor are task arrays,
+ * which the client keeps one of in &weave_ectx.spare_tasks, counted in
+ * its usage.  The memory stays charged to the cgroup that allocated it
+ * (%GFP_KERNEL_ACCOUNT), and is freed with the context, once the client
+ * has closed its file and its last job is freed.  A cached job holds no
+ * module reference, so the module's reference count while a client is
+ * idle is what it was without the cache: a job that goes to the cache
+ * drops its own with module_put() as the last thing weave_eng_job_free()
+ * does, after which it runs no module code but its return, which module
+ * exit's synchronize_rcu_tasks() waits for (see "DOC: fences", Unload);
+ * weave_job_attach() takes one again when it is reused.
+ *
+ * Any thread that frees a job may add it to the cache; only the client's
+ * allocations take from it, under the client's mutex: the llist's one
+ * consumer.
+ */
+
+/* Freed jobs a client keeps for reuse. */
+#define WEAVE_JOB_CACHE		8
+/* The most entries of each array a cached job keeps. */
+#define WEAVE_JOB_CACHE_ENTRIES	64
+
+/* Free @job's arrays of buffers, dependencies, tallies and its fence. */
+static void weave_job_free_arrays(struct weave_job *job)
+{
+	kfree(job->hw);
+	kvfree(job->bos);
+	kvfree(job->objs);
+	if (job->deps != job->dep0)
+		kvfree(job->deps);
+	if (job->tallies != job->tally0)
+		kvfree(job->tallies);
+}
+
+/*
+ * Keep @job, which holds nothing any more but its arrays and its unused
+ * hardware fence, for the client's next job.
+ * Return: true if it is kept.
+ */
+static bool weave_job_recycle(struct weave_ectx *ctx, struct weave_job *job)
+{
+	if (atomic_inc_return(&ctx->job_cached) > WEAVE_JOB_CACHE) {
+		atomic_dec(&ctx->job_cached);
+		return false;
+	}
+	if (job->cbos > WEAVE_JOB_CACHE_ENTRIES) {
+		kvfree(job->bos);
+		kvfree(job->objs);
+		job->bos = NULL;
+		job->objs = NULL;
+		job->cbos = 0;
+	}
+	if (job->cdeps > WEAVE_JOB_CACHE_ENTRIES) {
+		kvfree(job->deps);
+		job->deps = job->dep0;
+		job->cdeps = ARRAY_SIZE(job->dep0);
+	}
+	if (job->ctallies > WEAVE_JOB_CACHE_ENTRIES) {
+		kvfree(job->tallies);
+		job->tallies = job->tally0;
+		job->ctallies = ARRAY_SIZE(job->tally0);
+	}
+	llist_add(&job->cache, &ctx->job_cache);
+	return true;
+}
+
+/*
+ * A job of the client's cache, of @size bytes, zeroed but for the arrays
+ * and fence it kept, or NULL if the cache is empty.
+ *
+ * Context: The client's mutex held: the cache's one consumer.
+ */
+static struct weave_job *weave_job_reuse(struct weave_ectx *ctx, size_t size)
+{
+	struct llist_node *node = llist_del_first(&ctx->job_cache);
+	struct weave_job *job, keep;
+
+	if (!node)
+		return NULL;
+	atomic_dec(&ctx->job_cached);
+	job = llist_entry(node, struct weave_job, cache);
+	keep = *job;
+	memset(job, 0, size);
+	job->bos = keep.bos;
+	job->objs = keep.objs;
+	job->cbos = keep.cbos;
+	job->deps = keep.deps == keep.dep0 ? job->dep0 : keep.deps;
+	job->cdeps = keep.cdeps;
+	job->tallies = keep.tallies == keep.tally0 ? job->tally0 :
+						     keep.tallies;
+	job->ctallies = keep.ctallies;
+	job->hw = keep.hw;
+	if (job->hw)
+		memset(job->hw, 0, sizeof(*job->hw));
+	return job;
+}
+
+/* Free the jobs of a context's cache, @first on. */
+static void weave_job_cache_free(struct llist_node *first)
+{
+	struct weave_job *job, *next;
+
+	llist_for_each_entry_safe(job, next, first, cache) {
+		weave_job_free_arrays(job);
+		kfree(job);
+	}
+}
+
 /*
  * Free what the job holds.  A pushed job's scheduler job is cleaned up
- * already; one never pushed has none.
+ * already; one never pushed has none.  The job itself goes to the client's
+ * cache (see "DOC: job recycling") or is freed.
  */
 void weave_eng_job_free(struct weave_job *job)
 {
 	struct weave_ectx *ctx = job->ctx;
+	bool cached;
 	u32 i;
 
 	weave_eng_job_release_tasks(job);
@@ -101,8 +222,6 @@ void weave_eng_job_free(struct weave_job *job)
 		weave_eng_lstream_put(job->tallies[i].ls);
 		weave_eng_insync_put(job->tallies[i].insync);
 	}
-	if (job->tallies != job->tally0)
-		kvfree(job->tallies);
 	/*
 	 * Keep one task array for the next job: allocations are zeroed.  It
 	 * stays counted in job_bytes; an array freed below leaves it.
@@ -120,22 +239,26 @@ void weave_eng_job_free(struct weave_job *job)
 		weave_eng_job_put_bo(job->bos[i].obj);
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i]);
-	if (job->started)
+	/* The hardware fence of a job that ran lives on in the scheduler's. */
+	if (job->started) {
 		dma_fence_put(&job->hw->base);
-	else
-		kfree(job->hw);
+		job->hw = NULL;
+	}
 	weave_eng_proxy_put(job->proxy);
 	kvfree(job->tasks);
-	kvfree(job->bos);
-	kvfree(job->objs);
-	if (job->deps != job->dep0)
-		kvfree(job->deps);
 	/* The last job of a destroyed backend stream frees it. */
 	kref_put(&job->bs->ref, weave_eng_bstream_release);
 	atomic64_dec(&ctx->jobs);
+	/* Cached, @job may be reused or freed at once: not touched again. */
+	cached = weave_job_recycle(ctx, job);
+	if (!cached)
+		weave_job_free_arrays(job);
 	weave_eng_ctx_put(ctx);
 	/* The last thing done here: see "DOC: fences", Unload. */
-	call_rcu(&job->rcu, weave_job_free_rcu);
+	if (cached)
+		module_put(THIS_MODULE);
+	else
+		call_rcu(&job->rcu, weave_job_free_rcu);
 }
 
 /*
@@ -157,20 +280,27 @@ static void weave_job_attach(struct weave_job *job, struct weave_bstream *bs)
 }
 
 /*
- * A zeroed job with its inline tallies, hardware fence and proxy (either
- * of which may be NULL).
+ * A zeroed job with its tallies and dependencies (inline, or kept by a
+ * recycled job), hardware fence and proxy (either of which may be NULL);
+ * from the client's cache if @reuse.
  */
-static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
+static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx, bool reuse)
 {
 	struct weave_job *job;
+	size_t size = struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams));
 
-	job = kzalloc(struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams)),
-		      GFP_KERNEL_ACCOUNT);
-	if (!job)
-		return NULL;
-	job->tallies = job->tally0;
-	job->ctallies = ARRAY_SIZE(job->tally0);
-	job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
+	job = reuse ? weave_job_reuse(ctx, size) : NULL;
+	if (!job) {
+		job = kzalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!job)
+			return NULL;
+		job->tallies = job->tally0;
+		job->ctallies = ARRAY_SIZE(job->tally0);
+		job->deps = job->dep0;
+		job->cdeps = ARRAY_SIZE(job->dep0);
+	}
+	if (!job->hw)
+		job->hw = kzalloc(sizeof(*job->hw), GFP_KERNEL_ACCOUNT);
 	job->proxy = weave_eng_proxy_create();
 	return job;
 }
@@ -181,12 +311,8 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx)
  */
 static void weave_job_unmake(struct weave_job *job)
 {
-	kfree(job->hw);
 	weave_eng_proxy_put(job->proxy);
-	kvfree(job->bos);
-	kvfree(job->objs);
-	if (job->deps != job->dep0)
-		kvfree(job->deps);
+	weave_job_free_arrays(job);
 	kfree(job);
 }
 
@@ -205,7 +331,7 @@ struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 	 */
 	if (bs->last_tasks && bs->last_tasks <= want / 2)
 		want = max_t(u32, roundup_pow_of_two(bs->last_tasks), 8);
-	job = weave_job_zalloc(ctx);
+	job = weave_job_zalloc(ctx, true);
 	if (!job)
 		return NULL;
 	/* The spare has task_hint entries and is counted already. */
@@ -217,8 +343,6 @@ struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 		if (job->tasks)
 			weave_job_bytes_add(ctx, want);
 	}
-	job->deps = job->dep0;
-	job->cdeps = ARRAY_SIZE(job->dep0);
 	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
 			weave_eng_job_bytes_sub(ctx, want);
@@ -251,12 +375,12 @@ struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
 	u32 nbos = tmpl->nbos;
 	struct weave_job *job;
 
-	job = weave_job_zalloc(bs->ctx);
+	job = weave_job_zalloc(bs->ctx, true);
 	if (!job)
 		return NULL;
-	job->deps = job->dep0;
-	job->cdeps = ARRAY_SIZE(job->dep0);
-	if (nbos) {
+	if (nbos > job->cbos) {
+		kvfree(job->bos);
+		kvfree(job->objs);
 		job->bos = kvmalloc_array(nbos, sizeof(*job->bos),
 					  GFP_KERNEL_ACCOUNT);
 		job->objs = kvmalloc_array(nbos, sizeof(*job->objs),
@@ -357,7 +481,7 @@ int weave_eng_ctx_reserve(struct weave_ectx *ctx)
 
 	if (ctx->reserve)
 		return 0;
-	job = weave_job_zalloc(ctx);
+	job = weave_job_zalloc(ctx, false);
 	if (!job)
 		return -ENOMEM;
 	job->tasks = kvcalloc(1, sizeof(*job->tasks), GFP_KERNEL_ACCOUNT);
@@ -492,6 +616,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 	ctx->max_streams = max_streams;
 	ctx->task_hint = 8;
 	INIT_LIST_HEAD(&ctx->unpushed);
+	init_llist_head(&ctx->job_cache);
 	for (i = 0; i < max_streams; i++)
 		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
 	spin_lock_init(&ctx->gate_lock);
@@ -507,6 +632,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 static void weave_ectx_release(struct kref *ref)
 {
 	struct weave_ectx *ctx = container_of(ref, struct weave_ectx, ref);
+	struct llist_node *cache = llist_del_all(&ctx->job_cache);
 	struct weave_failures *failures = ctx->failures;
 	u32 i;
 
@@ -534,6 +660,7 @@ static void weave_ectx_release(struct kref *ref)
 	weave_fg_stash_drain(&ctx->ostash);
 	/* Maybe the device's last reference: see weave_eng_fini(). */
 	drm_dev_put(ctx->drm);
+	weave_job_cache_free(cache);
 	kfree_rcu(ctx, rcu);
 }
 

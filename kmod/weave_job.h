@@ -11,6 +11,7 @@
 #include <linux/compiler.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <linux/wait.h>
@@ -123,6 +124,20 @@ struct weave_etask {
 	};
 };
 
+/*
+ * Where a running job stands, so that a job started inline in run_job can
+ * go on in the worker (see "DOC: hardware queues", The job path).
+ */
+struct weave_jrun {
+	u64 start;			/* ktime_get_ns() at its start */
+	const struct weave_tally *tally;	/* the tally of task @next */
+	u32 next;			/* the first task not run yet */
+	u32 pos;			/* the place of task @next in @tally */
+	int err;			/* the job's error so far */
+	bool skip;			/* it failed before it ran: run nothing */
+	bool begun;			/* started, its watchdog armed */
+};
+
 /**
  * struct weave_job - A job of the soft engine.
  */
@@ -149,6 +164,10 @@ struct weave_job {
 	struct list_head link;
 	/** @work: The worker's item on &weave_queue.wq. */
 	struct work_struct work;
+	/** @run: Where it stands while it runs, inline or on the worker. */
+	struct weave_jrun run;
+	/** @cache: In &weave_ectx.job_cache while it waits to be reused. */
+	struct llist_node cache;
 	/** @started: run_job was called; under the scheduler's serialisation. */
 	bool started;
 	/** @abort: Zero, or the negative errno that cuts the job short. */
@@ -210,24 +229,46 @@ struct weave_job {
 struct weave_queue {
 	/** @sched: The DRM GPU scheduler of the queue. */
 	struct drm_gpu_scheduler sched;
-	/** @wq: The ordered workqueue that runs the jobs: the "hardware". */
+	/**
+	 * @wq: The ordered workqueue that runs the jobs, or what of them
+	 * run_job did not run inline: the "hardware".
+	 */
 	struct workqueue_struct *wq;
 	/** @abort_wq: Woken when a job of the queue is aborted. */
 	wait_queue_head_t abort_wq;
 	/**
 	 * @watchdog: Cuts @running short after @timeout_ms; armed and
-	 * cancelled by the worker (see "DOC: hardware queues", Timeouts).
+	 * cancelled by the job's thread, run_job or the worker (see "DOC:
+	 * hardware queues", Timeouts).
 	 */
 	struct hrtimer watchdog;
-	/** @running: The job the worker runs, while @watchdog is armed. */
+	/**
+	 * @running: The job that runs, inline or on the worker, while
+	 * @watchdog is armed.
+	 */
 	struct weave_job *running;
+	/**
+	 * @hw_jobs: Jobs handed to @wq and not yet signalled; run_job runs a
+	 * job inline only when there is none.
+	 */
+	atomic_t hw_jobs;
+	/**
+	 * @inline_window: When the current window of the inline budget
+	 * began (ktime_get_ns()); under run_job's serialisation.
+	 */
+	u64 inline_window;
+	/** @inline_ns: Time run_job ran jobs inline in that window. */
+	u64 inline_ns;
 	/** @timeout_ms: How long a job may run, job_timeout_ms. */
 	u32 timeout_ms;
 	/** @fence_context: The context of the queue's hardware fences. */
 	u64 fence_context;
 	/** @fence_seqno: The last hardware fence seqno. */
 	atomic64_t fence_seqno;
-	/** @scratch: Three pages of bounce buffers, used by the worker only. */
+	/**
+	 * @scratch: Three pages of bounce buffers, used by the running job
+	 * only.
+	 */
 	u8 *scratch;
 	/** @name: The scheduler's name. */
 	char name[24];

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's hardware queues: DRM GPU schedulers set up and
- * torn down with the engine, their run_job and free_job, and the worker
- * that executes a job, with its watchdog.
+ * torn down with the engine, their run_job, which runs a job inline where
+ * it can, free_job, and the worker that runs the rest, with the watchdog.
  */
 
 #include <linux/atomic.h>
@@ -11,6 +11,7 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -19,6 +20,7 @@
 #include <drm/gpu_scheduler.h>
 
 #include "weave_compat.h"
+#include "weave_drm.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
@@ -30,17 +32,44 @@
  * DOC: hardware queues
  *
  * Each device has num_queues hardware queues.  A queue is a &struct
- * drm_gpu_scheduler plus an ordered workqueue, its "hardware": run_job
- * hands the job to the workqueue and returns the job's hardware fence at
- * once; the worker runs the job's tasks on the CPU in order, against the
- * pinned shmem pages of its buffers (kmap_local_page(), no lock), then
- * signals the fence.  Jobs never run on the scheduler's own thread, as
- * on real hardware.  Hardware fences have one fence context per queue.
- * The worker is the fences' signalling path, annotated with
- * dma_fence_begin_signalling(), so lockdep reports an allocation that
- * could recurse into reclaim or a lock that is held while waiting for a
- * fence; its workqueue has WQ_MEM_RECLAIM, as reclaim may wait for the
- * fences it signals.
+ * drm_gpu_scheduler plus an ordered workqueue, its worker.  A job runs its
+ * tasks on the CPU in order, against the pinned shmem pages of its buffers
+ * (kmap_local_page(), no lock), then signals its hardware fence.
+ * Hardware fences have one fence context per queue.
+ *
+ * The job path.  A job costs one hand-off where it can: run_job (on the
+ * scheduler's kthread on 6.1, its submit work item on 6.12) runs the job
+ * itself, inline, when the queue's worker has no job (&weave_queue.hw_jobs is
+ * zero, so queue order and the hardware fences' signalling order hold), task
+ * by task while the next task cannot sleep, and returns the fence signalled. A
+ * task may run inline if it is no DELAY (which sleeps) and touches at most
+ * %WEAVE_INLINE_TASK_BYTES (64 KiB) of pinned pages: NOOP, FAIL, a refused
+ * task, small fills, copies, sums, checksums and host writes; none faults on
+ * user memory or waits for a fence (the scheduler has waited for the job's
+ * dependencies).  The inline budget: no task starts inline once the queue's
+ * inline runs took %WEAVE_INLINE_BUDGET_NS (1 ms) in the current window of
+ * %WEAVE_INLINE_WINDOW_NS (10 ms), so the scheduler's thread is held for at
+ * most that plus one task of at most 64 KiB at a time, and spends at most
+ * about a tenth of a CPU running jobs (it runs at SCHED_FIFO on 6.1, where it
+ * could otherwise starve the processes that submit and close).  At the first
+ * task that may not run inline, or once the budget is spent, run_job hands the
+ * rest of the job to the worker (trace event weave_job_handoff) and returns
+ * its fence unsignalled, as it does for every job while the worker has one or
+ * the budget is spent: the worker then goes on from that task, with the same
+ * watchdog, still armed.  run_job calls are serialised per scheduler, so the
+ * inline run and the worker never run jobs of one queue at once; the worker
+ * lets run_job run inline again only once its last job's fence has signalled.
+ * A job of no-ops thus costs a wake-up of the scheduler's thread and one of
+ * the waiter, as against a third hand-off, to the worker, before.  Where other
+ * comments speak of "the worker" running a job, they mean either: the two take
+ * the same locks, allocate nothing and run the same code.
+ *
+ * Both the inline run and the worker are the fences' signalling path,
+ * annotated with dma_fence_begin_signalling(), so lockdep reports an
+ * allocation that could recurse into reclaim or a lock that is held while
+ * waiting for a fence.  Running tasks in run_job adds no dependency: the
+ * job's fences wait for run_job anyway.  The worker's workqueue has
+ * WQ_MEM_RECLAIM, as reclaim may wait for the fences it signals.
  *
  * Errors.  A task's failure goes on the bytes it should have written (see
  * "DOC: failure propagation"), not on the job's fences; the job's later
@@ -48,26 +77,38 @@
  * remaining tasks are skipped, its fences get -ETIMEDOUT, and what its
  * unfinished tasks should have written carries one -ETIMEDOUT failure;
  * their streams stay usable.  A job of a closed client stops between two
- * tasks with -ECANCELED.  The worker reports a job's error the way the
- * scheduler expects of hardware: on the hardware fence, before it
- * signals it; the scheduler hands it on to the finished fence (on 6.1,
- * which does not, weave_compat_sched_job_error() does).
+ * tasks with -ECANCELED.  A job reports its error the way the scheduler
+ * expects of hardware: on the hardware fence, before it signals it; the
+ * scheduler hands it on to the finished fence (on 6.1, which does not,
+ * weave_compat_sched_job_error() does).
  *
  * Timeouts.  The hardware times its jobs itself, as a GPU's watchdog
- * would: each queue has an hrtimer that the worker arms when it starts a
- * job, for job_timeout_ms, and cancels when the job ends.  If it fires,
- * it sets the job's abort to -ETIMEDOUT and wakes the worker, which cuts
- * the job short between two tasks, or within a task's page, or out of a
- * long delay, and signals its fences as for any other job, in order.  A
- * job's time counts from when it starts running, not while it waits for
- * the one ahead of it.  A timeout is thus never a hang: the scheduler's
- * own timeout is off (%MAX_SCHEDULE_TIMEOUT), and the driver never stops,
- * resubmits or restarts a scheduler.  No job is ever cut short but by its
- * own timer, its client's close or its device's unplug.
+ * would: each queue has an hrtimer that is armed when a job starts,
+ * inline or on the worker, for job_timeout_ms, and cancelled when the job
+ * ends, wherever it ends.  If it fires, it sets the job's abort to
+ * -ETIMEDOUT and wakes the worker, and the job is cut short between two
+ * tasks, or within a task's page, or out of a long delay (on the worker:
+ * a delay never runs inline), and signals its fences as for any other
+ * job, in order.  A job's time counts from when it starts running, not
+ * while it waits for the one ahead of it.  A timeout is thus never a
+ * hang: the scheduler's own timeout is off (%MAX_SCHEDULE_TIMEOUT), and
+ * the driver never stops, resubmits or restarts a scheduler.  No job is
+ * ever cut short but by its own timer, its client's close or its device's
+ * unplug.
  */
 
 /* Jobs a hardware queue holds at once. */
 #define WEAVE_QUEUE_CREDITS	64
+/*
+ * The inline budget: run_job starts no task inline once a queue's inline
+ * runs took this long within the current window of
+ * %WEAVE_INLINE_WINDOW_NS, so it holds the scheduler's thread at most
+ * this long plus one task of at most %WEAVE_INLINE_TASK_BYTES per window.
+ */
+#define WEAVE_INLINE_BUDGET_NS	(1 * NSEC_PER_MSEC)
+#define WEAVE_INLINE_WINDOW_NS	(10 * NSEC_PER_MSEC)
+/* The most bytes a task that runs inline touches (16 pages of 4 KiB). */
+#define WEAVE_INLINE_TASK_BYTES	SZ_64K
 
 /*
  * Why @job stopped before its end: its timeout, its client's close or
@@ -109,21 +150,21 @@ static enum hrtimer_restart weave_queue_watchdog(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* Run the job's tasks and signal its hardware fence. */
-static void weave_job_execute(struct weave_job *job)
+/*
+ * Start @job on its queue, inline or on the worker: it is the running job,
+ * its watchdog armed, with the error it had before it ran.
+ */
+static void weave_job_start(struct weave_job *job)
 {
-	struct weave_ectx *ctx = job->ctx;
+	struct weave_jrun *r = &job->run;
 	struct weave_queue *q = job->queue;
-	struct dma_fence *hw = &job->hw->base;
-	int err = job->base.s_fence->finished.error;
-	const struct weave_tally *tally = job->tallies;
-	u64 start = ktime_get_ns();
-	u32 i, ran, pos = 0;
-	bool skip, cut;
-	int ret, why;
 
+	r->start = ktime_get_ns();
+	r->tally = job->tallies;
+	r->err = job->base.s_fence->finished.error;
+	r->begun = true;
 	q->running = job;
-	weave_queue_trace(trace_weave_job_run, job, job->ntasks, err);
+	weave_queue_trace(trace_weave_job_run, job, job->ntasks, r->err);
 	hrtimer_start(&q->watchdog, ms_to_ktime(q->timeout_ms),
 		      HRTIMER_MODE_REL);
 
@@ -132,42 +173,90 @@ static void weave_job_execute(struct weave_job *job)
 	 * nothing, and neither does one that starts after its device was
 	 * unplugged, which also cancels running jobs through the abort.
 	 */
-	if (!err && drm_dev_is_unplugged(ctx->drm))
-		err = -ENODEV;
-	skip = err;
+	if (!r->err && drm_dev_is_unplugged(job->ctx->drm))
+		r->err = -ENODEV;
+	r->skip = r->err;
+}
 
-	/*
-	 * A failed task does not stop the job: later tasks still run, and its
-	 * failure goes on the bytes it should have written, not on the
-	 * fences, unless the graph had no memory to record it.
-	 */
-	for (i = 0; i < job->ntasks; i++) {
-		if (skip || weave_eng_job_aborted(job))
-			break;
-		ret = weave_eng_task_execute(job, &job->tasks[i], tally, pos);
+/*
+ * Whether @t may run inline in run_job: it cannot sleep (no DELAY) and
+ * touches at most %WEAVE_INLINE_TASK_BYTES of pinned pages.
+ */
+static bool weave_task_inline(const struct weave_etask *t)
+{
+	if (t->refused)
+		return true;
+	if (t->kind == WEAVE_TASK_LAUNCH) {
+		if (t->kernel == DRM_WEAVE_KERNEL_DELAY)
+			return false;
+		if (t->kernel == DRM_WEAVE_KERNEL_NOOP ||
+		    t->kernel == DRM_WEAVE_KERNEL_FAIL)
+			return true;
+	}
+	return t->b[0].size <= WEAVE_INLINE_TASK_BYTES;
+}
+
+/*
+ * Run @job's tasks from where it stands.  With a @deadline (ktime_get_ns()),
+ * inline: stop before a task that may not run inline, or once past it.
+ *
+ * A failed task does not stop the job: later tasks still run, and its
+ * failure goes on the bytes it should have written, not on the fences,
+ * unless the graph had no memory to record it.
+ *
+ * Return: false if it stopped for the worker to go on; true if the job is
+ * done with its tasks, all run or cut short.
+ */
+static bool weave_job_run_tasks(struct weave_job *job, u64 deadline)
+{
+	struct weave_jrun *r = &job->run;
+	struct weave_etask *t;
+	int ret;
+
+	for (; r->next < job->ntasks; r->next++) {
+		if (r->skip || weave_eng_job_aborted(job))
+			return true;
+		t = &job->tasks[r->next];
+		if (deadline && (!weave_task_inline(t) ||
+				 ktime_get_ns() > deadline))
+			return false;
+		ret = weave_eng_task_execute(job, t, r->tally, r->pos);
 		if (ret == -EINTR)
-			break;
-		if (ret && !err)
-			err = ret;
-		if (++pos == tally->count) {
-			tally++;
-			pos = 0;
+			return true;
+		if (ret && !r->err)
+			r->err = ret;
+		if (++r->pos == r->tally->count) {
+			r->tally++;
+			r->pos = 0;
 		}
 	}
+	return true;
+}
+
+/* End @job, done with its tasks, and signal its hardware fence. */
+static void weave_job_finish(struct weave_job *job)
+{
+	struct weave_ectx *ctx = job->ctx;
+	struct weave_queue *q = job->queue;
+	struct dma_fence *hw = &job->hw->base;
+	struct weave_jrun *r = &job->run;
+	int err = r->err, ret, why;
+	u32 i, ran = r->next;
+	bool cut;
+
 	/*
 	 * Done or cut short: no timeout from here on, and none that fires
 	 * after the last task is counted.
 	 */
 	hrtimer_cancel(&q->watchdog);
-	cut = i < job->ntasks;
-	ran = i;
+	cut = ran < job->ntasks;
 	/*
 	 * Tasks that did not finish leave bytes unwritten, or half written,
 	 * which another process may share: they carry why.
 	 */
 	if (cut) {
-		why = weave_job_cut_reason(job, skip ? err : 0);
-		ret = weave_eng_job_fail_from(job, i, tally, pos, why);
+		why = weave_job_cut_reason(job, r->skip ? err : 0);
+		ret = weave_eng_job_fail_from(job, ran, r->tally, r->pos, why);
 		if (ret && !err)
 			err = ret;
 	}
@@ -181,11 +270,11 @@ static void weave_job_execute(struct weave_job *job)
 
 	weave_eng_job_release_tasks(job);
 	/* Counted before the fence tells anyone the job is done. */
-	atomic64_add(ktime_get_ns() - start,
+	atomic64_add(ktime_get_ns() - r->start,
 		     &ctx->busy_ns[q - ctx->engine->queues]);
 	weave_queue_trace(trace_weave_job_done, job, ran, err);
 
-	/* Only the worker signals the hardware fence: it is not yet. */
+	/* Only the running job's thread signals the hardware fence. */
 	if (err) {
 		dma_fence_set_error(hw, err);
 		weave_compat_sched_job_error(&job->base, err);
@@ -194,18 +283,32 @@ static void weave_job_execute(struct weave_job *job)
 }
 
 /*
- * The work item of a job on its queue's workqueue: runs the job.  All of it
- * is the fence signalling critical path of the job's hardware fence (and
- * so of its finished fence and proxy, and of every job behind it): it
- * must not allocate memory other than GFP_ATOMIC or GFP_NOWAIT, nor take
- * a lock held while waiting for a fence, such as a reservation lock.
+ * The work item of a job on its queue's workqueue: runs the job, or what
+ * run_job left of it.  All of it is the fence signalling critical path of
+ * the job's hardware fence (and so of its finished fence and proxy, and of
+ * every job behind it): it must not allocate memory other than GFP_ATOMIC
+ * or GFP_NOWAIT, nor take a lock held while waiting for a fence, such as a
+ * reservation lock.
  */
 static void weave_job_work(struct work_struct *work)
 {
+	struct weave_job *job = container_of(work, struct weave_job, work);
+	struct weave_queue *q = job->queue;
 	bool cookie = dma_fence_begin_signalling();
 
+	if (!job->run.begun)
+		weave_job_start(job);
+	weave_job_run_tasks(job, 0);
 	/* The job may be freed as soon as its fence signals. */
-	weave_job_execute(container_of(work, struct weave_job, work));
+	weave_job_finish(job);
+	/*
+	 * Only now may run_job run the next job inline: this one no longer
+	 * uses the queue's watchdog, @running or scratch, and its fence
+	 * signalled before the next one's.  The queue outlives its
+	 * workqueue's items.
+	 */
+	smp_mb__before_atomic();
+	atomic_dec(&q->hw_jobs);
 	dma_fence_end_signalling(cookie);
 }
 
@@ -214,17 +317,63 @@ static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
 	return container_of(sched_job, struct weave_job, base);
 }
 
+/*
+ * Run @job inline in run_job, as far as it may (see "DOC: hardware
+ * queues", The job path); the queue's worker is idle.  This is the
+ * signalling critical path of the job's hardware fence as the worker is.
+ *
+ * Return: true if the job is done and its hardware fence signalled; false
+ * if the worker is to run it, or the rest of it.
+ */
+static bool weave_job_run_inline(struct weave_job *job)
+{
+	struct weave_queue *q = job->queue;
+	u64 now = ktime_get_ns();
+	bool cookie, done;
+
+	/* The queue's budget, under run_job's serialisation. */
+	if (now - q->inline_window >= WEAVE_INLINE_WINDOW_NS) {
+		q->inline_window = now;
+		q->inline_ns = 0;
+	}
+	if (q->inline_ns >= WEAVE_INLINE_BUDGET_NS)
+		return false;
+	cookie = dma_fence_begin_signalling();
+	weave_job_start(job);
+	done = weave_job_run_tasks(job, now + WEAVE_INLINE_BUDGET_NS -
+					q->inline_ns);
+	if (done)
+		weave_job_finish(job);
+	else
+		weave_queue_trace(trace_weave_job_handoff, job, job->run.next,
+				  job->run.err);
+	dma_fence_end_signalling(cookie);
+	q->inline_ns += ktime_get_ns() - now;
+	return done;
+}
+
 static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
+	struct dma_fence *hw = &job->hw->base;
 
 	job->started = true;
 	weave_eng_hw_fence_init(job->hw, q->fence_context,
 				atomic64_inc_return(&q->fence_seqno));
+	/* The scheduler's reference, taken before the fence may signal. */
+	dma_fence_get(hw);
+	/*
+	 * run_job calls are serialised per scheduler: with no job handed to
+	 * the worker, the queue is this job's alone.
+	 */
+	if (!atomic_read_acquire(&q->hw_jobs) && weave_job_run_inline(job))
+		return hw;
+	/* The watchdog, if armed inline, runs on: the job's time goes on. */
+	atomic_inc(&q->hw_jobs);
 	INIT_WORK(&job->work, weave_job_work);
 	queue_work(q->wq, &job->work);
-	return dma_fence_get(&job->hw->base);
+	return hw;
 }
 
 static void weave_queue_free_job(struct drm_sched_job *sched_job)
@@ -286,6 +435,7 @@ struct weave_engine *weave_eng_create(struct device *dev,
 		q = &engine->queues[i];
 		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
 		init_waitqueue_head(&q->abort_wq);
+		atomic_set(&q->hw_jobs, 0);
 		weave_compat_hrtimer_setup(&q->watchdog, weave_queue_watchdog);
 		q->timeout_ms = limits->job_timeout_ms;
 		q->fence_context = dma_fence_context_alloc(1);

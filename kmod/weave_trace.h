@@ -68,8 +68,18 @@ DEFINE_EVENT(weave_job, weave_job_push,
 	     TP_ARGS(client, stream, queue, context, seqno, tasks, error)
 );
 
-/* The queue's worker starts the job. */
+/* The job starts running: inline in run_job, or on the queue's worker. */
 DEFINE_EVENT(weave_job, weave_job_run,
+	     TP_PROTO(u64 client, u32 stream, u32 queue, u64 context,
+		      u64 seqno, u32 tasks, int error),
+	     TP_ARGS(client, stream, queue, context, seqno, tasks, error)
+);
+
+/*
+ * The job, started inline, goes on in the queue's worker from task @tasks:
+ * the next may sleep, or the inline budget is spent.
+ */
+DEFINE_EVENT(weave_job, weave_job_handoff,
 	     TP_PROTO(u64 client, u32 stream, u32 queue, u64 context,
 		      u64 seqno, u32 tasks, int error),
 	     TP_ARGS(client, stream, queue, context, seqno, tasks, error)

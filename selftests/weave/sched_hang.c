@@ -3,7 +3,8 @@
  * weave: a hung job.  A delay far past the job timeout is cut short: its
  * fence signals with -ETIMEDOUT, what its unfinished tasks should have
  * written carries a timeout failure, and its stream, like a stream created
- * alongside, keeps working.
+ * alongside, keeps working; so does one whose job started inline in
+ * run_job.
  */
 #include <stdint.h>
 #include <unistd.h>
@@ -186,6 +187,63 @@ TEST_F_TIMEOUT(hang, in_fence_error_taints_gated_tasks, 120)
 	weave_test_expect_words(_metadata, self->fd, gated, self->page, 0);
 	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE,
 		  weave_test_squery(_metadata, self->fd, c).state);
+	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+/*
+ * A hung job that starts inline in run_job: its first fill runs there, its
+ * DELAY goes to the queue's worker and times out.  The fill's bytes are
+ * good, what the DELAY's successor should have written carries the
+ * timeout, whose root is the DELAY.
+ */
+TEST_F_TIMEOUT(hang, inline_start_then_timeout, 120)
+{
+	uint64_t timeout_ns = self->info.job_timeout_ms * 1000000ull;
+	struct drm_weave_failure f;
+	struct weave_test_batch b;
+	uint32_t a, bo, syncobj;
+	struct drm_weave_sync out;
+	uint64_t seqno;
+	int64_t start;
+
+	a = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+	syncobj = weave_test_syncobj(_metadata, self->fd);
+
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page / 2, 0x11a);
+	weave_test_delay(&b, weave_test_hang_delay_us(_metadata, &self->info))
+		->label = 32;
+	weave_test_fill_task(&b, bo, self->page / 2, self->page / 2, 0x11b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, a, b.task, b.n, NULL, 0, &seqno));
+	weave_test_batch_init(&b);
+	out = weave_sync(syncobj, 0);
+	start = weave_test_now();
+	ASSERT_EQ(0, weave_flush(self->fd, a, &out));
+
+	ASSERT_EQ(0, drmSyncobjWait(self->fd, &syncobj, 1,
+				    start + 5 * timeout_ns +
+				    10 * WEAVE_TEST_SEC, 0, NULL));
+	EXPECT_LE((int64_t)timeout_ns, weave_test_now() - start);
+	EXPECT_EQ(-ETIMEDOUT,
+		  weave_test_sync_file_status(_metadata, self->fd, syncobj, 0));
+	EXPECT_EQ(0u, hang_check(_metadata, self->fd, bo, 0, self->page / 2,
+				 &f));
+	weave_test_expect_words(_metadata, self->fd, bo, self->page / 2,
+				0x11a);
+	ASSERT_EQ(1u, hang_check(_metadata, self->fd, bo, self->page / 2,
+				 self->page / 2, &f));
+	EXPECT_EQ(-ETIMEDOUT, f.error);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_TIMEOUT, f.cause);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_KERNEL_DELAY, f.root.kernel);
+	EXPECT_EQ(seqno - 1, f.root.seqno);
+	EXPECT_EQ(32u, f.root.label);
+
+	/* The stream takes work again, inline. */
+	weave_test_fill_task(&b, bo, self->page / 2, self->page / 2, 0x11c);
+	weave_test_enqueue(_metadata, self->fd, a, &b);
+	weave_test_finish(_metadata, self->fd, a);
+	EXPECT_EQ(0u, hang_check(_metadata, self->fd, bo, 0, self->page, &f));
 	drmSyncobjDestroy(self->fd, syncobj);
 }
 

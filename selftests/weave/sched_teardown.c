@@ -86,13 +86,13 @@ static void sleep_until(int64_t ns)
 }
 
 /*
- * Put a load on the fresh file @fd: on stream 1, a head job (a DELAY of
- * @delay_us, then a FILL) and LOAD_QUEUED one-task jobs behind it, more
- * than its queue runs at once, so that some wait in the scheduler's
- * entity; on each of @gated more streams (slots of their own, on both
- * queues) a job that waits on the head job's fence.  *@t0 is when the
- * head job was flushed.  Returns 0 or a negative errno; it asserts
- * nothing, so that a child process can run it.
+ * Put a load on the fresh file @fd: on stream 1, a head job (a FILL, a DELAY
+ * of @delay_us, then a FILL) and LOAD_QUEUED one-task jobs behind it, more
+ * than its queue runs at once, so that some wait in the scheduler's entity; on
+ * each of @gated more streams (slots of their own, on both queues) a job that
+ * waits on the head job's fence.  *@t0 is when the head job was flushed.
+ * Returns 0 or a negative errno; it asserts nothing, so that a child process
+ * can run it.
  */
 static int load(int fd, uint32_t delay_us, uint32_t gated, int64_t *t0)
 {
@@ -116,7 +116,13 @@ static int load(int fd, uint32_t delay_us, uint32_t gated, int64_t *t0)
 		return ret;
 	sync = weave_sync(obj, 0);
 
+	/*
+	 * The head job's first fill runs inline in run_job, so each
+	 * teardown also finds a job that started inline with its DELAY on
+	 * the queue's worker.
+	 */
 	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, size, 0x1e57);
 	weave_test_delay(&b, delay_us);
 	weave_test_fill_task(&b, bo, 0, size, 0x7e57);
 	ret = weave_test_submit(fd, head, &b);

@@ -496,6 +496,127 @@ TEST_F_TIMEOUT(trace, timeout_then_done_and_the_device_still_works,
 		     "tasks=3", "error=0");
 }
 
+/*
+ * Flush what is enqueued on the fixture's stream, wait for it, turn the
+ * events off and read the trace.  Returns the finished fence of the last
+ * job pushed, as "context=C seqno=S ", in @fence.
+ */
+static void trace_flush_job(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(trace) *self, struct trace_text *t,
+			    char *fence, size_t size)
+{
+	unsigned long long ctx, seqno;
+	const char *push, *next;
+
+	weave_test_finish(_metadata, self->fd, self->stream);
+	ASSERT_EQ(0, weave_test_write_file(INSTANCE, "events/weave/enable",
+					   "0"));
+	trace_read(_metadata, t);
+	push = trace_find(t->text, "weave_job_push",
+			  (const char *[]){ "error=0", NULL });
+	ASSERT_NE(NULL, push) {
+		TH_LOG("no push in:\n%.2000s", t->text);
+	}
+	while ((next = trace_find(strchr(push, '\n'), "weave_job_push",
+				  (const char *[]){ "error=0", NULL })))
+		push = next;
+	ASSERT_EQ(2, sscanf(strstr(push, "context="),
+			    "context=%llu seqno=%llu", &ctx, &seqno));
+	snprintf(fence, size, "context=%llu seqno=%llu ", ctx, seqno);
+}
+
+/*
+ * A job that starts with no-ops runs them inline in run_job and hands the
+ * rest to the queue's worker at its first task that may sleep, a DELAY:
+ * the handoff names that task, at most the third, and the job then runs
+ * to its end.
+ */
+TEST_F(trace, job_hands_a_delay_to_the_worker)
+{
+	static struct trace_text t;
+	const char *run, *off, *done;
+	struct weave_test_batch b;
+	unsigned int at;
+	char fence[96];
+
+	ASSERT_EQ(0, weave_test_write_file(INSTANCE, "events/weave/enable",
+					   "1"));
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	weave_test_noop(&b);
+	weave_test_delay(&b, 1000);
+	weave_test_noop(&b);
+	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	trace_flush_job(_metadata, self, &t, fence, sizeof(fence));
+
+	run = trace_find(t.text, "weave_job_run",
+			 (const char *[]){ fence, "tasks=4 ", NULL });
+	ASSERT_NE(NULL, run) {
+		TH_LOG("no run of %s in:\n%.2000s", fence, t.text);
+	}
+	off = trace_find(run, "weave_job_handoff",
+			 (const char *[]){ fence, NULL });
+	ASSERT_NE(NULL, off) {
+		TH_LOG("the DELAY of %s ran inline:\n%.2000s", fence, t.text);
+	}
+	ASSERT_EQ(1, sscanf(strstr(off, "tasks="), "tasks=%u", &at));
+	EXPECT_GE(2u, at);
+	done = trace_find(off, "weave_job_done",
+			  (const char *[]){ fence, "tasks=4 ", "error=0",
+					    NULL });
+	EXPECT_NE(NULL, done) {
+		TH_LOG("no done of %s after its handoff in:\n%.2000s", fence,
+		       t.text);
+	}
+}
+
+/* Fills of 64 KiB, each of which may run inline. */
+#define TRACE_FILL_BYTES	65536
+#define TRACE_FILLS		(4 * WEAVE_TEST_BATCH)
+
+/*
+ * A job of fills that may each run inline, 16 MiB in all, spends the
+ * inline budget (1 ms) long before its end: the queue's worker does the
+ * rest, and the last fill's pattern is what the buffer holds.
+ */
+TEST_F(trace, long_job_spends_the_inline_budget)
+{
+	static struct trace_text t;
+	struct weave_test_batch b;
+	const char *off, *done;
+	unsigned int at, i;
+	char fence[96];
+	uint32_t bo;
+
+	bo = weave_test_bo(_metadata, self->fd, TRACE_FILL_BYTES, 0);
+	ASSERT_EQ(0, weave_test_write_file(INSTANCE, "events/weave/enable",
+					   "1"));
+	for (i = 0; i < TRACE_FILLS; i++) {
+		if (i % WEAVE_TEST_BATCH == 0)
+			weave_test_batch_init(&b);
+		weave_test_fill_task(&b, bo, 0, TRACE_FILL_BYTES, 0xf00 + i);
+		if (b.n == WEAVE_TEST_BATCH)
+			weave_test_enqueue(_metadata, self->fd, self->stream,
+					   &b);
+	}
+	trace_flush_job(_metadata, self, &t, fence, sizeof(fence));
+
+	off = trace_find(t.text, "weave_job_handoff",
+			 (const char *[]){ "error=0", NULL });
+	ASSERT_NE(NULL, off) {
+		TH_LOG("16 MiB of fills ran inline:\n%.2000s", t.text);
+	}
+	ASSERT_EQ(1, sscanf(strstr(off, "tasks="), "tasks=%u", &at));
+	EXPECT_LT(0u, at);
+	done = trace_find(t.text, "weave_job_done",
+			  (const char *[]){ fence, "error=0", NULL });
+	EXPECT_NE(NULL, done) {
+		TH_LOG("no done of %s in:\n%.2000s", fence, t.text);
+	}
+	weave_test_expect_words(_metadata, self->fd, bo, TRACE_FILL_BYTES,
+				0xf00 + TRACE_FILLS - 1);
+}
+
 /* With the events off, a workload records nothing of weave's. */
 TEST_F_TIMEOUT(trace, disabled_events_record_nothing,
 	       TRACE_TIMEOUT_S)
