@@ -34,6 +34,7 @@
 
 #include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_engine.h"
@@ -413,6 +414,7 @@ static const struct drm_driver weave_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(weave_ioctls),
 	.open = weave_client_open,
 	.postclose = weave_client_postclose,
+	.debugfs_init = weave_debugfs_init,
 	WEAVE_COMPAT_FDINFO_DRIVER(weave_show_fdinfo)
 
 	.gem_create_object = weave_gem_create_object,
@@ -518,6 +520,8 @@ static void weave_remove(struct platform_device *pdev)
 {
 	struct weave_device *wdev = platform_get_drvdata(pdev);
 
+	/* Before the DRM core removes the directory they are in. */
+	weave_debugfs_unplug(wdev);
 	drm_dev_unplug(&wdev->drm);
 	weave_clients_unplug(wdev);
 }
