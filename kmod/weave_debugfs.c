@@ -64,7 +64,7 @@
  * pending jobs gates failures tainted``: one row per open file, fields as
  * in its ``state`` below.
  *
- * ``weave_clients/<client>/``: the directory of one open file, named after
+ * ``weave_client/<client>/``: the directory of one open file, named after
  * its drm-client-id (as its fdinfo prints it), made at open and removed at
  * close or unplug, before the client goes.  Its files are readable by root
  * alone:
@@ -417,7 +417,7 @@ void weave_debugfs_init(struct drm_minor *minor)
 		return;
 	weave_compat_debugfs_add(minor, weave_debugfs_files,
 				 ARRAY_SIZE(weave_debugfs_files));
-	dir = debugfs_create_dir("weave_clients", minor->debugfs_root);
+	dir = debugfs_create_dir("weave_client", minor->debugfs_root);
 	mutex_lock(&wdev->clients_lock);
 	wdev->debugfs_clients = IS_ERR_OR_NULL(dir) ? NULL : dir;
 	mutex_unlock(&wdev->clients_lock);

@@ -215,7 +215,7 @@ static inline void dbg(struct __test_metadata *_metadata, const struct node *nd,
 	ssize_t n;
 
 	if (id > 0)
-		snprintf(path, sizeof(path), "%sweave_clients/%lld/%s", nd->dir,
+		snprintf(path, sizeof(path), "%sweave_client/%lld/%s", nd->dir,
 			 id, name);
 	else
 		snprintf(path, sizeof(path), "%s%s", nd->dir, name);
