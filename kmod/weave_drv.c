@@ -104,6 +104,14 @@
  *    freeing a buffer takes it to release the buffer's taints, in any of
  *    the places above where a last reference goes.
  *
+ * The debugfs files (see "DOC: debugfs") read what they show under its
+ * locks, in this order: &weave_device.clients_lock and a client's mutex,
+ * both interruptibly, then alone inside the mutex &weave_ectx.gate_lock,
+ * a slot's staging arena's lock or the failure graph's.  A client's
+ * debugfs directory is made and removed under clients_lock (at open,
+ * close and unplug); the removal waits for the reads of its files in
+ * progress, which take its client's mutex but never clients_lock.
+ *
  * The unplug's sections are no lock, but drm_dev_unplug() waits for each
  * drm_dev_enter() section to end, so nothing inside one may wait for the
  * unplug or for what comes after it, nor for long: weave's ioctls run
