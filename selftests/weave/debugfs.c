@@ -260,7 +260,7 @@ static void reader_one(struct reader *r, const char *path, bool gone)
 	ssize_t n = dbg_read(path, r->buf, sizeof(r->buf));
 
 	if (n > 0 && dbg_well_formed(r->buf)) {
-		r->reads++;
+		__atomic_add_fetch(&r->reads, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	if (n < 0 && gone && (n == -ENOENT || n == -EIO))
@@ -323,6 +323,20 @@ static void readers_start(struct __test_metadata *_metadata,
 		r[i].unplug = unplug;
 		ASSERT_EQ(0, pthread_create(&r[i].thread, NULL, reader_run,
 					    &r[i]));
+	}
+}
+
+/* Waits until each reader has read every file once at least. */
+static void readers_wait(struct __test_metadata *_metadata, struct reader *r)
+{
+	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
+	int i;
+
+	for (i = 0; i < READERS; i++) {
+		while (__atomic_load_n(&r[i].reads, __ATOMIC_RELAXED) < 6) {
+			ASSERT_GT(deadline, weave_test_now());
+			usleep(1000);
+		}
 	}
 }
 
@@ -577,7 +591,8 @@ TEST_F(debugfs, reading_during_unplug)
 		ASSERT_LE(0, held[1]);
 
 		readers_start(_metadata, r, &nd, &stop, true);
-		usleep(20000);
+		/* The unbind meets readers that have read already. */
+		readers_wait(_metadata, r);
 		ASSERT_EQ(0, weave_test_write_file(DRIVER_DIR "/", "unbind",
 						   nd.dev));
 		readers_stop(_metadata, r, &stop);
