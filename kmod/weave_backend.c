@@ -615,6 +615,7 @@ static void weave_job_commit(struct weave_job *job,
 		ctx->slots[s].last = dma_fence_get(finished);
 	}
 	atomic64_inc(&ctx->submitted_jobs);
+	atomic_inc(&ctx->queued_jobs[job->queue - ctx->engine->queues]);
 	if (!job->tmpl)
 		job->bs->last_tasks = job->ntasks;
 	drm_sched_entity_push_job(&job->base);

@@ -30,6 +30,7 @@
 /* Enqueues up to this many tasks reuse the client's scratch buffer. */
 #define WEAVE_ENQUEUE_CACHE	64
 
+struct dentry;
 struct dma_fence;
 struct dma_fence_chain;
 struct dma_resv;
@@ -138,6 +139,13 @@ struct weave_client {
 	u32 nstreams;
 	/** @enqueued: Whether the client has enqueued anything yet. */
 	bool enqueued;
+	/** @client_id: The drm-client-id of its file, as fdinfo prints it. */
+	u64 client_id;
+	/**
+	 * @debugfs: The client's debugfs directory, or NULL; under
+	 * &weave_device.clients_lock.
+	 */
+	struct dentry *debugfs;
 };
 
 /**

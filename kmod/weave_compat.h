@@ -8,7 +8,10 @@
 #include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
+#include <linux/seq_file.h>
 
+#include <drm/drm_debugfs.h>
+#include <drm/drm_device.h>
 #include <drm/drm_file.h>
 #include <drm/drm_gem_shmem_helper.h>
 #include <drm/drm_prime.h>
@@ -83,6 +86,20 @@
  *   %WEAVE_COMPAT_FDINFO_FOPS, %WEAVE_COMPAT_FDINFO_DRIVER,
  *   weave_compat_show_memory_stats(), %WEAVE_COMPAT_GEM_STATUS_OPS; and
  *   &enum drm_gem_object_status is declared here where the kernel has none.
+ * - The DRM core makes a device's debugfs files from a table of &struct
+ *   drm_debugfs_info with drm_debugfs_add_files(), in the device's own
+ *   directory, since 6.3; on 6.1 from a table of &struct drm_info_list for
+ *   one minor with drm_debugfs_create_files().  The two structs have the
+ *   same fields, and a show function finds the device in its seq_file's
+ *   private data, a &struct drm_debugfs_entry or a &struct drm_info_node:
+ *   &weave_compat_debugfs_info, weave_compat_debugfs_add(),
+ *   weave_compat_debugfs_device().
+ * - &drm_file.client_id, the drm-client-id of fdinfo, exists since 6.5;
+ *   on 6.1 weave's own id stands in: weave_compat_client_id().
+ * - The scheduler counts the credits of the jobs on its hardware queue in
+ *   &drm_gpu_scheduler.credit_count since 6.8, and the jobs in
+ *   hw_rq_count before; weave's jobs take one credit each:
+ *   weave_compat_sched_jobs().
  */
 
 #ifdef WEAVE_HAVE_DRIVER_PRIME_HANDLE_TO_FD
@@ -278,6 +295,82 @@ weave_compat_show_memory_stats(struct drm_printer *p, struct drm_file *file,
 	drm_show_memory_stats(p, file);
 #else
 	own(p, file);
+#endif
+}
+
+#ifdef WEAVE_HAVE_DRM_DEBUGFS_ADD_FILES
+/* One debugfs file of a device, for weave_compat_debugfs_add(). */
+#define weave_compat_debugfs_info	drm_debugfs_info
+#else
+#define weave_compat_debugfs_info	drm_info_list
+#endif
+
+/**
+ * weave_compat_debugfs_add() - Make a device's debugfs files.
+ * @minor: The minor whose &drm_driver.debugfs_init hook runs.
+ * @files: The files, each with a name and a show function.
+ * @count: Entries of @files.
+ *
+ * The DRM core removes them with the device's debugfs directory, when the
+ * device is unregistered, after their readers are done.
+ */
+static inline void
+weave_compat_debugfs_add(struct drm_minor *minor,
+			 const struct weave_compat_debugfs_info *files,
+			 int count)
+{
+#ifdef WEAVE_HAVE_DRM_DEBUGFS_ADD_FILES
+	drm_debugfs_add_files(minor->dev, files, count);
+#else
+	drm_debugfs_create_files(files, count, minor->debugfs_root, minor);
+#endif
+}
+
+/**
+ * weave_compat_debugfs_device() - The device of a debugfs file that
+ * weave_compat_debugfs_add() made.
+ * @m: The seq_file its show function is given.
+ *
+ * Return: The DRM device.
+ */
+static inline struct drm_device *weave_compat_debugfs_device(struct seq_file *m)
+{
+#ifdef WEAVE_HAVE_DRM_DEBUGFS_ADD_FILES
+	return ((struct drm_debugfs_entry *)m->private)->dev;
+#else
+	return ((struct drm_info_node *)m->private)->minor->dev;
+#endif
+}
+
+/**
+ * weave_compat_client_id() - A file's drm-client-id, as fdinfo prints it.
+ * @file: The DRM file.
+ * @own: weave's own id of the file's client, unique among weave's files.
+ *
+ * Return: The core's id of @file where it has one, else @own.
+ */
+static inline u64 weave_compat_client_id(struct drm_file *file, u64 own)
+{
+#ifdef WEAVE_HAVE_DRM_FILE_CLIENT_ID
+	return file->client_id;
+#else
+	return own;
+#endif
+}
+
+/**
+ * weave_compat_sched_jobs() - Jobs on a scheduler's hardware queue.
+ * @sched: The scheduler, whose jobs take one credit each.
+ *
+ * Return: The jobs run_job was called for whose fence has not signalled
+ * yet, a snapshot.
+ */
+static inline u32 weave_compat_sched_jobs(struct drm_gpu_scheduler *sched)
+{
+#ifdef WEAVE_HAVE_SCHED_CREDIT_COUNT
+	return atomic_read(&sched->credit_count);
+#else
+	return atomic_read(&sched->hw_rq_count);
 #endif
 }
 

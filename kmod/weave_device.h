@@ -16,6 +16,7 @@
 #include "weave_engine.h"
 #include "weave_failure.h"
 
+struct dentry;
 struct file;
 struct platform_device;
 struct weave_engine;
@@ -97,6 +98,13 @@ struct weave_device {
 
 	/** @engine: The soft engine: hardware queues and their workers. */
 	struct weave_engine *engine;
+
+	/**
+	 * @debugfs_clients: The directory of the clients' debugfs files in
+	 * the device's debugfs directory, or NULL: before it is made, if it
+	 * could not be, and once the unplug removed it.  Under @clients_lock.
+	 */
+	struct dentry *debugfs_clients;
 };
 
 /**

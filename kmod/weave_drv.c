@@ -34,6 +34,7 @@
 
 #include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_engine.h"
@@ -102,6 +103,14 @@
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
  *    the places above where a last reference goes.
+ *
+ * The debugfs files (see "DOC: debugfs") read what they show under its
+ * locks, in this order: &weave_device.clients_lock and a client's mutex,
+ * both interruptibly, then alone inside the mutex &weave_ectx.gate_lock,
+ * a slot's staging arena's lock or the failure graph's.  A client's
+ * debugfs directory is made and removed under clients_lock (at open,
+ * close and unplug); the removal waits for the reads of its files in
+ * progress, which take its client's mutex but never clients_lock.
  *
  * The unplug's sections are no lock, but drm_dev_unplug() waits for each
  * drm_dev_enter() section to end, so nothing inside one may wait for the
@@ -414,6 +423,7 @@ static const struct drm_driver weave_drm_driver = {
 	.num_ioctls = ARRAY_SIZE(weave_ioctls),
 	.open = weave_client_open,
 	.postclose = weave_client_postclose,
+	.debugfs_init = weave_debugfs_init,
 	WEAVE_COMPAT_FDINFO_DRIVER(weave_show_fdinfo)
 
 	.gem_create_object = weave_gem_create_object,
@@ -519,6 +529,8 @@ static void weave_remove(struct platform_device *pdev)
 {
 	struct weave_device *wdev = platform_get_drvdata(pdev);
 
+	/* Before the DRM core removes the directory they are in. */
+	weave_debugfs_unplug(wdev);
 	drm_dev_unplug(&wdev->drm);
 	weave_clients_unplug(wdev);
 }

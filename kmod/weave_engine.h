@@ -264,6 +264,11 @@ struct weave_ectx {
 	 * drm-engine-<queue>).
 	 */
 	atomic64_t busy_ns[WEAVE_MAX_QUEUES];
+	/**
+	 * @queued_jobs: Per hardware queue, the client's jobs pushed to its
+	 * scheduler and not yet freed (debugfs).
+	 */
+	atomic_t queued_jobs[WEAVE_MAX_QUEUES];
 	/** @gate_lock: Protects @gates; taken with interrupts off. */
 	spinlock_t gate_lock;
 	/** @gates: Gates whose in-fence has not signalled yet. */

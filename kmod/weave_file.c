@@ -23,7 +23,9 @@
 #include "weave_backend.h"
 #include "weave_bo.h"
 #include "weave_client.h"
+#include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_engine.h"
@@ -135,8 +137,10 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	if (ret)
 		goto err_core;
 
+	c->client_id = weave_compat_client_id(file, c->ectx->id);
 	mutex_lock(&wdev->clients_lock);
 	list_add_tail(&c->link, &wdev->clients);
+	weave_debugfs_client_add(c);
 	mutex_unlock(&wdev->clients_lock);
 	drm_dev_exit(idx);
 
@@ -177,6 +181,8 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 
 	mutex_lock(&wdev->clients_lock);
 	list_del(&c->link);
+	/* Before anything its files show goes. */
+	weave_debugfs_client_remove(c);
 	mutex_unlock(&wdev->clients_lock);
 
 	mutex_lock(&c->lock);

@@ -379,7 +379,9 @@ static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 static void weave_queue_free_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
+	struct weave_ectx *ctx = job->ctx;
 
+	atomic_dec(&ctx->queued_jobs[job->queue - ctx->engine->queues]);
 	drm_sched_job_cleanup(sched_job);
 	weave_eng_job_free(job);
 }

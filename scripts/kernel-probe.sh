@@ -129,6 +129,24 @@ probe WEAVE_HAVE_GEM_STATUS include/drm/drm_gem.h \
 probe WEAVE_HAVE_GEM_RSS include/drm/drm_gem.h \
 	'\(\*rss\)\(struct drm_gem_object \*obj\);'
 
+# --- debugfs ------------------------------------------------------------------
+
+# The DRM core makes a device's debugfs files from a struct drm_debugfs_info
+# table, drm_debugfs_add_files(), in the device's own directory (6.3+);
+# before, from a struct drm_info_list table for one minor,
+# drm_debugfs_create_files().
+probe WEAVE_HAVE_DRM_DEBUGFS_ADD_FILES include/drm/drm_debugfs.h \
+	'^void drm_debugfs_add_files\(struct drm_device \*dev,'
+
+# struct drm_file has the client_id fdinfo prints as drm-client-id (6.5+).
+probe WEAVE_HAVE_DRM_FILE_CLIENT_ID include/drm/drm_file.h \
+	'^[[:space:]]*u64 client_id;'
+
+# The scheduler counts the credits of the jobs on its hardware queue in
+# credit_count (6.8+); before, the jobs themselves in hw_rq_count.
+probe WEAVE_HAVE_SCHED_CREDIT_COUNT include/drm/gpu_scheduler.h \
+	'^[[:space:]]*atomic_t[[:space:]]+credit_count;'
+
 cat <<EOF
 
 #endif /* _WEAVE_PROBE_H_ */
