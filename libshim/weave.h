@@ -560,6 +560,56 @@ weave_sync(uint32_t handle, uint64_t point)
 }
 
 /**
+ * weave_enqueue_ex() - %DRM_IOCTL_WEAVE_ENQUEUE with every argument.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @flags: Zero or %DRM_WEAVE_ENQUEUE_FLUSH.
+ * @tasks: @count tasks, queued in order; may be NULL if @count is 0.
+ * @count: The number of tasks.
+ * @in_syncs: @in_count syncobj points that gate the tasks; may be NULL if
+ *            @in_count is 0.
+ * @in_count: The number of in-syncs.
+ * @out_syncs: @out_count syncobj points to set, only with
+ *             %DRM_WEAVE_ENQUEUE_FLUSH; may be NULL if @out_count is 0.
+ * @out_count: The number of out-syncs.
+ * @seqno: Out, may be NULL: the stream's sequence number after the last
+ *         task; also written on -EINPROGRESS.
+ *
+ * Since libweave 1.4.  weave_enqueue() and weave_enqueue_flush() are this
+ * with their flags; see them for what each does and returns.
+ *
+ * Return: 0 or a negative errno, as for those two.
+ */
+static inline int weave_enqueue_ex(int fd, uint32_t stream, uint32_t flags,
+				   const struct drm_weave_task *tasks,
+				   uint32_t count,
+				   const struct drm_weave_sync *in_syncs,
+				   uint32_t in_count,
+				   const struct drm_weave_sync *out_syncs,
+				   uint32_t out_count, uint64_t *seqno)
+{
+	struct drm_weave_enqueue args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	args.flags = flags;
+	args.tasks.ptr = (uintptr_t)tasks;
+	args.tasks.stride = sizeof(*tasks);
+	args.tasks.count = count;
+	args.in_syncs.ptr = (uintptr_t)in_syncs;
+	args.in_syncs.stride = sizeof(*in_syncs);
+	args.in_syncs.count = in_count;
+	args.out_syncs.ptr = (uintptr_t)out_syncs;
+	args.out_syncs.stride = sizeof(*out_syncs);
+	args.out_syncs.count = out_count;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
+	if (seqno && (!ret || ret == -EINPROGRESS))
+		*seqno = args.seqno;
+	return ret;
+}
+
+/**
  * weave_enqueue() - Queue tasks on a stream (%DRM_IOCTL_WEAVE_ENQUEUE).
  * @fd: The file that holds @stream.
  * @stream: The stream.
@@ -588,23 +638,8 @@ static inline int weave_enqueue(int fd, uint32_t stream,
 				const struct drm_weave_sync *in_syncs,
 				uint32_t in_count, uint64_t *seqno)
 {
-	struct drm_weave_enqueue args;
-	int ret;
-
-	memset(&args, 0, sizeof(args));
-	args.stream = stream;
-	args.tasks.ptr = (uintptr_t)tasks;
-	args.tasks.stride = sizeof(*tasks);
-	args.tasks.count = count;
-	args.in_syncs.ptr = (uintptr_t)in_syncs;
-	args.in_syncs.stride = sizeof(*in_syncs);
-	args.in_syncs.count = in_count;
-	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
-	if (ret)
-		return ret;
-	if (seqno)
-		*seqno = args.seqno;
-	return 0;
+	return weave_enqueue_ex(fd, stream, 0, tasks, count, in_syncs,
+				in_count, NULL, 0, seqno);
 }
 
 /**
@@ -678,25 +713,9 @@ static inline int weave_enqueue_flush(int fd, uint32_t stream,
 				      const struct drm_weave_sync *out_syncs,
 				      uint32_t out_count, uint64_t *seqno)
 {
-	struct drm_weave_enqueue args;
-	int ret;
-
-	memset(&args, 0, sizeof(args));
-	args.stream = stream;
-	args.flags = DRM_WEAVE_ENQUEUE_FLUSH;
-	args.tasks.ptr = (uintptr_t)tasks;
-	args.tasks.stride = sizeof(*tasks);
-	args.tasks.count = count;
-	args.in_syncs.ptr = (uintptr_t)in_syncs;
-	args.in_syncs.stride = sizeof(*in_syncs);
-	args.in_syncs.count = in_count;
-	args.out_syncs.ptr = (uintptr_t)out_syncs;
-	args.out_syncs.stride = sizeof(*out_syncs);
-	args.out_syncs.count = out_count;
-	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
-	if (seqno && (!ret || ret == -EINPROGRESS))
-		*seqno = args.seqno;
-	return ret;
+	return weave_enqueue_ex(fd, stream, DRM_WEAVE_ENQUEUE_FLUSH, tasks,
+				count, in_syncs, in_count, out_syncs,
+				out_count, seqno);
 }
 
 /**
