@@ -5,8 +5,9 @@
  * weave's render node (PRIME export and import, syncobj creation), the
  * stream and parameter ioctls, the small queries, CHECK and READ, each
  * swept through fail-nth by fail_nth_run() (fault_inject.h): the table of
- * cases is at the end.  fault_inject_submit.c holds ENQUEUE, FLUSH and
- * STREAM_ISOLATE; fault_inject_capture.c graph capture and replay.
+ * cases is at the end.  fault_inject_submit.c holds ENQUEUE,
+ * fault_inject_flush.c FLUSH and STREAM_ISOLATE, fault_inject_capture.c
+ * graph capture and replay.
  */
 #include "fault_inject.h"
 

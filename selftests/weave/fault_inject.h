@@ -324,20 +324,8 @@ static inline void fi_client_round(struct __test_metadata *_metadata,
 static inline void fi_await_usage(struct __test_metadata *_metadata,
 				  fi_t *self, uint64_t bos, uint64_t bytes)
 {
-	int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
-	struct drm_weave_memory_usage now;
-
-	for (;;) {
-		now = weave_test_usage(_metadata, self->main.fd);
-		if (now.live_bos == self->base.live_bos + bos &&
-		    now.live_bytes == self->base.live_bytes + bytes)
-			return;
-		if (weave_test_now() > deadline)
-			break;
-		usleep(2000);
-	}
-	ASSERT_EQ(self->base.live_bos + bos, now.live_bos);
-	ASSERT_EQ(self->base.live_bytes + bytes, now.live_bytes);
+	weave_test_await_usage(_metadata, self->main.fd, &self->base, bos, bytes,
+			       WEAVE_TEST_WAIT_NS);
 }
 
 /* The device is back to its usage at setup and the main client works. */

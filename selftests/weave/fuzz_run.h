@@ -605,23 +605,8 @@ static inline void fz_report(struct __test_metadata *_metadata,
 static inline void fz_settle(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(fuzz) *self)
 {
-	struct drm_weave_memory_usage now;
-	int64_t deadline = weave_test_now() + 3 * WEAVE_TEST_WAIT_NS;
-
-	for (;;) {
-		now = weave_test_usage(_metadata, self->fd);
-		if (now.live_bos == self->base.live_bos &&
-		    now.live_bytes == self->base.live_bytes)
-			break;
-		ASSERT_GT(deadline, weave_test_now()) {
-			TH_LOG("%llu buffers (%llu bytes) left, %llu (%llu) before",
-			       (unsigned long long)now.live_bos,
-			       (unsigned long long)now.live_bytes,
-			       (unsigned long long)self->base.live_bos,
-			       (unsigned long long)self->base.live_bytes);
-		}
-		usleep(10000);
-	}
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       3 * WEAVE_TEST_WAIT_NS);
 	weave_test_await_refs(_metadata, self->refcnt);
 }
 

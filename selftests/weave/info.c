@@ -149,20 +149,37 @@ FIXTURE_TEARDOWN(info)
 TEST_F_TIMEOUT(info, lists_each_device_with_its_limits, 120)
 {
 	const char *json[] = { "--json", NULL }, *none[] = { NULL };
-	char want[128];
+	struct drm_weave_device_info dev;
 	int devices = weave_device_count();
+	char want[128];
+	int i;
 
 	ASSERT_LT(0, devices);
 	info_run(_metadata, &self->r, json);
 	ASSERT_EQ(0, self->r.status);
 	info_is_json(_metadata, self->r.out);
 	ASSERT_EQ(devices, count(self->r.out, "\"index\": "));
-	snprintf(want, sizeof(want), "\"index\": 0, \"uapi\": \"%u.%u\"",
-		 self->dev.uapi_major, self->dev.uapi_minor);
-	ASSERT_NE(NULL, strstr(self->r.out, want));
-	snprintf(want, sizeof(want), "\"num_queues\": %u, \"max_streams\": %u",
-		 self->dev.num_queues, self->dev.max_streams);
-	ASSERT_NE(NULL, strstr(self->r.out, want));
+	for (i = 0; i < devices; i++) {
+		const char *at;
+		int fd = weave_device_open(i);
+
+		ASSERT_LE(0, fd);
+		dev = weave_test_info(_metadata, fd);
+		close(fd);
+		snprintf(want, sizeof(want), "\"index\": %d, \"uapi\": \"%u.%u\"",
+			 i, dev.uapi_major, dev.uapi_minor);
+		at = strstr(self->r.out, want);
+		ASSERT_NE(NULL, at) TH_LOG("device %d: no '%s'", i, want);
+		/* Its own limits, before the next device's entry. */
+		snprintf(want, sizeof(want),
+			 "\"num_queues\": %u, \"max_streams\": %u",
+			 dev.num_queues, dev.max_streams);
+		at = strstr(at, want);
+		ASSERT_NE(NULL, at) TH_LOG("device %d: no '%s'", i, want);
+		snprintf(want, sizeof(want), "\"index\": %d,", i + 1);
+		if (i + 1 < devices)
+			ASSERT_GT(strstr(self->r.out, want), at);
+	}
 	snprintf(want, sizeof(want), "\"max_client_bos\": %u",
 		 self->dev.max_client_bos);
 	ASSERT_EQ(2, count(self->r.out, want)) {

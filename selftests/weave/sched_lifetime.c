@@ -32,26 +32,6 @@ FIXTURE_TEARDOWN(life)
 	close(self->fd);
 }
 
-/* Polls until the device's usage is back to @base, or fails at @deadline. */
-static void await_baseline(struct __test_metadata *_metadata, int fd,
-			   const struct drm_weave_memory_usage *base,
-			   int64_t deadline)
-{
-	struct drm_weave_memory_usage now;
-
-	for (;;) {
-		now = weave_test_usage(_metadata, fd);
-		if (now.live_bos == base->live_bos &&
-		    now.live_bytes == base->live_bytes)
-			return;
-		if (weave_test_now() > deadline)
-			break;
-		usleep(10000);
-	}
-	ASSERT_EQ(base->live_bos, now.live_bos);
-	ASSERT_EQ(base->live_bytes, now.live_bytes);
-}
-
 /*
  * Polls /proc/@pid/stat until the process sleeps (state S or D), for at
  * most five seconds; returns the last state seen.
@@ -164,14 +144,15 @@ TEST_F_TIMEOUT(life, close_with_queued_inflight_and_gated_work, 120)
 	/* Only gate_fd's buffer is left once fd2's work is reaped. */
 	self->base.live_bos += 1;
 	self->base.live_bytes += self->page;
-	await_baseline(_metadata, self->fd, &self->base,
-		       start + 2 * self->timeout_ns + WEAVE_TEST_SEC);
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       start + 2 * self->timeout_ns + WEAVE_TEST_SEC -
+			       weave_test_now());
 
 	close(gate_fd);
 	self->base.live_bos -= 1;
 	self->base.live_bytes -= self->page;
-	await_baseline(_metadata, self->fd, &self->base,
-		       weave_test_now() + 2 * self->timeout_ns + WEAVE_TEST_SEC);
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       2 * self->timeout_ns + WEAVE_TEST_SEC);
 }
 
 TEST_F_TIMEOUT(life, close_with_queued_work_only, 60)
@@ -193,8 +174,8 @@ TEST_F_TIMEOUT(life, close_with_queued_work_only, 60)
 		weave_test_enqueue(_metadata, fd2, stream, &b);
 	}
 	ASSERT_EQ(0, close(fd2));
-	await_baseline(_metadata, self->fd, &self->base,
-		       weave_test_now() + 2 * self->timeout_ns);
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       2 * self->timeout_ns);
 }
 
 /* A child killed with SIGKILL while blocked in WAIT is reaped promptly. */
@@ -250,8 +231,9 @@ TEST_F_TIMEOUT(life, killed_in_wait, 120)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFSIGNALED(status));
 	EXPECT_GT(2 * self->timeout_ns, weave_test_now() - start);
-	await_baseline(_metadata, self->fd, &self->base,
-		       start + 2 * self->timeout_ns + WEAVE_TEST_SEC);
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       start + 2 * self->timeout_ns + WEAVE_TEST_SEC -
+			       weave_test_now());
 }
 
 /* Destroying a stream executes its queued tasks: the data gets written. */

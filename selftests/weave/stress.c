@@ -665,9 +665,8 @@ TEST_F_TIMEOUT(stress, processes_kills_closes_prime, 240)
 	uint64_t rng = self->seed, tasks = 0, streams = 0;
 	int pipes[SX_NPROCS][2], sock[2], status, i;
 	pid_t pid[SX_NPROCS], producer = -1, consumer = -1;
-	struct drm_weave_memory_usage now;
 	unsigned int k[SX_NPROCS];
-	int64_t start, deadline;
+	int64_t start;
 	char c;
 
 	ASSERT_TRUE(sx_procs[SX_PRODUCER_INDEX].role == SX_PRODUCER);
@@ -781,21 +780,8 @@ TEST_F_TIMEOUT(stress, processes_kills_closes_prime, 240)
 	}
 
 	/* With every file closed, every buffer is gone. */
-	deadline = weave_test_now() + 2 * WEAVE_TEST_WAIT_NS;
-	for (;;) {
-		now = weave_test_usage(_metadata, self->fd);
-		if (now.live_bos == self->base.live_bos &&
-		    now.live_bytes == self->base.live_bytes)
-			break;
-		ASSERT_GT(deadline, weave_test_now()) {
-			TH_LOG("%llu buffers (%llu bytes) left, %llu (%llu) before",
-			       (unsigned long long)now.live_bos,
-			       (unsigned long long)now.live_bytes,
-			       (unsigned long long)self->base.live_bos,
-			       (unsigned long long)self->base.live_bytes);
-		}
-		usleep(10000);
-	}
+	weave_test_await_usage(_metadata, self->fd, &self->base, 0, 0,
+			       2 * WEAVE_TEST_WAIT_NS);
 	/* Nor is any fence or file of weave's held. */
 	weave_test_await_refs(_metadata, self->refcnt);
 	ksft_print_msg("stress: %zu processes, %" PRIu64 " streams, %" PRIu64 " tasks checked, %.1f s\n",
