@@ -893,7 +893,8 @@ struct drm_weave_sync {
  *
  * Errors:
  *
- * - -EINVAL: @flags or a reserved field is not zero; @tasks.count is zero or
+ * - -EINVAL: @flags has a bit other than %DRM_WEAVE_ENQUEUE_FLUSH, or a
+ *   reserved field is not zero; @tasks.count is zero (without the flag) or
  *   over max_tasks_per_enqueue; a stride is too small or its extra bytes are
  *   not zero; a task has an unknown type or kernel, the wrong number of
  *   bindings for its kernel, an access mask that is zero or unknown, a
@@ -942,7 +943,7 @@ struct drm_weave_sync {
 struct drm_weave_enqueue {
 	/** @stream: The stream handle. */
 	__u32 stream;
-	/** @flags: Must be zero. */
+	/** @flags: Zero or %DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8). */
 	__u32 flags;
 	/** @tasks: Array of &struct drm_weave_task. */
 	struct drm_weave_array tasks;
