@@ -195,20 +195,20 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(LIBA) $(DRM_LIBS) -lpthread
 
-# The list follows the suites' sources, so that a new suite joins it.
+# The lists follow the suites' sources, so that a new suite joins its list.
 $(KSFT_OUT)/weave/tests: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
 	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES) $(WIDE_SUITES),$(SUITES))) > $@
 
-$(KSFT_OUT)/weave/tests-debug: Makefile
+$(KSFT_OUT)/weave/tests-debug: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
 	echo $(DEBUG_SUITES:%=./%) > $@
 
-$(KSFT_OUT)/weave/tests-wide: Makefile
+$(KSFT_OUT)/weave/tests-wide: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
 	echo $(WIDE_SUITES:%=./%) > $@
 
-$(KSFT_OUT)/weave/tests-multi: Makefile
+$(KSFT_OUT)/weave/tests-multi: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
 	echo $(MULTI_SUITES:%=./%) > $@
 

@@ -53,7 +53,7 @@ static int run(int fd)
 	struct drm_weave_binding bind[3], fill[1], crc[2];
 	struct drm_weave_failure f;
 	struct drm_weave_task t[3];
-	uint64_t size = BYTES;
+	uint64_t size = BYTES, seqno = 0;
 	char msg[512];
 	int ret;
 
@@ -100,11 +100,10 @@ static int run(int fd)
 	crc[0] = weave_binding(c, DRM_WEAVE_ACCESS_READ, 0, BYTES);
 	crc[1] = weave_binding(d, DRM_WEAVE_ACCESS_WRITE, 0, 4);
 	weave_task_launch(&t[2], DRM_WEAVE_KERNEL_CRC32C, crc, 2, NULL, 0);
-	ret = weave_enqueue(fd, consumer, t, 3, NULL, 0, NULL);
+	/* Queue and submit in one call (uAPI 1.8), then wait for its seqno. */
+	ret = weave_enqueue_flush(fd, consumer, t, 3, NULL, 0, NULL, 0, &seqno);
 	if (!ret)
-		ret = weave_flush(fd, consumer, NULL);
-	if (!ret)
-		ret = weave_wait(fd, consumer, INT64_MAX);
+		ret = weave_wait_seqno(fd, consumer, seqno, INT64_MAX);
 	if (ret)
 		return fail("consumer (no task failure reaches a stream)", ret);
 
@@ -130,11 +129,9 @@ static int run(int fd)
 	bind[0] = weave_binding(d, DRM_WEAVE_ACCESS_WRITE, 0, BYTES);
 	weave_task_launch(&t[0], DRM_WEAVE_KERNEL_FILL, bind, 1, &pattern,
 			  sizeof(pattern));
-	ret = weave_enqueue(fd, consumer, t, 1, NULL, 0, NULL);
+	ret = weave_enqueue_flush(fd, consumer, t, 1, NULL, 0, NULL, 0, &seqno);
 	if (!ret)
-		ret = weave_flush(fd, consumer, NULL);
-	if (!ret)
-		ret = weave_wait(fd, consumer, INT64_MAX);
+		ret = weave_wait_seqno(fd, consumer, seqno, INT64_MAX);
 	if (!ret)
 		ret = failures_on(fd, d, BYTES, &f, skips, &n);
 	if (ret || n)

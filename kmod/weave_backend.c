@@ -361,6 +361,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 	atomic_cmpxchg(&ls->error, 0, err);
 	atomic64_inc(&ls->executed);
 	atomic64_inc(&ls->completed);
+	weave_eng_ctx_done(ctx);
 }
 
 /* A task the core cancels at close: only its staging is left to free. */
@@ -748,6 +749,7 @@ void weave_eng_ctx_abort(struct weave_ectx *ctx, int err)
 	}
 	for (i = 0; i < engine->num_queues; i++)
 		wake_up_all(&engine->queues[i].abort_wq);
+	wake_up_all(&ctx->done_wq);
 
 	for (;;) {
 		spin_lock_irq(&ctx->gate_lock);

@@ -238,6 +238,11 @@ struct weave_ectx {
 	/** @staging_wq: Woken when a slice goes back to an arena. */
 	wait_queue_head_t staging_wq;
 	/**
+	 * @done_wq: Woken when a stream's completed count grows, and when
+	 * the context is aborted: %DRM_WEAVE_WAIT_SEQNO waits on it.
+	 */
+	wait_queue_head_t done_wq;
+	/**
 	 * @job_bytes: Bytes of the task arrays of jobs not yet freed, at
 	 * their capacity, and of @spare_tasks.
 	 */
@@ -299,5 +304,20 @@ struct weave_ectx {
 	 */
 	struct rcu_head rcu;
 };
+
+/**
+ * weave_eng_ctx_done() - Tell seqno waiters that a completed count grew.
+ * @ctx: The client's engine context.
+ *
+ * Any context but a hard interrupt: the worker's after it counted a job's
+ * tasks, before it signals the job's fence.  wq_has_sleeper() orders the
+ * count before the check, so that a waiter either sees the new count or
+ * is woken; without one, it costs a barrier.
+ */
+static inline void weave_eng_ctx_done(struct weave_ectx *ctx)
+{
+	if (wq_has_sleeper(&ctx->done_wq))
+		wake_up_all(&ctx->done_wq);
+}
 
 #endif /* _WEAVE_ENGINE_H_ */

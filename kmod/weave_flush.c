@@ -3,7 +3,8 @@
  * weave: the flush and wait ioctls.
  *
  * Submitting a client's queued work to the hardware queues, the out-sync
- * that a flush sets, and waiting for a stream's work.
+ * that a flush sets, and waiting for a stream's work, all of it so far or
+ * up to a sequence number.
  */
 
 #include <linux/dma-fence.h>
@@ -16,6 +17,7 @@
 #include <linux/minmax.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/wait.h>
 #include <linux/slab.h>
 
 #include <drm/drm_device.h>
@@ -321,11 +323,57 @@ int weave_wait_resv(struct dma_resv *resv, s64 deadline_ns)
 	return 0;
 }
 
+/*
+ * Wait until @ls's completed count reaches @seqno, or its client's work is
+ * aborted (an unplug; the caller tells), until the absolute
+ * CLOCK_MONOTONIC time @deadline_ns.  An hrtimer, not jiffies, so that
+ * -ETIME means the deadline passed.
+ */
+static int weave_wait_seqno(struct weave_ectx *ctx, struct weave_lstream *ls,
+			    u64 seqno, s64 deadline_ns)
+{
+	s64 now = ktime_get_ns();
+	ktime_t left = ns_to_ktime(deadline_ns > now ? deadline_ns - now : 0);
+
+	return wait_event_interruptible_hrtimeout(ctx->done_wq,
+		atomic64_read(&ls->completed) >= seqno ||
+		atomic_read(&ctx->aborted), left);
+}
+
+/*
+ * The stream of a WAIT, a reference, under the client's lock, and for a
+ * wait of everything so far the fence of its slot.
+ */
+static struct weave_lstream *weave_wait_stream(struct weave_client *c,
+					       const struct drm_weave_wait *args,
+					       struct dma_fence **fence)
+{
+	bool seqno = args->flags & DRM_WEAVE_WAIT_SEQNO;
+	struct weave_lstream *ls = weave_client_stream(c, args->stream);
+
+	if (IS_ERR(ls))
+		return ls;
+	if (seqno && args->seqno > ls->enqueued)
+		return ERR_PTR(-EINVAL);
+	if (!seqno && weave_core_capture_recording(&c->capture, args->stream))
+		return ERR_PTR(-EBUSY);
+	kref_get(&ls->ref);
+	if (!seqno)
+		*fence = weave_eng_ctx_slot_fence(c->ectx,
+						  weave_core_slot(&c->core,
+								  args->stream));
+	return ls;
+}
+
 /**
  * weave_wait_ioctl() - Handle %DRM_IOCTL_WEAVE_WAIT.
  * @drm: The DRM device.
  * @data: A &struct drm_weave_wait.
  * @file: The client's file.
+ *
+ * Without %DRM_WEAVE_WAIT_SEQNO, waits for the fence of the stream's slot;
+ * with it, for the stream's completed count, which the worker raises
+ * before it signals the job's fence.
  *
  * Return: 0 or a negative errno as documented on the struct.
  */
@@ -334,29 +382,26 @@ int weave_wait_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_wait *args = data;
 	struct weave_client *c = file->driver_priv;
+	struct dma_fence *fence = NULL;
 	struct weave_lstream *ls;
-	struct dma_fence *fence;
 	int ret = 0;
 
-	if (args->flags)
+	if (args->flags & ~DRM_WEAVE_WAIT_SEQNO ||
+	    (!(args->flags & DRM_WEAVE_WAIT_SEQNO) && args->seqno))
 		return -EINVAL;
 
 	ret = weave_client_lock(c);
 	if (ret)
 		return ret;
-	ls = weave_client_stream(c, args->handle);
-	if (IS_ERR(ls) ||
-	    weave_core_capture_recording(&c->capture, args->handle)) {
-		mutex_unlock(&c->lock);
-		return IS_ERR(ls) ? PTR_ERR(ls) : -EBUSY;
-	}
-	kref_get(&ls->ref);
-	fence = weave_eng_ctx_slot_fence(c->ectx,
-					 weave_core_slot(&c->core,
-							 args->handle));
+	ls = weave_wait_stream(c, args, &fence);
 	mutex_unlock(&c->lock);
+	if (IS_ERR(ls))
+		return PTR_ERR(ls);
 
-	if (fence)
+	if (args->flags & DRM_WEAVE_WAIT_SEQNO)
+		ret = weave_wait_seqno(c->ectx, ls, args->seqno,
+				       args->timeout_ns);
+	else if (fence)
 		ret = weave_wait_fence(fence, args->timeout_ns);
 	dma_fence_put(fence);
 	/* Not in drm_dev_enter(): an unplug may have cancelled the work. */

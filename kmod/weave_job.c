@@ -622,6 +622,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	init_waitqueue_head(&ctx->staging_wq);
+	init_waitqueue_head(&ctx->done_wq);
 	weave_fg_owner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
 			    limits->max_client_claims);
 	weave_fg_stash_init(&ctx->fstash);

@@ -263,6 +263,7 @@ static void weave_job_finish(struct weave_job *job)
 	for (i = 0; i < job->ntallies; i++)
 		atomic64_add(job->tallies[i].count,
 			     &job->tallies[i].ls->completed);
+	weave_eng_ctx_done(ctx);
 	if (cut && READ_ONCE(job->abort))
 		err = READ_ONCE(job->abort);
 	else if (!err)

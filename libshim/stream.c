@@ -46,6 +46,19 @@ WEAVE_PUBLIC int weave_wait(int fd, uint32_t stream, int64_t timeout_ns)
 	return shim_ioctl(fd, DRM_IOCTL_WEAVE_WAIT, &args);
 }
 
+WEAVE_PUBLIC int weave_wait_seqno(int fd, uint32_t stream, uint64_t seqno,
+				  int64_t timeout_ns)
+{
+	struct drm_weave_wait args = {
+		.stream = stream,
+		.flags = DRM_WEAVE_WAIT_SEQNO,
+		.timeout_ns = timeout_ns,
+		.seqno = seqno,
+	};
+
+	return shim_ioctl(fd, DRM_IOCTL_WEAVE_WAIT, &args);
+}
+
 WEAVE_PUBLIC int64_t weave_timeout_ns(int64_t rel_ns)
 {
 	struct timespec now;

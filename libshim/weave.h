@@ -17,7 +17,7 @@
 #ifndef _WEAVE_H_
 #define _WEAVE_H_
 
-#include <errno.h>	/* ENOSPC, EIO: weave_check(), weave_read() */
+#include <errno.h>	/* ENOSPC, EIO, EINPROGRESS: weave_check(), weave_read(), ... */
 #include <fcntl.h>	/* O_CLOEXEC and O_RDWR, behind DRM_CLOEXEC, DRM_RDWR */
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	3
+#define WEAVE_VERSION_MINOR	4
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -417,6 +417,33 @@ static inline int weave_stream_query(int fd, uint32_t stream,
 int weave_wait(int fd, uint32_t stream, int64_t timeout_ns);
 
 /**
+ * weave_wait_seqno() - Wait for a stream's tasks up to a sequence number.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @seqno: A sequence number of the stream, as weave_enqueue() or
+ *         weave_enqueue_flush() returned it; 0 returns at once.
+ * @timeout_ns: Absolute %CLOCK_MONOTONIC deadline in nanoseconds, as for
+ *              weave_wait().
+ *
+ * Since libweave 1.4, for uAPI 1.8: issues %DRM_IOCTL_WEAVE_WAIT with
+ * %DRM_WEAVE_WAIT_SEQNO.  Returns as soon as the stream's tasks up to
+ * @seqno have completed, while later work may still run.  Tasks up to
+ * @seqno that were not flushed yet are waited for too: the call does not
+ * flush, so flush them first (weave_enqueue_flush() does both) or the wait
+ * ends at the deadline.  It works while the stream records its capture
+ * window, where weave_wait() fails.  Signals do not end the wait, as for
+ * weave_wait().
+ *
+ * Return: 0 when those tasks have completed; -ETIME if the deadline passed
+ * first; -EINVAL if @seqno is past the stream's last sequence number, and
+ * also from a kernel older than uAPI 1.8; -ECANCELED if they completed but
+ * the stream has failed; -ENOENT if @stream names no stream of @fd;
+ * -ENODEV if the device was unplugged.
+ */
+int weave_wait_seqno(int fd, uint32_t stream, uint64_t seqno,
+		     int64_t timeout_ns);
+
+/**
  * weave_timeout_ns() - An absolute deadline @rel_ns from now.
  * @rel_ns: Nanoseconds from now; negative values give a past deadline.
  *
@@ -533,6 +560,56 @@ weave_sync(uint32_t handle, uint64_t point)
 }
 
 /**
+ * weave_enqueue_ex() - %DRM_IOCTL_WEAVE_ENQUEUE with every argument.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @flags: Zero or %DRM_WEAVE_ENQUEUE_FLUSH.
+ * @tasks: @count tasks, queued in order; may be NULL if @count is 0.
+ * @count: The number of tasks.
+ * @in_syncs: @in_count syncobj points that gate the tasks; may be NULL if
+ *            @in_count is 0.
+ * @in_count: The number of in-syncs.
+ * @out_syncs: @out_count syncobj points to set, only with
+ *             %DRM_WEAVE_ENQUEUE_FLUSH; may be NULL if @out_count is 0.
+ * @out_count: The number of out-syncs.
+ * @seqno: Out, may be NULL: the stream's sequence number after the last
+ *         task; also written on -EINPROGRESS.
+ *
+ * Since libweave 1.4.  weave_enqueue() and weave_enqueue_flush() are this
+ * with their flags; see them for what each does and returns.
+ *
+ * Return: 0 or a negative errno, as for those two.
+ */
+static inline int weave_enqueue_ex(int fd, uint32_t stream, uint32_t flags,
+				   const struct drm_weave_task *tasks,
+				   uint32_t count,
+				   const struct drm_weave_sync *in_syncs,
+				   uint32_t in_count,
+				   const struct drm_weave_sync *out_syncs,
+				   uint32_t out_count, uint64_t *seqno)
+{
+	struct drm_weave_enqueue args;
+	int ret;
+
+	memset(&args, 0, sizeof(args));
+	args.stream = stream;
+	args.flags = flags;
+	args.tasks.ptr = (uintptr_t)tasks;
+	args.tasks.stride = sizeof(*tasks);
+	args.tasks.count = count;
+	args.in_syncs.ptr = (uintptr_t)in_syncs;
+	args.in_syncs.stride = sizeof(*in_syncs);
+	args.in_syncs.count = in_count;
+	args.out_syncs.ptr = (uintptr_t)out_syncs;
+	args.out_syncs.stride = sizeof(*out_syncs);
+	args.out_syncs.count = out_count;
+	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
+	if (seqno && (!ret || ret == -EINPROGRESS))
+		*seqno = args.seqno;
+	return ret;
+}
+
+/**
  * weave_enqueue() - Queue tasks on a stream (%DRM_IOCTL_WEAVE_ENQUEUE).
  * @fd: The file that holds @stream.
  * @stream: The stream.
@@ -561,23 +638,8 @@ static inline int weave_enqueue(int fd, uint32_t stream,
 				const struct drm_weave_sync *in_syncs,
 				uint32_t in_count, uint64_t *seqno)
 {
-	struct drm_weave_enqueue args;
-	int ret;
-
-	memset(&args, 0, sizeof(args));
-	args.stream = stream;
-	args.tasks.ptr = (uintptr_t)tasks;
-	args.tasks.stride = sizeof(*tasks);
-	args.tasks.count = count;
-	args.in_syncs.ptr = (uintptr_t)in_syncs;
-	args.in_syncs.stride = sizeof(*in_syncs);
-	args.in_syncs.count = in_count;
-	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_ENQUEUE, &args);
-	if (ret)
-		return ret;
-	if (seqno)
-		*seqno = args.seqno;
-	return 0;
+	return weave_enqueue_ex(fd, stream, 0, tasks, count, in_syncs,
+				in_count, NULL, 0, seqno);
 }
 
 /**
@@ -606,6 +668,54 @@ static inline int weave_flush(int fd, uint32_t stream,
 	if (out_sync)
 		args.out_sync = *out_sync;
 	return weave_ioctl(fd, DRM_IOCTL_WEAVE_FLUSH, &args);
+}
+
+/**
+ * weave_enqueue_flush() - Queue tasks, submit them and set out-syncs, in
+ * one call.
+ * @fd: The file that holds @stream.
+ * @stream: The stream.
+ * @tasks: @count tasks, queued in order; may be NULL if @count is 0.
+ * @count: The number of tasks, 0 to max_tasks_per_enqueue.  With 0 (and
+ *         no in-syncs) the call only flushes and sets the out-syncs.
+ * @in_syncs: @in_count syncobj points that gate the tasks; may be NULL if
+ *            @in_count is 0.
+ * @in_count: The number of in-syncs.
+ * @out_syncs: @out_count syncobj points (from weave_sync(); point 0 for a
+ *             binary syncobj) that each get a fence that signals when
+ *             everything flushed on the stream's slot so far, these tasks
+ *             included, has completed; may be NULL if @out_count is 0.
+ * @out_count: The number of out-syncs, at most max_in_syncs.
+ * @seqno: Out, may be NULL: the stream's sequence number after the last
+ *         task, also on -EINPROGRESS.
+ *
+ * Since libweave 1.4, for uAPI 1.8: %DRM_IOCTL_WEAVE_ENQUEUE with
+ * %DRM_WEAVE_ENQUEUE_FLUSH, that is weave_enqueue(), then weave_flush()
+ * once per out-sync, under one hold of the kernel's lock.  Every out-sync
+ * is checked before anything is queued.  Does not wait; wait with
+ * weave_wait_seqno() on *@seqno, or on an out-sync.
+ *
+ * Return: 0 when the tasks were queued and submitted and every out-sync
+ * set; -EINPROGRESS when the tasks were queued but not all of the work
+ * submitted (the kernel ran out of memory, say): the out-syncs are
+ * unchanged, do not enqueue the tasks again, call again with no tasks
+ * and the same out-syncs; otherwise nothing was queued, and the errors are
+ * weave_enqueue()'s and weave_flush()'s, with -EINVAL also for an
+ * out-sync with flags, too many out-syncs, and from a kernel older than
+ * uAPI 1.8, -ENOENT for an out-sync whose syncobj does not exist, and
+ * -EBUSY if the stream records its capture window.
+ */
+static inline int weave_enqueue_flush(int fd, uint32_t stream,
+				      const struct drm_weave_task *tasks,
+				      uint32_t count,
+				      const struct drm_weave_sync *in_syncs,
+				      uint32_t in_count,
+				      const struct drm_weave_sync *out_syncs,
+				      uint32_t out_count, uint64_t *seqno)
+{
+	return weave_enqueue_ex(fd, stream, DRM_WEAVE_ENQUEUE_FLUSH, tasks,
+				count, in_syncs, in_count, out_syncs,
+				out_count, seqno);
 }
 
 /**

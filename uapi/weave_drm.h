@@ -44,10 +44,14 @@ extern "C" {
  *
  * The major version changes only if the ABI breaks, which it must not.  The
  * minor version grows with every addition: a new ioctl, flag, query type or
- * field at the end of a query struct.
+ * field at the end of a query struct, or a field at the end of an ioctl's
+ * struct, as uAPI 1.8 appended to &struct drm_weave_enqueue and &struct
+ * drm_weave_wait.  An older program passes the shorter struct, whose
+ * missing end the DRM core reads as zeroes; a newer program on an older
+ * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		7
+#define DRM_WEAVE_UAPI_MINOR		8
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -889,7 +893,8 @@ struct drm_weave_sync {
  *
  * Errors:
  *
- * - -EINVAL: @flags or a reserved field is not zero; @tasks.count is zero or
+ * - -EINVAL: @flags has a bit other than %DRM_WEAVE_ENQUEUE_FLUSH, or a
+ *   reserved field is not zero; @tasks.count is zero (without the flag) or
  *   over max_tasks_per_enqueue; a stride is too small or its extra bytes are
  *   not zero; a task has an unknown type or kernel, the wrong number of
  *   bindings for its kernel, an access mask that is zero or unknown, a
@@ -931,11 +936,14 @@ struct drm_weave_sync {
  *   "DOC: failure memory", is charged to it, and so are the pages of the
  *   buffers the tasks bind that this call makes resident, see
  *   &struct drm_weave_bo_create); nothing was queued.
+ *
+ * With %DRM_WEAVE_ENQUEUE_FLUSH, see "DOC: enqueue with flush" for what
+ * the flag adds and the errors that come with it.
  */
 struct drm_weave_enqueue {
 	/** @stream: The stream handle. */
 	__u32 stream;
-	/** @flags: Must be zero. */
+	/** @flags: Zero or %DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8). */
 	__u32 flags;
 	/** @tasks: Array of &struct drm_weave_task. */
 	struct drm_weave_array tasks;
@@ -947,10 +955,79 @@ struct drm_weave_enqueue {
 	 * call whose tasks were all recorded returns the stream's last
 	 * sequence number so far (zero if it has none), and one that also
 	 * queued tasks (host writes, refused while the stream records)
-	 * returns that of its last queued task.
+	 * returns that of its last queued task.  With
+	 * %DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8) it is written on -EINPROGRESS
+	 * too, and a call with no tasks returns the stream's last sequence
+	 * number so far.
 	 */
 	__u64 seqno;
+	/**
+	 * @out_syncs: Array of &struct drm_weave_sync to set to the fence
+	 * of the flushed work; only with %DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8;
+	 * before, the struct ended at @seqno).
+	 */
+	struct drm_weave_array out_syncs;
 };
+
+/**
+ * DRM_WEAVE_ENQUEUE_FLUSH - Flush the stream once the tasks are queued.
+ *
+ * A flag of &drm_weave_enqueue.flags (uAPI 1.8): see "DOC: enqueue with
+ * flush".
+ */
+#define DRM_WEAVE_ENQUEUE_FLUSH		0x00000001u
+
+/**
+ * DOC: enqueue with flush
+ *
+ * With %DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8), %DRM_IOCTL_WEAVE_ENQUEUE
+ * queues its tasks, then executes the stream's slot and submits its work
+ * as %DRM_IOCTL_WEAVE_FLUSH of the stream does, under one hold of the
+ * client's lock, and sets each syncobj point of @out_syncs to one fence
+ * that signals when everything flushed so far on the stream's slot, this
+ * call's tasks included, has completed: "submit these and signal that"
+ * is one call.  A point of zero replaces the syncobj's fence (a binary
+ * syncobj); any other adds the fence at that point of a timeline syncobj,
+ * as FLUSH's out-sync.  An out-sync's flags must be zero, and there are
+ * at most max_in_syncs of them (see &struct drm_weave_device_info).
+ *
+ * Every out-sync is resolved, and what setting it takes allocated, before
+ * anything is queued: a bad one fails the call with nothing queued and no
+ * syncobj changed.  Out-syncs without the flag are refused (-EINVAL): what
+ * ENQUEUE alone queues has no fence yet.  With the flag, @tasks may be
+ * empty (then @in_syncs must be too): the call is a FLUSH of the stream
+ * that sets several out-syncs, and @seqno is the stream's last sequence
+ * number so far.
+ *
+ * A stream that records its capture window refuses the flag with -EBUSY,
+ * as it refuses FLUSH, and records nothing (see "DOC: graph capture").  On
+ * an isolated stream, the flush is FLUSH's: the slot's tasks make jobs of
+ * their own (see &struct drm_weave_stream_isolate).
+ *
+ * Once its tasks are queued the call never fails as if nothing had been:
+ * if the flush then leaves work of the slot unsubmitted, because the
+ * kernel ran out of memory, or a signal cut short a wait for a buffer's
+ * reservation lock (FLUSH's -ENOMEM and -EINTR), or the stream failed
+ * meanwhile, the call returns -EINPROGRESS.  The tasks are queued and
+ * @seqno is theirs; nothing is lost, failed or reordered, as for FLUSH;
+ * the out-syncs are unchanged.  The same call with no tasks and the same
+ * out-syncs (or FLUSH) submits the rest and sets them.  So neither the
+ * caller nor a restart of the call (drmIoctl() restarts on EINTR) queues
+ * the tasks twice.
+ *
+ * Errors, besides those of ENQUEUE and FLUSH:
+ *
+ * - -EINVAL: an unknown flag (so a kernel before uAPI 1.8 refuses the
+ *   flag); @out_syncs not empty without the flag; @tasks empty without
+ *   it, or with @in_syncs not empty; an out-sync's flags not zero; more
+ *   than max_in_syncs out-syncs; an out-sync stride too small or over
+ *   %DRM_WEAVE_MAX_STRIDE, or its extra bytes not zero.
+ * - -ENOENT: an out-sync's syncobj does not exist; nothing was queued.
+ * - -EBUSY: the stream records its capture window; nothing was recorded.
+ * - -EINPROGRESS: the tasks were queued and not all submitted (see
+ *   above).
+ * - -EFAULT: @out_syncs cannot be read; nothing was queued.
+ */
 
 /**
  * DRM_WEAVE_FLUSH_ALL - Flush every stream of the client.
@@ -1095,11 +1172,28 @@ struct drm_weave_stream_isolate {
  * Tasks still queued are not waited for.  Streams folded onto one slot
  * share what they wait for.
  *
+ * With %DRM_WEAVE_WAIT_SEQNO (uAPI 1.8) it waits instead until the
+ * stream's tasks up to sequence number @seqno, as %DRM_IOCTL_WEAVE_ENQUEUE
+ * returned it, have completed (the stream's completed count, see &struct
+ * drm_weave_stream_query, reached @seqno), while later work may still
+ * run.  A @seqno already completed, or zero, returns at once.  Tasks up
+ * to @seqno that are still queued are waited for too: the wait does not
+ * execute the slot, so it ends when a flush, the threshold or the
+ * cross-stream ordering has executed them and they completed, or at the
+ * deadline.  Launches that a capture window records take no sequence
+ * number, so a seqno always names queued work, and the wait works while
+ * the stream records (the owner's refused host writes are queued work,
+ * which %DRM_WEAVE_FLUSH_ALL submits).
+ *
  * Errors:
  *
- * - -EINVAL: @flags is not zero.
+ * - -EINVAL: @flags is unknown (a kernel before uAPI 1.8 refuses
+ *   %DRM_WEAVE_WAIT_SEQNO); @seqno is not zero without the flag; @seqno
+ *   is past the stream's last sequence number, one ENQUEUE has not
+ *   returned yet.
  * - -ENOENT: @stream names no stream of this client.
- * - -EBUSY: @stream records its capture window (uAPI 1.5).
+ * - -EBUSY: @stream records its capture window (uAPI 1.5), without
+ *   %DRM_WEAVE_WAIT_SEQNO.
  * - -ETIME: @timeout_ns passed first.
  * - -ERESTARTSYS: A signal interrupted the wait, or the wait for the
  *   client's lock before it (restarted transparently by the C library if
@@ -1118,14 +1212,27 @@ struct drm_weave_wait {
 		/** @handle: Old name of @stream. */
 		__u32 handle;
 	};
-	/** @flags: Must be zero. */
+	/** @flags: Zero or %DRM_WEAVE_WAIT_SEQNO. */
 	__u32 flags;
 	/**
 	 * @timeout_ns: Absolute CLOCK_MONOTONIC deadline in nanoseconds; zero
 	 * polls, and %INT64_MAX waits forever.
 	 */
 	__s64 timeout_ns;
+	/**
+	 * @seqno: With %DRM_WEAVE_WAIT_SEQNO, the stream's sequence number to
+	 * wait for; else zero (uAPI 1.8; before, the struct ended at
+	 * @timeout_ns).
+	 */
+	__u64 seqno;
 };
+
+/**
+ * DRM_WEAVE_WAIT_SEQNO - Wait for a sequence number of the stream.
+ *
+ * A flag of &drm_weave_wait.flags (uAPI 1.8).
+ */
+#define DRM_WEAVE_WAIT_SEQNO		0x00000001u
 
 /**
  * enum drm_weave_stream_state - The state of a stream.

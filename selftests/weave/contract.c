@@ -595,7 +595,13 @@ TEST_F(contract, stream_is_the_stream_argument_everywhere)
 	static_assert(offsetof(struct drm_weave_stream_destroy, stream) ==
 		      offsetof(struct drm_weave_stream_destroy, handle),
 		      "alias");
-	static_assert(sizeof(struct drm_weave_wait) == 16, "size");
+	/* 16 bytes up to uAPI 1.7, which 1.8 extended with @seqno. */
+	static_assert(offsetof(struct drm_weave_wait, seqno) == 16, "1.7");
+	static_assert(sizeof(struct drm_weave_wait) == 24, "size");
+	/* ENQUEUE too: 48 bytes up to 1.7, then @out_syncs. */
+	static_assert(offsetof(struct drm_weave_enqueue, out_syncs) == 48,
+		      "1.7");
+	static_assert(sizeof(struct drm_weave_enqueue) == 64, "size");
 	static_assert(sizeof(struct drm_weave_stream_isolate) == 8, "size");
 	static_assert(sizeof(struct drm_weave_stream_destroy) == 8, "size");
 

@@ -219,6 +219,7 @@ struct fz_enq {
 	enum fz_place tplace;
 	uint32_t textra;	/* 1 + task whose extra bytes are not 0 */
 	struct fz_syncs in;
+	struct fz_syncs out;	/* with DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8) */
 };
 
 union fz_arg {

@@ -35,7 +35,9 @@ static bool fz_mut_tasks(struct fz_ctx *c, struct fz_enq *e)
 {
 	switch (fz_below(c, 6)) {
 	case 0:
+		/* Valid with the flush flag and no in-syncs (uAPI 1.8). */
 		e->a.tasks.count = 0;
+		e->a.flags &= ~DRM_WEAVE_ENQUEUE_FLUSH;
 		fz_mut(c, "tasks.count 0", true);
 		return true;
 	case 1:

@@ -500,6 +500,7 @@ static inline void fz_render_enqueue(struct fz_ctx *c, struct fz_enq *e)
 	}
 	e->a.tasks.stride = e->tstride;
 	fz_put_syncs(c, &e->in, &e->a.in_syncs);
+	fz_put_syncs(c, &e->out, &e->a.out_syncs);
 	free(tasks);
 }
 
@@ -517,6 +518,83 @@ static inline struct drm_weave_sync fz_out_sync(struct fz_ctx *c)
 		.handle = c->so[i].handle,
 		.timeline_value = c->so[i].point,
 	};
+}
+
+/*
+ * The out-syncs of an ENQUEUE with DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8),
+ * if @pick: none to three syncobjs of the thread, binary or at a new
+ * point.
+ */
+static inline void fz_pick_outs(struct fz_ctx *c, struct fz_syncs *s,
+				bool pick)
+{
+	uint32_t i, n = pick ? (uint32_t)fz_below(c, 4) : 0;
+	struct drm_weave_sync one;
+
+	s->ns = 0;
+	s->stride = fz_good_stride(c, sizeof(struct drm_weave_sync));
+	s->place = fz_good_place(c);
+	s->extra = 0;
+	for (i = 0; i < n; i++) {
+		one = fz_out_sync(c);
+		if (one.handle)
+			s->sync[s->ns++] = one;
+	}
+}
+
+/*
+ * Breaks the out-syncs of an ENQUEUE @a, with the flag set unless the
+ * break is its absence: each is refused with nothing queued.
+ */
+static inline bool fz_mut_outs(struct fz_ctx *c, struct fz_syncs *s,
+			       struct drm_weave_enqueue *a)
+{
+	struct drm_weave_sync *one;
+
+	a->flags |= DRM_WEAVE_ENQUEUE_FLUSH;
+	if (!s->ns) {
+		s->sync[0] = (struct drm_weave_sync){ 0 };
+		s->sync[0].handle = c->nso ? c->so[fz_below(c, c->nso)].handle :
+					     fz_bad_handle(c);
+		s->ns = 1;
+	}
+	one = &s->sync[fz_below(c, s->ns)];
+	switch (fz_below(c, 7)) {
+	case 0:
+		a->out_syncs.count = fz.info.max_in_syncs +
+				     (uint32_t)fz_range(c, 1, 0xffff);
+		a->out_syncs.ptr = (uintptr_t)fz.zeros;
+		s->stride = sizeof(struct drm_weave_sync);
+		s->place = FZ_PLACE_KEEP;
+		fz_mut(c, "out_syncs.count over max", true);
+		return true;
+	case 1:
+		FZ_MUT_STRIDE(c, "out_syncs", &s->stride, sizeof(*one),
+			      sizeof(*one), &s->extra, s->ns);
+		return true;
+	case 2:
+		one->flags = (uint32_t)fz_range(c, 1, 0xffffffff);
+		fz_mut(c, "out_sync flags", true);
+		return true;
+	case 3:
+		one->handle = fz_below(c, 2) ? 0 : fz_bad_handle(c);
+		fz_mut(c, "out_sync bad handle", true);
+		return true;
+	case 4:
+		s->place = fz_below(c, 2) ? FZ_PLACE_BAD : FZ_PLACE_STRADDLE;
+		fz_mut(c, "out_syncs unreadable", true);
+		return true;
+	case 5:
+		a->flags &= ~DRM_WEAVE_ENQUEUE_FLUSH;
+		fz_mut(c, "out_syncs without the flush flag", true);
+		return true;
+	default:
+		/* No tasks: only with the flag. */
+		a->flags &= ~DRM_WEAVE_ENQUEUE_FLUSH;
+		a->tasks.count = 0;
+		fz_mut(c, "no tasks without the flush flag", true);
+		return true;
+	}
 }
 
 /* A deadline for a wait: past, now, soon; never far. */

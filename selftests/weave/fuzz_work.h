@@ -16,10 +16,11 @@
  */
 static inline bool fz_mut_enqueue_call(struct fz_ctx *c, struct fz_enq *e)
 {
-	switch (fz_below(c, 5)) {
+	switch (fz_below(c, 6)) {
 	case 0:
-		e->a.flags = (uint32_t)fz_range(c, 1, 0xffffffff);
-		fz_mut(c, "flags", true);
+		/* Bit 0 is DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8). */
+		e->a.flags |= 2u << fz_below(c, 31);
+		fz_mut(c, "unknown flag", true);
 		return true;
 	case 1:
 		e->a.stream = fz_below(c, 2) ? 0 : fz_bad_handle(c);
@@ -28,6 +29,8 @@ static inline bool fz_mut_enqueue_call(struct fz_ctx *c, struct fz_enq *e)
 	case 2:
 	case 3:
 		return fz_mut_syncs(c, &e->in, &e->a.in_syncs);
+	case 4:
+		return fz_mut_outs(c, &e->out, &e->a);
 	default:
 		fz_mut_arg(c, true);
 		return true;
@@ -81,6 +84,12 @@ static inline void gen_enqueue(struct fz_ctx *c)
 		fz_build_hang(c, &e->task[fz_below(c, n)]);
 	}
 	fz_pick_syncs(c, &e->in, rec ? 40 : 5);
+	/*
+	 * One in four queues and flushes in one call, with out-syncs (uAPI
+	 * 1.8); not on a stream that records, which refuses it (-EBUSY).
+	 */
+	e->a.flags = !rec && fz_one_in(c, 4) ? DRM_WEAVE_ENQUEUE_FLUSH : 0;
+	fz_pick_outs(c, &e->out, e->a.flags);
 	c->call.idx = s;
 	e->a.stream = s < 0 ? fz_any_handle(c) : c->st[s].handle;
 	e->a.tasks.count = n;
@@ -110,9 +119,10 @@ static inline void gen_enqueue(struct fz_ctx *c)
 	fz_render_enqueue(c, e);
 	c->call.arg.enqueue = e->a;
 	c->call.v[0] = e->a.tasks.count;
-	fz_detail(c, "stream %u tasks %u stride %u in_syncs %u stride %u",
-		  e->a.stream, e->a.tasks.count, e->a.tasks.stride,
-		  e->a.in_syncs.count, e->a.in_syncs.stride);
+	fz_detail(c, "stream %u flags %#x tasks %u stride %u in_syncs %u stride %u out_syncs %u stride %u",
+		  e->a.stream, e->a.flags, e->a.tasks.count, e->a.tasks.stride,
+		  e->a.in_syncs.count, e->a.in_syncs.stride,
+		  e->a.out_syncs.count, e->a.out_syncs.stride);
 	if (e->nt) {
 		struct fz_task *t = &e->task[0];
 
@@ -146,6 +156,13 @@ static inline void check_enqueue(struct fz_ctx *c, int ret)
 
 	if (!st)
 		return;
+	/* Queued, with the flush flag, and not all submitted (uAPI 1.8). */
+	if (ret == -EINPROGRESS &&
+	    !(a->flags & DRM_WEAVE_ENQUEUE_FLUSH && a->tasks.count))
+		fz_fail(c, "ENQUEUE returned EINPROGRESS with flags %#x and %u tasks",
+			a->flags, a->tasks.count);
+	if (ret == -EINPROGRESS)
+		ret = 0;
 	if (ret == -EFAULT && c->call.argplace == FZ_PLACE_RO) {
 		/* Queued, but the seqno could not be written back. */
 		st->exact = false;
@@ -278,19 +295,54 @@ static inline void check_flush(struct fz_ctx *c, int ret)
 		fz_check_busy(c, "FLUSH", a->stream, ret);
 }
 
+/* Bit 0 is DRM_WEAVE_WAIT_SEQNO (uAPI 1.8): a flag at bit 1 or above. */
 static const struct fz_field fz_wait_fields[] = {
-	FZ_FIELD(wait, flags, FZ_BREAK_NONZERO, 0, "flags"),
+	FZ_FIELD(wait, flags, FZ_BREAK_BIT, 1, "unknown flag"),
 	FZ_FIELD(wait, handle, FZ_BREAK_HANDLE, 0, "bad handle"),
 };
+
+/*
+ * Breaks a WAIT's seqno (uAPI 1.8): one without the flag, or, on a stream
+ * only this thread enqueues on, one past the stream's last.
+ */
+static inline void fz_mut_wait_seqno(struct fz_ctx *c,
+				     struct drm_weave_wait *a)
+{
+	int i = fz_find_stream(c, a->handle);
+
+	if (i >= 0 && c->st[i].exact && fz_below(c, 2)) {
+		a->flags |= DRM_WEAVE_WAIT_SEQNO;
+		a->seqno = c->st[i].enqueued + fz_range(c, 1, 1ull << 40);
+		fz_mut(c, "seqno in the future", true);
+		return;
+	}
+	a->flags &= ~DRM_WEAVE_WAIT_SEQNO;
+	a->seqno = fz_range(c, 1, UINT64_MAX);
+	fz_mut(c, "seqno without the flag", true);
+}
 
 static inline void gen_wait(struct fz_ctx *c)
 {
 	struct drm_weave_wait *a = &c->call.arg.wait;
+	int i;
 
 	a->handle = fz_stream_handle(c);
 	a->timeout_ns = fz_deadline(c);
-	FZ_MUT_FIELDS(c, fz_wait_fields, true);
-	fz_detail(c, "handle %u deadline %lld", a->handle,
+	/* One in three waits for a seqno the stream has had. */
+	i = fz_find_stream(c, a->handle);
+	if (i >= 0 && fz_one_in(c, 3)) {
+		a->flags = DRM_WEAVE_WAIT_SEQNO;
+		a->seqno = fz_below(c, c->st[i].enqueued + 1);
+	}
+	while (fz_mutate(c)) {
+		if (fz_one_in(c, 4))
+			fz_mut_wait_seqno(c, a);
+		else
+			fz_mut_field(c, fz_wait_fields,
+				     ARRAY_SIZE(fz_wait_fields), true);
+	}
+	fz_detail(c, "handle %u flags %#x seqno %llu deadline %lld",
+		  a->handle, a->flags, (unsigned long long)a->seqno,
 		  (long long)a->timeout_ns);
 }
 
@@ -298,7 +350,12 @@ static inline void check_wait(struct fz_ctx *c, int ret)
 {
 	struct drm_weave_wait *a = &c->call.arg.wait;
 
-	fz_check_busy(c, "WAIT", a->handle, ret);
+	/* A seqno wait works while the stream records (uAPI 1.8). */
+	if (!(a->flags & DRM_WEAVE_WAIT_SEQNO))
+		fz_check_busy(c, "WAIT", a->handle, ret);
+	else if (ret == -EBUSY)
+		fz_fail(c, "WAIT for seqno %llu of stream %u returned EBUSY",
+			(unsigned long long)a->seqno, a->handle);
 }
 
 /* --- files that come and go ---------------------------------------------- */

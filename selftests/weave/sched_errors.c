@@ -198,9 +198,12 @@ TEST_F(err, stream_of_other_file)
 
 /* --- ENQUEUE: the argument itself -------------------------------------- */
 
+/* Bit 0 is DRM_WEAVE_ENQUEUE_FLUSH (uAPI 1.8); see sched_fenced. */
 TEST_F(err, enqueue_flags)
 {
-	self->args.flags = 1;
+	self->args.flags = 2;
+	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	self->args.flags = DRM_WEAVE_ENQUEUE_FLUSH | 0x80000000u;
 	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
 }
 
@@ -821,8 +824,11 @@ TEST_F(err, flush_bad_out_syncobj)
 
 TEST_F(err, wait_flags)
 {
-	struct drm_weave_wait w = { .handle = self->stream, .flags = 1 };
+	/* Bit 0 is DRM_WEAVE_WAIT_SEQNO (uAPI 1.8); see sched_fenced. */
+	struct drm_weave_wait w = { .handle = self->stream, .flags = 2 };
 
+	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_WAIT, &w));
+	w.flags = DRM_WEAVE_WAIT_SEQNO | 0x80000000u;
 	EXPECT_EQ(-EINVAL, weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_WAIT, &w));
 }
 
