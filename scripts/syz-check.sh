@@ -96,6 +96,6 @@ plant "an unknown type" "dev_weave.txt:.*weave_no_such_type" \
 plant "a missing const" "dev_weave.txt:.*DRM_IOCTL_WEAVE_WAITX" \
 	's/const\[DRM_IOCTL_WEAVE_WAIT\]/const[DRM_IOCTL_WEAVE_WAITX]/'
 plant "a struct short of a field" "drm_weave_enqueue is described with" \
-	'/^drm_weave_enqueue {/,/^}/{/seqno/d}'
+	'/^drm_weave_enqueue {/,/^}/{/out_syncs/d}'
 rm -f "$planted"
 [ $fails -eq 0 ]
