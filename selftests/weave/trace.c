@@ -522,7 +522,7 @@ static void trace_flush_job(struct __test_metadata *_metadata,
 		push = next;
 	ASSERT_EQ(2, sscanf(strstr(push, "context="),
 			    "context=%llu seqno=%llu", &ctx, &seqno));
-	snprintf(fence, size, "context=%llu seqno=%llu ", ctx, seqno);
+	snprintf(fence, size, "context=%llu seqno=%llu", ctx, seqno);
 }
 
 /*
@@ -550,7 +550,7 @@ TEST_F(trace, job_hands_a_delay_to_the_worker)
 	trace_flush_job(_metadata, self, &t, fence, sizeof(fence));
 
 	run = trace_find(t.text, "weave_job_run",
-			 (const char *[]){ fence, "tasks=4 ", NULL });
+			 (const char *[]){ fence, "tasks=4", NULL });
 	ASSERT_NE(NULL, run) {
 		TH_LOG("no run of %s in:\n%.2000s", fence, t.text);
 	}
@@ -562,7 +562,7 @@ TEST_F(trace, job_hands_a_delay_to_the_worker)
 	ASSERT_EQ(1, sscanf(strstr(off, "tasks="), "tasks=%u", &at));
 	EXPECT_GE(2u, at);
 	done = trace_find(off, "weave_job_done",
-			  (const char *[]){ fence, "tasks=4 ", "error=0",
+			  (const char *[]){ fence, "tasks=4", "error=0",
 					    NULL });
 	EXPECT_NE(NULL, done) {
 		TH_LOG("no done of %s after its handoff in:\n%.2000s", fence,
