@@ -106,9 +106,13 @@ static const int fz_want_einval[] = { EINVAL, 0 };
 static const int errs_bo_create[] = { EINVAL, E2BIG, ENOMEM, EINTR, 0 };
 static const int errs_stream_create[] = { EINVAL, EPERM, ENOSPC, EINTR, 0 };
 static const int errs_stream_destroy[] = { EINVAL, ENOENT, EINTR, 0 };
-/* ENOSPC and EBUSY also while the stream records (uAPI 1.5). */
+/*
+ * ENOSPC and EBUSY also while the stream records (uAPI 1.5); EINPROGRESS
+ * with DRM_WEAVE_ENQUEUE_FLUSH, queued but not all flushed (uAPI 1.8).
+ */
 static const int errs_enqueue[] = {
-	EINVAL, ENOENT, ENOSPC, E2BIG, EBUSY, EINTR, ECANCELED, EFAULT, ENOMEM, 0
+	EINVAL, ENOENT, ENOSPC, E2BIG, EBUSY, EINTR, ECANCELED, EFAULT, ENOMEM,
+	EINPROGRESS, 0
 };
 static const int errs_flush[] = {
 	EINVAL, ENOENT, EBUSY, ECANCELED, ENOMEM, EINTR, 0
