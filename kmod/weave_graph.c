@@ -693,13 +693,16 @@ static int weave_replay_try(struct drm_device *drm, struct drm_file *file,
 			dma_fence_put(c->in_fences[nf]);
 	}
 	if (!ret) {
+		args->seqno = ls->enqueued;
 		ret = weave_flush_locked(c, f, out, &fence);
-		/* The tasks are queued: a restart would queue them again. */
-		if (ret == -ERESTARTSYS)
-			ret = -EINTR;
+		/*
+		 * Once the tasks are queued, no failure may say that nothing
+		 * was: a restart, or the caller, would queue them again.
+		 */
+		if (ret && g->ntasks)
+			ret = -EINPROGRESS;
 	}
 	if (!ret) {
-		args->seqno = ls->enqueued;
 		slot = weave_core_slot(&c->core, args->stream);
 		dma_fence_put(g->last);
 		g->last = weave_eng_ctx_slot_fence(c->ectx, slot);

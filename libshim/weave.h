@@ -1074,9 +1074,12 @@ static inline int weave_capture(int fd, uint32_t stream, uint32_t op,
  * max_in_syncs of them, and also from a kernel older than uAPI 1.5;
  * -ENOENT if @graph, @stream or a syncobj does not exist or an in-sync
  * point has no fence; -EBUSY if @stream is recording or @fd would exceed
- * max_pending_tasks; -ECANCELED if the stream has failed; -ENOMEM, as
- * weave_flush() returns it; -EFAULT; -ENODEV.  *@seqno is only updated on
- * success.
+ * max_pending_tasks; -ECANCELED if the stream has failed; -ENOMEM;
+ * -EINPROGRESS (uAPI 1.9) if the tasks were queued and not all submitted:
+ * *@seqno is theirs, the out-sync is unchanged, and weave_flush() submits
+ * the rest (a kernel before uAPI 1.9 returned -ENOMEM or -EINTR for it
+ * instead); -EFAULT; -ENODEV.  *@seqno is updated on success and on
+ * -EINPROGRESS.
  */
 static inline int weave_replay(int fd, uint32_t graph, uint32_t stream,
 			       const struct drm_weave_sync *in, uint32_t nin,
@@ -1095,11 +1098,9 @@ static inline int weave_replay(int fd, uint32_t graph, uint32_t stream,
 	if (out_sync)
 		args.out_sync = *out_sync;
 	ret = weave_ioctl(fd, DRM_IOCTL_WEAVE_REPLAY, &args);
-	if (ret)
-		return ret;
-	if (seqno)
+	if (seqno && (!ret || ret == -EINPROGRESS))
 		*seqno = args.seqno;
-	return 0;
+	return ret;
 }
 
 /**

@@ -51,7 +51,7 @@ extern "C" {
  * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		8
+#define DRM_WEAVE_UAPI_MINOR		9
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -1896,6 +1896,18 @@ struct drm_weave_capture {
  * stream's tasks.  What a failed replay writes is tainted, and the next
  * good replay clears it.
  *
+ * Once the graph's tasks are queued the call never fails as if nothing
+ * had been (uAPI 1.9): if the FLUSH part then leaves work of the slot
+ * unsubmitted, because the kernel ran out of memory, or a signal cut short
+ * a wait for a buffer's reservation lock, or the stream failed meanwhile,
+ * the call returns -EINPROGRESS, as ENQUEUE with
+ * %DRM_WEAVE_ENQUEUE_FLUSH does.  The tasks are queued and @seqno is
+ * theirs; the out-sync is unchanged, and FLUSH with it submits the rest
+ * and sets it (or FLUSH_ALL, after the stream failed).  So neither the
+ * caller nor a restart of the call (drmIoctl() restarts on EINTR) queues
+ * the graph twice.  Before uAPI 1.9 that case returned -ENOMEM or -EINTR,
+ * which also meant that nothing was queued.
+ *
  * Errors:
  *
  * - -EINVAL: @flags, @pad or an in-sync's flags not zero; a stride too
@@ -1904,18 +1916,15 @@ struct drm_weave_capture {
  *   an in-sync point has no fence.
  * - -EBUSY: @stream is recording; or the client would pass
  *   max_pending_tasks.
- * - -ECANCELED: The stream has failed.
+ * - -ECANCELED: The stream has failed; nothing was queued.
  * - -ENOMEM: The kernel is out of memory, or the caller's memory cgroup
  *   cannot take the pages of the graph's buffers that the call makes
- *   resident (see &struct drm_weave_bo_create); nothing was queued.  Or, as
- *   for FLUSH, the tasks were queued but not all submitted.
+ *   resident (see &struct drm_weave_bo_create); nothing was queued.
+ * - -EINPROGRESS: The tasks were queued and not all submitted (see above).
  * - -EFAULT: An array cannot be read, or @seqno written.
  * - -EINTR: A signal arrived while the call waited for the client's lock
  *   or for its in-syncs' memory to be faulted in: nothing was queued (a
- *   handler installed with SA_RESTART restarts the call instead).  Or it
- *   arrived while the call waited for a buffer's reservation lock to
- *   submit: the tasks were queued, as for -ENOMEM, and the call is not
- *   restarted.
+ *   handler installed with SA_RESTART restarts the call instead).
  * - -ENODEV: The device is unplugged.
  */
 struct drm_weave_replay {
@@ -1937,7 +1946,7 @@ struct drm_weave_replay {
 	/**
 	 * @seqno: Out: the stream's sequence number of the graph's last
 	 * task; for a graph without tasks, of the stream's last task so far
-	 * (zero if it has none).
+	 * (zero if it has none).  Also written on -EINPROGRESS.
 	 */
 	__u64 seqno;
 };

@@ -25,6 +25,7 @@ struct fi_cap {
 	uint64_t seqno;
 	struct drm_weave_memory_usage u0;
 	struct weave_test_report r;
+	unsigned int inprogress;	/* REPLAYs that returned -EINPROGRESS */
 	bool isolated;
 };
 
@@ -520,27 +521,26 @@ static int fi_replay_call(fi_t *self, struct fi_run *r)
 }
 
 /*
- * After a REPLAY that failed with -ECANCELED, the last resort of an
- * execution within the call that cannot pack a task (see &enum
- * drm_weave_stream_state): the tasks were queued, the threshold's
- * execution failed the stream (-ENOMEM) and the FLUSH part refused it,
- * leaving the out-sync alone.  FLUSH_ALL submits what is left, every task
- * is accounted for, and the graph runs right on a new stream.
+ * After a REPLAY whose stream failed, the last resort of an execution
+ * within the call that cannot pack a task (see &enum
+ * drm_weave_stream_state): with the graph's tasks queued (-EINPROGRESS,
+ * uAPI 1.9), the threshold's execution failed the stream (-ENOMEM) and the
+ * FLUSH part refused it; or, with -ECANCELED, an execution that cleared
+ * the way failed it first and nothing was queued.  The out-sync is left
+ * alone either way.  FLUSH_ALL submits what is left, every task is
+ * accounted for, and the graph runs right on a new stream.
  */
 static void fi_replay_canceled(struct __test_metadata *_metadata, fi_t *self,
-			       struct fi_run *r)
+			       struct fi_run *r, struct drm_weave_stream_query q)
 {
 	struct fi_cap *s = r->s;
 	struct fi_client *c = &r->cl;
-	struct drm_weave_stream_query q;
 
-	q = weave_test_squery(_metadata, c->fd, c->lane[0].stream);
 	ASSERT_EQ(-ENOMEM, q.error) {
-		TH_LOG("%s, fail-nth %u: ECANCELED, but the stream %s",
-		       r->c->what, r->n,
+		TH_LOG("%s, fail-nth %u: returned %d, but the stream %s",
+		       r->c->what, r->n, r->ret,
 		       q.error ? "failed otherwise" : "did not fail");
 	}
-	ASSERT_EQ(s->enqueued + FI_GRAPH_TASKS, q.enqueued);
 	ASSERT_FALSE(fi_has_fence(c->fd, s->obj, 0));
 	ASSERT_EQ(0, weave_flush_all(c->fd, NULL));
 	weave_test_client_idle(_metadata, c->fd);
@@ -554,12 +554,12 @@ static void fi_replay_canceled(struct __test_metadata *_metadata, fi_t *self,
 }
 
 /*
- * After a REPLAY that returned 0 or -ENOMEM: done, or nothing queued
- * (REPLAY again), or queued and not all submitted, the out-sync left
- * alone (FLUSH submits the rest).  Then the graph's work is right; or, a
- * failure injected, a task of the replay the kernel had no memory to pack
- * tainted what it writes, and the next good replay makes it all good
- * again.
+ * After a REPLAY that returned 0, -ENOMEM or -EINPROGRESS on a stream that
+ * did not fail: done; or nothing queued (REPLAY again); or queued and not
+ * all submitted, the out-sync left alone (FLUSH submits the rest).  Then
+ * the graph's work is right; or, a failure injected, a task of the replay
+ * the kernel had no memory to pack tainted what it writes, and the next
+ * good replay makes it all good again.
  */
 static void fi_replay_done(struct __test_metadata *_metadata, fi_t *self,
 			   struct fi_run *r)
@@ -570,22 +570,13 @@ static void fi_replay_done(struct __test_metadata *_metadata, fi_t *self,
 	struct drm_weave_stream_query q;
 	struct drm_weave_flush f;
 
-	weave_test_ok_or_enomem(_metadata, r->c->what, r->n, r->ret);
-	q = weave_test_squery(_metadata, c->fd, stream);
-	ASSERT_EQ(0, q.error) {
-		TH_LOG("%s, fail-nth %u: returned %d, but the stream failed with %d",
-		       r->c->what, r->n, r->ret, q.error);
-	}
-	if (!r->ret) {
-		ASSERT_EQ(s->enqueued + FI_GRAPH_TASKS, q.enqueued);
-		ASSERT_EQ(q.enqueued, s->seqno);
-	} else if (q.enqueued == s->enqueued) {
+	if (r->ret == -ENOMEM) {
 		ASSERT_FALSE(fi_has_fence(c->fd, s->obj, 0));
 		ASSERT_EQ(0, fi_replay_graph(c->fd, s->graph, stream,
 					     s->syncs.in, s->syncs.nin, s->obj,
 					     NULL));
-	} else {
-		ASSERT_EQ(s->enqueued + FI_GRAPH_TASKS, q.enqueued);
+	} else if (r->ret == -EINPROGRESS) {
+		s->inprogress++;
 		ASSERT_FALSE(fi_has_fence(c->fd, s->obj, 0)) {
 			TH_LOG("%s, fail-nth %u: REPLAY failed but set its out-sync",
 			       r->c->what, r->n);
@@ -604,6 +595,12 @@ static void fi_replay_done(struct __test_metadata *_metadata, fi_t *self,
 		       r->c->what, r->n);
 	}
 	q = weave_test_squery(_metadata, c->fd, stream);
+	ASSERT_EQ(s->enqueued + FI_GRAPH_TASKS, q.enqueued) {
+		TH_LOG("%s, fail-nth %u: the graph was queued %s",
+		       r->c->what, r->n,
+		       q.enqueued > s->enqueued + FI_GRAPH_TASKS ?
+		       "twice" : "not at all");
+	}
 	ASSERT_EQ(q.enqueued, q.completed);
 	if (fi_graph_encoded(_metadata, self, r)) {
 		ASSERT_TRUE(r->injected);
@@ -618,20 +615,32 @@ static void fi_replay_done(struct __test_metadata *_metadata, fi_t *self,
 
 /*
  * REPLAY is an ENQUEUE of the graph's tasks and a FLUSH: out of memory it
- * queued nothing, or queued everything and did not submit all of it (the
- * out-sync is then not set, and FLUSH submits the rest).  A task that an
- * execution within the call cannot pack does not run and taints what it
- * should have written (-ENOMEM, cause ENCODE), which the next good replay
- * makes good; only as the last resort does it fail the stream (-ENOMEM),
- * and the call with -ECANCELED.
+ * queued nothing (-ENOMEM), or queued everything and did not submit all
+ * of it (-EINPROGRESS, uAPI 1.9: its seqno written, the out-sync not set,
+ * and FLUSH submits the rest).  A task that an execution within the call
+ * cannot pack does not run and taints what it should have written
+ * (-ENOMEM, cause ENCODE), which the next good replay makes good; only as
+ * the last resort does it fail the stream (-ENOMEM).
  */
 static void fi_replay_after(struct __test_metadata *_metadata, fi_t *self,
 			    struct fi_run *r)
 {
 	struct fi_cap *s = r->s;
+	struct drm_weave_stream_query q;
+	bool queued = !r->ret || r->ret == -EINPROGRESS;
 
-	if (r->ret == -ECANCELED)
-		fi_replay_canceled(_metadata, self, r);
+	if (r->ret != -ECANCELED && r->ret != -EINPROGRESS)
+		weave_test_ok_or_enomem(_metadata, r->c->what, r->n, r->ret);
+	q = weave_test_squery(_metadata, r->cl.fd, r->cl.lane[0].stream);
+	ASSERT_EQ(s->enqueued + (queued ? FI_GRAPH_TASKS : 0), q.enqueued) {
+		TH_LOG("%s, fail-nth %u: returned %d, and the stream queued %llu tasks",
+		       r->c->what, r->n, r->ret,
+		       (unsigned long long)(q.enqueued - s->enqueued));
+	}
+	if (queued)
+		ASSERT_EQ(q.enqueued, s->seqno);
+	if (r->ret == -ECANCELED || q.error)
+		fi_replay_canceled(_metadata, self, r, q);
 	else
 		fi_replay_done(_metadata, self, r);
 	ASSERT_EQ(0, drmSyncobjDestroy(r->cl.fd, s->obj));
@@ -639,6 +648,10 @@ static void fi_replay_after(struct __test_metadata *_metadata, fi_t *self,
 	fi_client_ok(_metadata, self, &r->cl);
 }
 
+/*
+ * A plain REPLAY's flush fails after the queueing at some step, so that
+ * its -EINPROGRESS is real.
+ */
 static void fi_replay_end(struct __test_metadata *_metadata, fi_t *self,
 			  struct fi_run *r)
 {
@@ -646,6 +659,12 @@ static void fi_replay_end(struct __test_metadata *_metadata, fi_t *self,
 
 	(void)self;
 	ASSERT_EQ(0, fi_destroy_graph(r->cl.fd, s->graph));
+	if (!r->c->kind) {
+		ASSERT_LT(0u, s->inprogress) {
+			TH_LOG("%s: no step up to fail-nth %u failed after queueing",
+			       r->c->what, r->n);
+		}
+	}
 }
 
 /*

@@ -23,7 +23,7 @@ static const int errs_capture[] = {
 	EINVAL, ENOENT, EBUSY, EBADFD, EIO, ECANCELED, ENOSPC, EINTR, ENOMEM, 0
 };
 static const int errs_replay[] = {
-	EINVAL, ENOENT, EBUSY, ECANCELED, ENOMEM, EFAULT, EINTR, 0
+	EINVAL, ENOENT, EBUSY, ECANCELED, ENOMEM, EINPROGRESS, EFAULT, EINTR, 0
 };
 
 static const char *const fz_capture_op_names[] = {
@@ -381,14 +381,13 @@ static void check_replay(struct fz_ctx *c, int ret)
 	}
 	if (!st)
 		return;
-	/* Queued, perhaps: the seqno could not be written back; or, out of
-	 * memory, queued but not all submitted (as FLUSH). */
-	if ((ret == -EFAULT && c->call.argplace == FZ_PLACE_RO) ||
-	    ret == -ENOMEM || ret == -ECANCELED) {
+	/* Queued, perhaps: the seqno could not be written back. */
+	if (ret == -EFAULT && c->call.argplace == FZ_PLACE_RO) {
 		st->exact = false;
 		return;
 	}
-	if (ret || c->call.argplace != FZ_PLACE_RW)
+	/* Queued but not all submitted (uAPI 1.9) counts as queued. */
+	if ((ret && ret != -EINPROGRESS) || c->call.argplace != FZ_PLACE_RW)
 		return;
 	if (g < 0) {
 		/*
