@@ -6,7 +6,9 @@
  * alongside, keeps working; so does one whose job started inline in
  * run_job.
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "weave_test.h"
@@ -245,6 +247,84 @@ TEST_F_TIMEOUT(hang, inline_start_then_timeout, 120)
 	weave_test_finish(_metadata, self->fd, a);
 	EXPECT_EQ(0u, hang_check(_metadata, self->fd, bo, 0, self->page, &f));
 	drmSyncobjDestroy(self->fd, syncobj);
+}
+
+/* A WAIT on a seqno of a hung job, from another thread. */
+struct seqno_waiter {
+	int fd;
+	uint32_t stream;
+	uint64_t seqno;
+	int64_t deadline;
+	int ret;
+	int64_t done;
+};
+
+static void *seqno_wait_thread(void *arg)
+{
+	struct seqno_waiter *w = arg;
+
+	w->ret = weave_wait_seqno(w->fd, w->stream, w->seqno, w->deadline);
+	w->done = weave_test_now();
+	return NULL;
+}
+
+/*
+ * WAIT with DRM_WEAVE_WAIT_SEQNO across a hang (uAPI 1.8): one waiter on
+ * the hung DELAY's seqno and one on the task after it, both blocked when
+ * the watchdog cuts the job short.  Each returns 0 once the job is done
+ * (a timeout fails the job, not the stream), not before the timeout, and
+ * well before its own deadline; a wait on the task before the DELAY,
+ * which ran, returns at once.
+ */
+TEST_F_TIMEOUT(hang, wait_seqno_across_a_hang, 120)
+{
+	uint64_t timeout_ns = self->info.job_timeout_ms * 1000000ull;
+	struct seqno_waiter w[2];
+	struct weave_test_batch b;
+	struct drm_weave_stream_query q;
+	pthread_t thread[2];
+	uint32_t a, bo;
+	uint64_t seqno;
+	int64_t start;
+	int i;
+
+	a = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
+
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->page / 2, 0x21a);
+	weave_test_delay(&b, weave_test_hang_delay_us(_metadata, &self->info));
+	weave_test_fill_task(&b, bo, self->page / 2, self->page / 2, 0x21b);
+	start = weave_test_now();
+	ASSERT_EQ(0, weave_enqueue_flush(self->fd, a, b.task, b.n, NULL, 0,
+					 NULL, 0, &seqno));
+	for (i = 0; i < 2; i++) {
+		w[i].fd = self->fd;
+		w[i].stream = a;
+		w[i].seqno = seqno - 1 + i;
+		w[i].deadline = start + 5 * timeout_ns + 20 * WEAVE_TEST_SEC;
+		w[i].ret = 1;
+		ASSERT_EQ(0, pthread_create(&thread[i], NULL,
+					    seqno_wait_thread, &w[i]));
+	}
+	/* The fill before the DELAY ran: its seqno is complete, or soon. */
+	EXPECT_EQ(0, weave_wait_seqno(self->fd, a, seqno - 2,
+				      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, pthread_join(thread[i], NULL));
+		EXPECT_EQ(0, w[i].ret) {
+			TH_LOG("waiter on seqno %llu: %s",
+			       (unsigned long long)w[i].seqno,
+			       strerror(-w[i].ret));
+		}
+		EXPECT_LE((int64_t)timeout_ns, w[i].done - start);
+		EXPECT_GT(w[i].deadline, w[i].done);
+	}
+	q = weave_test_squery(_metadata, self->fd, a);
+	EXPECT_EQ((uint32_t)DRM_WEAVE_STREAM_ACTIVE, q.state);
+	EXPECT_EQ(seqno, q.completed);
+	weave_test_expect_words(_metadata, self->fd, bo, self->page / 2,
+				0x21a);
 }
 
 /* A failing kernel (not a hang) does not fail the stream. */
