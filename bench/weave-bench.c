@@ -2,8 +2,9 @@
 /*
  * weave-bench: the benchmark's entry point and options; the parts are the
  * sweep (sweep.c), the memory per task (memory.c), the targets and the
- * kernel's floors (targets.c, floors.c), pending jobs (pending.c), failure
- * tracking (taints.c) and graph replay (replay.c).
+ * kernel's floors (targets.c, floors.c), one-ioctl fenced submission
+ * (fenced.c), pending jobs (pending.c), failure tracking (taints.c) and
+ * graph replay (replay.c).
  *
  * Noop-task throughput of the scheduler, against baselines measured in the
  * same run.
@@ -24,9 +25,13 @@
  * queued below the threshold: once with the rings half full, once as full
  * as they get), then the target configurations, measured again in nine
  * interleaved rounds at the device's largest max_tasks with the floors and
- * a job of one noop task (enqueue, flush, wait), and the targets as
- * "ratio NAME VALUE" lines: the median over the rounds of each round's
- * ratio, followed by "target <= X met" (or missed) where it has one.
+ * a job of one noop task (one ENQUEUE with its flush flag, then a WAIT on
+ * the sequence number it returned: fenced.c), and the time to submit a
+ * one-task job in that one ioctl against an ENQUEUE then a FLUSH (only
+ * the submissions timed, with an untimed wait after every 64), and the
+ * targets as "ratio NAME VALUE" lines: the median over the rounds of each
+ * round's ratio, followed by "target <= X met" (or missed) where it has
+ * one.
  * Exits 1 if a configuration fails or io_uring is unusable.
  *
  * Last, the cost of a task against the jobs pending on its buffer: on one
@@ -62,8 +67,9 @@
  *        weave-bench -r N [TASKS] one replay measurement of a graph of N
  *                                 tasks, TASKS in all (for a profile)
  *        weave-bench -e N [TASKS] the same N tasks enqueued and flushed
- *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue, flush,
- *                                 wait; default 16384), for a profile
+ *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue with
+ *                                 flush, wait on the seqno; default
+ *                                 16384), for a profile
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
