@@ -66,6 +66,7 @@ double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
 	      int *err);
 double fenced_submit_ns(const struct drm_weave_device_info *info, uint32_t n,
 			bool two, int *err);
+int print_submit_one(const struct drm_weave_device_info *info, uint32_t n);
 
 /* targets.c */
 int print_targets(const struct drm_weave_device_info *info,

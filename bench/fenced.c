@@ -138,3 +138,18 @@ double fenced_submit_ns(const struct drm_weave_device_info *info, uint32_t n,
 	*err = ret;
 	return ret ? -1 : ns / n;
 }
+
+/* "-s [N]": N one-task submissions, one ioctl each (for a profile). */
+int print_submit_one(const struct drm_weave_device_info *info, uint32_t n)
+{
+	double ns;
+	int err;
+
+	ns = fenced_submit_ns(info, n, false, &err);
+	if (ns < 0) {
+		printf("submit error %s\n", strerror(-err));
+		return 1;
+	}
+	printf("submit tasks 1 jobs %u ns_per_enqueue_flush %.0f\n", n, ns);
+	return 0;
+}

@@ -70,6 +70,9 @@
  *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue with
  *                                 flush, wait on the seqno; default
  *                                 16384), for a profile
+ *        weave-bench -s [JOBS]    JOBS one-task submissions, each one
+ *                                 ENQUEUE with the flush flag (default
+ *                                 16384), for a profile
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -83,12 +86,12 @@ int main(int argc, char **argv)
 	bool targets_only = false, pending_only = false, taints_only = false;
 	bool replay_only = false;
 	uint32_t replay_n = 0;
-	bool replay_one = false, job_one = false;
+	bool replay_one = false, job_one = false, submit_one = false;
 	double bytes_per_task;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:e:fgjpr:t")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgjpr:st")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
@@ -100,12 +103,14 @@ int main(int argc, char **argv)
 		} else if (opt == 'e' || opt == 'r') {
 			replay_n = strtoul(optarg, NULL, 0);
 			replay_one = opt == 'r';
+		} else if (opt == 's') {
+			submit_one = true;
 		} else if (opt == 'p') {
 			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -s | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -139,6 +144,8 @@ int main(int argc, char **argv)
 		return print_replay_one(&info, replay_n, replay_one, tasks);
 	if (job_one)
 		return print_job_one(&info, tasks);
+	if (submit_one)
+		return print_submit_one(&info, tasks);
 
 	if (!targets_only)
 		failed |= print_sweep(&info, tasks);
