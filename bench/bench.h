@@ -61,6 +61,13 @@ int uring_check(void);
 double uring_nop_ns(void);
 double wakeup_ns(void);
 
+/* fenced.c */
+double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
+	      int *err);
+double fenced_submit_ns(const struct drm_weave_device_info *info, uint32_t n,
+			bool two, int *err);
+int print_submit_one(const struct drm_weave_device_info *info, uint32_t n);
+
 /* targets.c */
 int print_targets(const struct drm_weave_device_info *info,
 		  double bytes_per_task);

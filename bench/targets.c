@@ -12,51 +12,8 @@
 #define TARGET_ROUNDS	9
 /* One-task jobs timed in a round, after one untimed. */
 #define JOBS		1024
-
-/*
- * The time of a job of one noop task on a fresh file's stream: an enqueue,
- * a flush and a wait for the stream, @jobs times after one untimed.  (One
- * call, once ENQUEUE can flush: issue 21, part 3.)  -1 on an error;
- * afterwards, untimed, the stream must have completed every task.
- */
-static double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
-		     int *err)
-{
-	struct drm_weave_stream_query q;
-	struct drm_weave_task noop;
-	uint32_t stream = 0, i;
-	double start = 0, ns = -1;
-	int fd, ret;
-
-	fd = weave_device_open(0);
-	if (fd < 0) {
-		*err = fd;
-		return -1;
-	}
-	weave_task_launch(&noop, DRM_WEAVE_KERNEL_NOOP, NULL, 0, NULL, 0);
-	ret = weave_set_param(fd, DRM_WEAVE_PARAM_MAX_TASKS, info->max_tasks);
-	if (!ret)
-		ret = weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
-					  &stream);
-	for (i = 0; !ret && i <= jobs; i++) {
-		if (i == 1)
-			start = now_ns();
-		ret = weave_enqueue(fd, stream, &noop, 1, NULL, 0, NULL);
-		if (!ret)
-			ret = weave_flush(fd, stream, NULL);
-		if (!ret)
-			ret = weave_wait(fd, stream, INT64_MAX);
-	}
-	if (!ret)
-		ns = (now_ns() - start) / jobs;
-	if (!ret)
-		ret = weave_stream_query(fd, stream, &q);
-	if (!ret && (q.completed != jobs + 1 || q.enqueued != jobs + 1))
-		ret = -EPROTO;
-	weave_device_close(fd);
-	*err = ret;
-	return ret ? -1 : ns;
-}
+/* One-task submissions timed in a round, of each kind, after one untimed. */
+#define SUBMITS		4096
 
 /*
  * What the targets compare, measured again in rounds, one of each per
@@ -65,7 +22,8 @@ static double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
  */
 enum {
 	T_GETPPID, T_EMPTY, T_URING_NOP, T_STREAMS_1, T_STREAMS_1024,
-	T_BATCHED, T_CONV, T_WAKEUP, T_JOB, NTARGETS
+	T_BATCHED, T_CONV, T_WAKEUP, T_JOB, T_ENQ_FLUSH, T_TWO_IOCTLS,
+	NTARGETS
 };
 
 static const char *const target_names[NTARGETS] = {
@@ -78,6 +36,8 @@ static const char *const target_names[NTARGETS] = {
 	[T_CONV] = "conventional",
 	[T_WAKEUP] = "wakeup",
 	[T_JOB] = "job",
+	[T_ENQ_FLUSH] = "enqueue_flush",
+	[T_TWO_IOCTLS] = "enqueue_then_flush",
 };
 
 /*
@@ -96,6 +56,9 @@ static const struct {
 	/* Against the kernel's floors. */
 	{ "task_vs_uring_nop", T_STREAMS_1, T_URING_NOP, { '<', 1.5 } },
 	{ "job_vs_wakeup", T_JOB, T_WAKEUP, { '<', 1.2 } },
+	/* One-ioctl fenced submission (uAPI 1.8). */
+	{ "enqueue_flush_vs_two_ioctls", T_ENQ_FLUSH, T_TWO_IOCTLS,
+	  { '<', 0.6 } },
 	/* Context: the floors against each other. */
 	{ "uring_nop_vs_empty_ioctl", T_URING_NOP, T_EMPTY, { 0, 0 } },
 	{ "getppid_vs_empty_ioctl", T_GETPPID, T_EMPTY, { 0, 0 } },
@@ -149,6 +112,10 @@ static int measure_one(const struct drm_weave_device_info *info,
 		break;
 	case T_JOB:
 		*v = job_ns(info, JOBS, &err);
+		return err;
+	case T_ENQ_FLUSH:
+	case T_TWO_IOCTLS:
+		*v = fenced_submit_ns(info, SUBMITS, k == T_TWO_IOCTLS, &err);
 		return err;
 	default:
 		*v = run(info, TARGET_TASKS, conf[k][0], conf[k][1], conf[k][2],

@@ -2,8 +2,9 @@
 /*
  * weave-bench: the benchmark's entry point and options; the parts are the
  * sweep (sweep.c), the memory per task (memory.c), the targets and the
- * kernel's floors (targets.c, floors.c), pending jobs (pending.c), failure
- * tracking (taints.c) and graph replay (replay.c).
+ * kernel's floors (targets.c, floors.c), one-ioctl fenced submission
+ * (fenced.c), pending jobs (pending.c), failure tracking (taints.c) and
+ * graph replay (replay.c).
  *
  * Noop-task throughput of the scheduler, against baselines measured in the
  * same run.
@@ -24,9 +25,13 @@
  * queued below the threshold: once with the rings half full, once as full
  * as they get), then the target configurations, measured again in nine
  * interleaved rounds at the device's largest max_tasks with the floors and
- * a job of one noop task (enqueue, flush, wait), and the targets as
- * "ratio NAME VALUE" lines: the median over the rounds of each round's
- * ratio, followed by "target <= X met" (or missed) where it has one.
+ * a job of one noop task (one ENQUEUE with its flush flag, then a WAIT on
+ * the sequence number it returned: fenced.c), and the time to submit a
+ * one-task job in that one ioctl against an ENQUEUE then a FLUSH (only
+ * the submissions timed, with an untimed wait after every 64), and the
+ * targets as "ratio NAME VALUE" lines: the median over the rounds of each
+ * round's ratio, followed by "target <= X met" (or missed) where it has
+ * one.
  * Exits 1 if a configuration fails or io_uring is unusable.
  *
  * Last, the cost of a task against the jobs pending on its buffer: on one
@@ -62,8 +67,12 @@
  *        weave-bench -r N [TASKS] one replay measurement of a graph of N
  *                                 tasks, TASKS in all (for a profile)
  *        weave-bench -e N [TASKS] the same N tasks enqueued and flushed
- *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue, flush,
- *                                 wait; default 16384), for a profile
+ *        weave-bench -j [JOBS]    JOBS one-task jobs (enqueue with
+ *                                 flush, wait on the seqno; default
+ *                                 16384), for a profile
+ *        weave-bench -s [JOBS]    JOBS one-task submissions, each one
+ *                                 ENQUEUE with the flush flag (default
+ *                                 16384), for a profile
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -77,12 +86,12 @@ int main(int argc, char **argv)
 	bool targets_only = false, pending_only = false, taints_only = false;
 	bool replay_only = false;
 	uint32_t replay_n = 0;
-	bool replay_one = false, job_one = false;
+	bool replay_one = false, job_one = false, submit_one = false;
 	double bytes_per_task;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:e:fgjpr:t")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgjpr:st")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
@@ -94,12 +103,14 @@ int main(int argc, char **argv)
 		} else if (opt == 'e' || opt == 'r') {
 			replay_n = strtoul(optarg, NULL, 0);
 			replay_one = opt == 'r';
+		} else if (opt == 's') {
+			submit_one = true;
 		} else if (opt == 'p') {
 			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -s | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -133,6 +144,8 @@ int main(int argc, char **argv)
 		return print_replay_one(&info, replay_n, replay_one, tasks);
 	if (job_one)
 		return print_job_one(&info, tasks);
+	if (submit_one)
+		return print_submit_one(&info, tasks);
 
 	if (!targets_only)
 		failed |= print_sweep(&info, tasks);
