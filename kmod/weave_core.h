@@ -10,6 +10,7 @@
 #ifndef _WEAVE_CORE_H_
 #define _WEAVE_CORE_H_
 
+#include <linux/align.h>
 #include <linux/bits.h>
 #include <linux/types.h>
 
@@ -35,10 +36,11 @@ struct weave_slot;
  * The caller names logical streams with u32 handles: the ioctl layer
  * allocates them per client, the core only maps them.  A stream folds onto
  * slot weave_core_slot(), handle % max_streams; folded streams share the
- * slot's FIFO ring.  A slot's ring (max_tasks entries) and its backend
- * stream (ops->create_stream) are made on the first task registered on
- * it; a flush of a slot that never had a task does nothing and creates
- * nothing.  Backend streams live until weave_core_fini().
+ * slot's FIFO ring.  A slot's ring and its backend stream
+ * (ops->create_stream) are made on the first task registered on it (or
+ * weave_core_reserve()); a flush of a slot that never had a task does
+ * nothing and creates nothing.  Backend streams live until
+ * weave_core_fini().
  *
  * &weave_task.seqno is per client.  The counters the uAPI reports
  * (enqueued, executed, completed) are per logical stream and kept by the
@@ -135,6 +137,35 @@ struct weave_slot;
  * weave_core_fini(), also for a slot whose ring was never made.
  */
 
+/**
+ * DOC: Ring memory
+ *
+ * A slot's ring holds &struct weave_entry records, each as long as what
+ * its task has (weave_entry_size()): a 32-byte head, then only the grid
+ * of a launch whose grid is not 1x1x1, the staging of a host write, the
+ * bindings used and the uniform bytes used.  A noop launch costs 32 bytes;
+ * the largest entry is %WEAVE_ENTRY_MAX_SIZE.
+ *
+ * Entries are appended to chunks of %WEAVE_RING_CHUNK_BYTES, allocated
+ * with GFP_KERNEL_ACCOUNT as the ring grows; an entry never straddles two.
+ * A chunk the ring's head leaves goes to the slot's free list, for the
+ * ring's tail to reuse.  So a ring holds what is queued on it, one chunk
+ * of slack, and the chunks weave_core_reserve() set aside; when an
+ * execution that a caller asked for (a flush, an execute, isolation, a
+ * destroy) leaves a slot empty, its free chunks are freed, and the slot
+ * keeps one chunk.  &weave_core.ring_bytes counts every chunk held.
+ *
+ * The bounds: at most max_tasks entries per slot (the threshold executes
+ * the slot when it holds that many), so at most max_tasks *
+ * %WEAVE_ENTRY_MAX_SIZE bytes of entries, in at most max_tasks chunks,
+ * plus the chunks reserved for the registrations under way.
+ *
+ * Growing can fail, and registering a task must not once the caller has
+ * committed to it: weave_core_reserve() sets aside, for a list of tasks,
+ * every chunk their registration may take, whatever executions happen in
+ * between; weave_core_register() then takes only those.
+ */
+
 /** WEAVE_MAX_BINDINGS - The most buffers one task binds. */
 #define WEAVE_MAX_BINDINGS		8
 /** WEAVE_MAX_UNIFORM_BYTES - The most inline uniform bytes of a launch. */
@@ -216,7 +247,8 @@ struct weave_grid {
 };
 
 /**
- * struct weave_task - A unit of work, copied by value into a slot's ring.
+ * struct weave_task - A unit of work, as a caller describes it to
+ * weave_core_register(), which packs it into a &struct weave_entry.
  * @kind: A &enum weave_task_kind.
  * @stream: Set by the core: the logical stream the task was registered on.
  * @seqno: Set by the core: the client's registration counter, 1 for the
@@ -257,6 +289,171 @@ struct weave_task {
 	int refuse;
 };
 
+/** WEAVE_ENTRY_GRID - &weave_entry.flags: a grid follows the head. */
+#define WEAVE_ENTRY_GRID		BIT(0)
+
+/**
+ * struct weave_entry - A task as a slot's ring holds it: a compact head,
+ * followed only by the parts the task has.
+ * @seqno: &weave_task.seqno.
+ * @stream_seqno: &weave_task.stream_seqno.
+ * @stream: &weave_task.stream.
+ * @label: &weave_task.label.
+ * @refuse: &weave_task.refuse.
+ * @kind: &weave_task.kind.
+ * @flags: %WEAVE_ENTRY_GRID if the grid is not 1x1x1 and follows.
+ * @slot: &weave_task.slot.
+ * @kernel_id: &weave_task.kernel_id; 0 for a host write.
+ * @num_bindings: &weave_task.num_bindings.
+ * @uniform_len: &weave_task.uniform_len.
+ *
+ * Then, 8-byte aligned and in this order: the &struct weave_grid if
+ * %WEAVE_ENTRY_GRID (16 bytes); for a host write, its &struct
+ * weave_entry_write; @num_bindings &struct weave_binding; @uniform_len
+ * bytes.  Read them with the weave_entry_*() helpers.  See "DOC: Ring
+ * memory".
+ */
+struct weave_entry {
+	u64 seqno;
+	u64 stream_seqno;
+	u32 stream;
+	u32 label;
+	s16 refuse;
+	u8 kind;
+	u8 flags;
+	u8 slot;
+	u8 kernel_id;
+	u8 num_bindings;
+	u8 uniform_len;
+};
+
+/**
+ * struct weave_entry_write - What an entry of a host write adds.
+ * @data: &weave_task.data.
+ * @len: &weave_task.len.
+ */
+struct weave_entry_write {
+	void *data;
+	u64 len;
+};
+
+/* The grid's place in an entry, aligned as every part is. */
+#define WEAVE_ENTRY_GRID_BYTES	ALIGN(sizeof(struct weave_grid), 8)
+
+/** WEAVE_ENTRY_MAX_SIZE - The largest &struct weave_entry with its parts. */
+#define WEAVE_ENTRY_MAX_SIZE						\
+	(sizeof(struct weave_entry) + WEAVE_ENTRY_GRID_BYTES +		\
+	 sizeof(struct weave_entry_write) +				\
+	 WEAVE_MAX_BINDINGS * sizeof(struct weave_binding) +		\
+	 ALIGN(WEAVE_MAX_UNIFORM_BYTES, 8))
+
+/** WEAVE_RING_CHUNK_BYTES - The unit in which a slot's ring grows. */
+#define WEAVE_RING_CHUNK_BYTES		512
+
+/* Where the parts of @e start, from the head. */
+static inline size_t weave_entry_write_off(const struct weave_entry *e)
+{
+	return sizeof(*e) +
+	       (e->flags & WEAVE_ENTRY_GRID ? WEAVE_ENTRY_GRID_BYTES : 0);
+}
+
+static inline size_t weave_entry_bindings_off(const struct weave_entry *e)
+{
+	return weave_entry_write_off(e) +
+	       (e->kind == WEAVE_TASK_HOST_WRITE ?
+		sizeof(struct weave_entry_write) : 0);
+}
+
+static inline size_t weave_entry_uniforms_off(const struct weave_entry *e)
+{
+	return weave_entry_bindings_off(e) +
+	       e->num_bindings * sizeof(struct weave_binding);
+}
+
+/**
+ * weave_entry_size() - The bytes an entry takes in its ring.
+ * @e: The entry.
+ *
+ * Return: The head and its parts, a multiple of 8.
+ */
+static inline size_t weave_entry_size(const struct weave_entry *e)
+{
+	return ALIGN(weave_entry_uniforms_off(e) + e->uniform_len, 8);
+}
+
+/**
+ * weave_entry_bindings() - The bindings of an entry.
+ * @e: The entry.
+ *
+ * Return: Its &weave_entry.num_bindings bindings.
+ */
+static inline const struct weave_binding *
+weave_entry_bindings(const struct weave_entry *e)
+{
+	return (const void *)((const u8 *)e + weave_entry_bindings_off(e));
+}
+
+/**
+ * weave_entry_uniforms() - The uniform bytes of an entry.
+ * @e: The entry.
+ *
+ * Return: Its &weave_entry.uniform_len bytes.
+ */
+static inline const u8 *weave_entry_uniforms(const struct weave_entry *e)
+{
+	return (const u8 *)e + weave_entry_uniforms_off(e);
+}
+
+/**
+ * weave_entry_grid() - The grid of an entry.
+ * @e: The entry.
+ *
+ * Return: Its grid; 1x1x1 if it has none.
+ */
+static inline struct weave_grid weave_entry_grid(const struct weave_entry *e)
+{
+	struct weave_grid g = { 1, 1, 1 };
+
+	if (e->flags & WEAVE_ENTRY_GRID)
+		g = *(const struct weave_grid *)(e + 1);
+	return g;
+}
+
+/**
+ * weave_entry_write() - The staging of a host write's entry.
+ * @e: The entry, of a host write.
+ *
+ * Return: Where its &weave_task.data and &weave_task.len are.
+ */
+static inline const struct weave_entry_write *
+weave_entry_write(const struct weave_entry *e)
+{
+	return (const void *)((const u8 *)e + weave_entry_write_off(e));
+}
+
+/**
+ * weave_entry_data() - The staging an entry owns.
+ * @e: The entry.
+ *
+ * Return: A host write's staged bytes; NULL for a launch.
+ */
+static inline void *weave_entry_data(const struct weave_entry *e)
+{
+	return e->kind == WEAVE_TASK_HOST_WRITE ? weave_entry_write(e)->data :
+						 NULL;
+}
+
+/**
+ * weave_entry_len() - The bytes of the staging an entry owns.
+ * @e: The entry.
+ *
+ * Return: A host write's length; 0 for a launch.
+ */
+static inline u64 weave_entry_len(const struct weave_entry *e)
+{
+	return e->kind == WEAVE_TASK_HOST_WRITE ? weave_entry_write(e)->len : 0;
+}
+
 /**
  * struct weave_core_exec - One execution, as the core tells its backend.
  * @stream: The logical stream whose call caused it: a FLUSH, ENQUEUE,
@@ -276,7 +473,8 @@ struct weave_core_exec {
 
 /**
  * struct weave_backend_ops - What the core asks of a backend.
- * @enqueue: Append @task to @bs.  @bs may be another slot's backend stream
+ * @enqueue: Append @task, the ring entry of a task, to @bs; it is valid
+ *	only during the call, so the backend encodes what it needs of it.  @bs may be another slot's backend stream
  *	(interleave).  On success the backend takes what @task owns (see
  *	"DOC: Task ownership").  An error refuses the task: the backend took
  *	nothing and changed nothing, and the core keeps the task queued or
@@ -317,12 +515,12 @@ struct weave_core_exec {
  */
 struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
-		       const struct weave_task *task,
+		       const struct weave_entry *task,
 		       struct weave_failures *failures);
 	void (*fail)(void *backend, struct weave_bstream *bs,
-		     const struct weave_task *task, int err,
+		     const struct weave_entry *task, int err,
 		     struct weave_failures *failures);
-	void (*drop)(void *backend, const struct weave_task *task);
+	void (*drop)(void *backend, const struct weave_entry *task);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
 	struct weave_bstream *(*create_stream)(void *backend, u32 slot,
@@ -373,8 +571,8 @@ struct weave_core_params {
  * @max_tasks: See &weave_core_params.max_tasks.
  * @strategy: The current &enum weave_strategy.
  * @seqno: The last &weave_task.seqno handed out.
- * @ring_bytes: Bytes of the slots' rings allocated, max_tasks entries each;
- *	they live until weave_core_fini().
+ * @ring_bytes: Bytes of the chunks the slots' rings hold, see "DOC: Ring
+ *	memory".
  *
  * Read-only for callers; change it only through weave_core_*().
  */
@@ -414,7 +612,8 @@ int weave_core_init(struct weave_core *core,
 void weave_core_fini(struct weave_core *core);
 int weave_core_set_strategy(struct weave_core *core,
 			    enum weave_strategy strategy);
-int weave_core_reserve(struct weave_core *core, u32 stream);
+int weave_core_reserve(struct weave_core *core, u32 stream,
+		       const struct weave_task *tasks, u32 n);
 u64 weave_core_next_seqno(const struct weave_core *core);
 int weave_core_register(struct weave_core *core, u32 stream,
 			struct weave_task *task);
