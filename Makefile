@@ -263,6 +263,8 @@ unit: $(UNIT_TESTS)
 
 $(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c \
 	kmod/weave_ring.c
+$(BUILD)/unit/ring_test: tests/unit/mock_backend.c kmod/weave_core.c \
+	kmod/weave_ring.c
 $(BUILD)/unit/lists_test: kmod/weave_lists.c
 $(BUILD)/unit/arena_test: kmod/weave_arena.c
 $(BUILD)/unit/capture_test: tests/unit/mock_backend.c kmod/weave_core.c \
