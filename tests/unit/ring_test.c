@@ -247,18 +247,34 @@ TEST_F(ring, the_largest_entries_stay_within_the_bound)
 }
 
 /*
- * After weave_core_reserve() of a batch, registering it allocates nothing,
- * though the threshold drains the ring in between.
+ * After weave_core_reserve() of a batch, registering it allocates nothing:
+ * exactly as many chunks as it takes when nothing drains the ring, and
+ * enough when the threshold drains it part way in between.
  */
 TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 {
 	struct weave_task batch[150];
 	unsigned long before;
+	u64 bytes;
 	u32 i;
 
 	REG(1, task_of(&self->m, 1, 1, 3));	/* a partly used tail */
 	for (i = 0; i < 150; i++)
 		batch[i] = task_of(&self->m, i, i % 4, i % 40);
+	bytes = self->s.ring_bytes;
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, batch, MAX_TASKS - 2));
+	weave_test_kmalloc_fail = true;
+	before = weave_test_kmallocs;
+	for (i = 0; i < MAX_TASKS - 2; i++)
+		ASSERT_EQ(0, weave_core_register(&self->s, 1, &batch[i]))
+			TH_LOG("task %u of the batch", i);
+	weave_test_kmalloc_fail = false;
+	ASSERT_EQ(before, weave_test_kmallocs);
+	/* Nothing executed: the chunks set aside held it all. */
+	ASSERT_EQ(MAX_TASKS - 1u, weave_core_slot_queued(&self->s, 1));
+	ASSERT_LT(bytes, self->s.ring_bytes);
+
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
 	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, batch, 150));
 	weave_test_kmalloc_fail = true;
 	before = weave_test_kmallocs;
@@ -267,7 +283,7 @@ TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 			TH_LOG("task %u of the batch", i);
 	weave_test_kmalloc_fail = false;
 	ASSERT_EQ(before, weave_test_kmallocs);
-	ASSERT_EQ(151u % MAX_TASKS, weave_core_slot_queued(&self->s, 1));
+	ASSERT_EQ(150u % MAX_TASKS, weave_core_slot_queued(&self->s, 1));
 }
 
 /* Without room and without memory, register fails and changes nothing. */
