@@ -206,7 +206,7 @@ static void weave_engine_destroy_stream(void *backend,
 void weave_eng_etask_fill(struct weave_etask *t, const struct weave_entry *task,
 			  struct weave_ebinding *more)
 {
-	const struct weave_binding *b = weave_entry_bindings(task);
+	const struct weave_binding *b = weave_core_entry_bindings(task);
 	struct weave_ebinding *eb;
 	u32 i;
 
@@ -214,7 +214,7 @@ void weave_eng_etask_fill(struct weave_etask *t, const struct weave_entry *task,
 	t->kernel = task->kernel_id;
 	t->arg = 0;
 	if (task->uniform_len >= 4)
-		memcpy(&t->arg, weave_entry_uniforms(task), 4);
+		memcpy(&t->arg, weave_core_entry_uniforms(task), 4);
 	/* A task a capture window refused runs as one we had to refuse. */
 	t->refused = task->refuse != 0;
 	t->cause = 0;
@@ -264,7 +264,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 					    struct weave_ebinding *more,
 					    struct weave_failures *failures)
 {
-	const struct weave_binding *b = weave_entry_bindings(task);
+	const struct weave_binding *b = weave_core_entry_bindings(task);
 	struct weave_ectx *ctx = job->ctx;
 	struct weave_eslot *es = &ctx->slots[task->slot];
 	struct weave_insync *insync;
@@ -312,7 +312,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 		job->bos[job->nbos++].access = b[i].access;
 	}
 	if (task->kind == WEAVE_TASK_HOST_WRITE)
-		t->data = weave_entry_data(task);
+		t->data = weave_core_entry_data(task);
 	job->pending++;
 	return t;
 }
@@ -351,7 +351,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 		t->cause = DRM_WEAVE_FAILURE_ENCODE;
 		if (task->kind == WEAVE_TASK_HOST_WRITE) {
 			weave_eng_staging_free(ctx, t->data,
-					       weave_entry_len(task));
+					       weave_core_entry_len(task));
 			t->data = NULL;
 		}
 		weave_eng_ctx_reserve(ctx);
@@ -359,8 +359,8 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 	}
 
 	ls = xa_load(&ctx->streams, task->stream);
-	weave_eng_staging_free(ctx, weave_entry_data(task),
-			       weave_entry_len(task));
+	weave_eng_staging_free(ctx, weave_core_entry_data(task),
+			       weave_core_entry_len(task));
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
 	atomic64_inc(&ls->executed);
@@ -371,8 +371,8 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 /* A task the core cancels at close: only its staging is left to free. */
 static void weave_engine_drop(void *backend, const struct weave_entry *task)
 {
-	weave_eng_staging_free(backend, weave_entry_data(task),
-			       weave_entry_len(task));
+	weave_eng_staging_free(backend, weave_core_entry_data(task),
+			       weave_core_entry_len(task));
 }
 
 static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,

@@ -6,6 +6,7 @@
  * threshold), execute (interleave or sequential), flush and flush all.
  */
 
+#include <linux/build_bug.h>
 #include <linux/bug.h>
 #include <linux/err.h>
 #include <linux/errno.h>
@@ -18,6 +19,9 @@
 
 #include "weave_core.h"
 #include "weave_ring.h"
+
+/* &weave_entry.slot is a u8. */
+static_assert(WEAVE_CORE_MAX_STREAMS <= 256);
 
 /**
  * struct weave_slot - One slot of the pool.
@@ -79,7 +83,7 @@ static void weave_track_put(struct weave_core *s, struct weave_track *track)
 /* An entry is leaving the ring: release its hold on its buffers' tracks. */
 static void weave_entry_done(struct weave_core *s, const struct weave_entry *e)
 {
-	const struct weave_binding *b = weave_entry_bindings(e);
+	const struct weave_binding *b = weave_core_entry_bindings(e);
 	u32 i;
 
 	for (i = 0; i < e->num_bindings; i++)
@@ -94,7 +98,7 @@ static void weave_entry_done(struct weave_core *s, const struct weave_entry *e)
 static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 			      struct weave_bstream *bs, bool keep)
 {
-	struct weave_entry *e = weave_ring_peek(&slot->ring);
+	struct weave_entry *e = weave_core_ring_peek(&slot->ring);
 	int err;
 
 	err = s->ops->enqueue(s->backend, bs, e, s->failures);
@@ -105,7 +109,7 @@ static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 	}
 	/* Its staging is the backend's now. */
 	weave_entry_done(s, e);
-	weave_ring_pop(&slot->ring);
+	weave_core_ring_pop(&slot->ring);
 	return 0;
 }
 
@@ -225,7 +229,7 @@ static void weave_core_trim(struct weave_core *s, u32 n)
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		weave_ring_trim(&s->slots[s->set[i]].ring, &s->ring_bytes);
+		weave_core_ring_trim(&s->slots[s->set[i]].ring, &s->ring_bytes);
 }
 
 static bool weave_set_has(const u32 *set, u32 n, u32 idx)
@@ -338,7 +342,7 @@ int weave_core_reserve(struct weave_core *core, u32 stream,
 	ret = weave_slot_init(core, idx);
 	if (ret)
 		return ret;
-	return weave_ring_set_aside(r, weave_ring_chunks_needed(r, tasks, n),
+	return weave_core_ring_set_aside(r, weave_core_ring_chunks_needed(r, tasks, n),
 				    &core->ring_bytes);
 }
 
@@ -359,7 +363,7 @@ u64 weave_core_next_seqno(const struct weave_core *core)
  * weave_core_register() - Queue a task on a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
- * @task: The task; packed into a ring entry (weave_entry_pack()), with
+ * @task: The task; packed into a ring entry (weave_core_entry_pack()), with
  *	@task->stream, @task->slot and @task->seqno set first.
  *
  * The seed's algorithm: 1) align: execute, as one set, the other slots on
@@ -395,8 +399,8 @@ int weave_core_register(struct weave_core *core, u32 stream,
 		return ret;
 	ret = weave_slot_init(core, idx);
 	if (!ret)
-		ret = weave_ring_make_room(&slot->ring,
-					   weave_entry_size_of(task),
+		ret = weave_core_ring_make_room(&slot->ring,
+					   weave_core_entry_size_of(task),
 					   &core->ring_bytes);
 	if (ret)
 		return ret;
@@ -420,7 +424,7 @@ int weave_core_register(struct weave_core *core, u32 stream,
 		track->queued++;
 	}
 	/* Align executed other slots only: the room made above is there. */
-	weave_ring_push(&slot->ring, task);
+	weave_core_ring_push(&slot->ring, task);
 
 	if (slot->ring.count >= core->max_tasks)
 		weave_core_exec(core, &idx, 1, false, stream);
@@ -738,14 +742,14 @@ void weave_core_fini(struct weave_core *core)
 	for (i = 0; i < core->max_streams; i++) {
 		slot = &core->slots[i];
 		while (slot->ring.count) {
-			e = weave_ring_peek(&slot->ring);
+			e = weave_core_ring_peek(&slot->ring);
 			core->ops->drop(core->backend, e);
 			weave_entry_done(core, e);
-			weave_ring_pop(&slot->ring);
+			weave_core_ring_pop(&slot->ring);
 		}
 		if (slot->bstream)
 			core->ops->destroy_stream(core->backend, slot->bstream);
-		weave_ring_fini(&slot->ring, &core->ring_bytes);
+		weave_core_ring_fini(&slot->ring, &core->ring_bytes);
 	}
 	WARN_ON_ONCE(core->ring_bytes);
 	kfree(core->slots);

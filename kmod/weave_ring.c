@@ -34,8 +34,6 @@ struct weave_chunk {
 
 static_assert(WEAVE_ENTRY_MAX_SIZE <= WEAVE_CHUNK_ROOM);
 static_assert(sizeof(struct weave_entry) == 32);
-/* &weave_entry.slot is a u8. */
-static_assert(WEAVE_CORE_MAX_STREAMS <= 256);
 
 /* Whether a launch's grid differs from the 1x1x1 an entry leaves out. */
 static bool weave_task_has_grid(const struct weave_task *task)
@@ -45,12 +43,12 @@ static bool weave_task_has_grid(const struct weave_task *task)
 }
 
 /**
- * weave_entry_size_of() - The bytes a task's entry will take in a ring.
+ * weave_core_entry_size_of() - The bytes a task's entry will take in a ring.
  * @task: A task that weave_core_register() would accept.
  *
- * Return: weave_entry_size() of the entry weave_entry_pack() makes of it.
+ * Return: weave_core_entry_size() of the entry weave_core_entry_pack() makes of it.
  */
-size_t weave_entry_size_of(const struct weave_task *task)
+size_t weave_core_entry_size_of(const struct weave_task *task)
 {
 	size_t n = sizeof(struct weave_entry);
 
@@ -63,14 +61,14 @@ size_t weave_entry_size_of(const struct weave_task *task)
 }
 
 /**
- * weave_entry_pack() - Write a task as a ring entry.
- * @e: Room for weave_entry_size_of(@task) bytes, 8-byte aligned.
+ * weave_core_entry_pack() - Write a task as a ring entry.
+ * @e: Room for weave_core_entry_size_of(@task) bytes, 8-byte aligned.
  * @task: A task that weave_core_register() would accept.
  *
  * Copies the head and only the parts @task has: the used bindings and
  * uniform bytes, the grid if it is not 1x1x1, a host write's staging.
  */
-void weave_entry_pack(struct weave_entry *e, const struct weave_task *task)
+void weave_core_entry_pack(struct weave_entry *e, const struct weave_task *task)
 {
 	struct weave_entry_write w = { .data = task->data, .len = task->len };
 	u8 *p;
@@ -114,13 +112,13 @@ static void weave_chunk_free(struct weave_chunk *c, u64 *bytes)
 }
 
 /* The bytes the tail chunk has left for entries; 0 without a chunk. */
-static u32 weave_ring_room(const struct weave_ring *r)
+static u32 weave_core_ring_room(const struct weave_ring *r)
 {
 	return r->tail ? WEAVE_CHUNK_ROOM - r->tail->used : 0;
 }
 
 /**
- * weave_ring_chunks_needed() - The chunks that appending entries would take.
+ * weave_core_ring_chunks_needed() - The chunks that appending entries would take.
  * @r: The ring, as it is.
  * @tasks: The tasks whose entries would be appended, in order.
  * @n: Entries of @tasks.
@@ -131,14 +129,14 @@ static u32 weave_ring_room(const struct weave_ring *r)
  *
  * Return: The number of new chunks.
  */
-u32 weave_ring_chunks_needed(const struct weave_ring *r,
+u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
 			     const struct weave_task *tasks, u32 n)
 {
-	u32 i, need = 0, room = weave_ring_room(r);
+	u32 i, need = 0, room = weave_core_ring_room(r);
 	size_t size;
 
 	for (i = 0; i < n; i++) {
-		size = weave_entry_size_of(&tasks[i]);
+		size = weave_core_entry_size_of(&tasks[i]);
 		if (size > room) {
 			need++;
 			room = WEAVE_CHUNK_ROOM;
@@ -149,14 +147,14 @@ u32 weave_ring_chunks_needed(const struct weave_ring *r,
 }
 
 /**
- * weave_ring_set_aside() - Have chunks on a ring's free list.
+ * weave_core_ring_set_aside() - Have chunks on a ring's free list.
  * @r: The ring.
  * @chunks: How many it must have there.
  * @bytes: The bytes-held counter.
  *
  * Return: 0, or -ENOMEM; the chunks allocated so far stay on the list.
  */
-int weave_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes)
+int weave_core_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes)
 {
 	struct weave_chunk *c;
 
@@ -173,32 +171,32 @@ int weave_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes)
 }
 
 /**
- * weave_ring_make_room() - Make sure an entry can be pushed.
+ * weave_core_ring_make_room() - Make sure an entry can be pushed.
  * @r: The ring.
- * @size: The entry's weave_entry_size_of().
+ * @size: The entry's weave_core_entry_size_of().
  * @bytes: The bytes-held counter.
  *
  * Return: 0 if the tail chunk has room or a free chunk is there, allocated
  * if need be; -ENOMEM.
  */
-int weave_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes)
+int weave_core_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes)
 {
-	if (weave_ring_room(r) >= size)
+	if (weave_core_ring_room(r) >= size)
 		return 0;
-	return weave_ring_set_aside(r, 1, bytes);
+	return weave_core_ring_set_aside(r, 1, bytes);
 }
 
 /**
- * weave_ring_push() - Append a task's entry.
- * @r: The ring, with room for it (weave_ring_make_room()).
- * @task: The task, packed with weave_entry_pack().
+ * weave_core_ring_push() - Append a task's entry.
+ * @r: The ring, with room for it (weave_core_ring_make_room()).
+ * @task: The task, packed with weave_core_entry_pack().
  */
-void weave_ring_push(struct weave_ring *r, const struct weave_task *task)
+void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task)
 {
-	size_t size = weave_entry_size_of(task);
+	size_t size = weave_core_entry_size_of(task);
 	struct weave_chunk *c;
 
-	if (weave_ring_room(r) < size) {
+	if (weave_core_ring_room(r) < size) {
 		c = r->free;
 		r->free = c->next;
 		r->nfree--;
@@ -210,35 +208,35 @@ void weave_ring_push(struct weave_ring *r, const struct weave_task *task)
 			r->head = c;
 		r->tail = c;
 	}
-	weave_entry_pack((void *)((u8 *)r->tail->data + r->tail->used), task);
+	weave_core_entry_pack((void *)((u8 *)r->tail->data + r->tail->used), task);
 	r->tail->used += size;
 	r->count++;
 }
 
 /**
- * weave_ring_peek() - The oldest entry of a ring, which stays there.
+ * weave_core_ring_peek() - The oldest entry of a ring, which stays there.
  * @r: The ring, not empty.
  *
- * Return: The entry; valid after weave_ring_pop() too, until the next push,
- * weave_ring_trim() or weave_ring_fini().
+ * Return: The entry; valid after weave_core_ring_pop() too, until the next push,
+ * weave_core_ring_trim() or weave_core_ring_fini().
  */
-struct weave_entry *weave_ring_peek(const struct weave_ring *r)
+struct weave_entry *weave_core_ring_peek(const struct weave_ring *r)
 {
 	return (void *)((u8 *)r->head->data + r->head_off);
 }
 
 /**
- * weave_ring_pop() - Take the oldest entry off a ring.
+ * weave_core_ring_pop() - Take the oldest entry off a ring.
  * @r: The ring, not empty.
  *
  * A chunk it empties goes to the free list; the last chunk of an empty
  * ring stays, emptied, for the next push.
  */
-void weave_ring_pop(struct weave_ring *r)
+void weave_core_ring_pop(struct weave_ring *r)
 {
 	struct weave_chunk *c = r->head;
 
-	r->head_off += weave_entry_size(weave_ring_peek(r));
+	r->head_off += weave_core_entry_size(weave_core_ring_peek(r));
 	if (!--r->count) {
 		WARN_ON_ONCE(c != r->tail);
 		r->head_off = 0;
@@ -253,11 +251,11 @@ void weave_ring_pop(struct weave_ring *r)
 }
 
 /**
- * weave_ring_trim() - Free the chunks of a ring's free list.
+ * weave_core_ring_trim() - Free the chunks of a ring's free list.
  * @r: The ring.
  * @bytes: The bytes-held counter.
  */
-void weave_ring_trim(struct weave_ring *r, u64 *bytes)
+void weave_core_ring_trim(struct weave_ring *r, u64 *bytes)
 {
 	struct weave_chunk *c;
 
@@ -270,14 +268,14 @@ void weave_ring_trim(struct weave_ring *r, u64 *bytes)
 }
 
 /**
- * weave_ring_fini() - Free every chunk of an empty ring.
+ * weave_core_ring_fini() - Free every chunk of an empty ring.
  * @r: The ring, with no entry left.
  * @bytes: The bytes-held counter.
  */
-void weave_ring_fini(struct weave_ring *r, u64 *bytes)
+void weave_core_ring_fini(struct weave_ring *r, u64 *bytes)
 {
 	WARN_ON_ONCE(r->count);
-	weave_ring_trim(r, bytes);
+	weave_core_ring_trim(r, bytes);
 	if (r->tail)
 		weave_chunk_free(r->tail, bytes);
 	r->head = NULL;

@@ -7,7 +7,7 @@
 
 #include <linux/types.h>
 
-#include "weave_core.h"
+#include "weave_task.h"
 
 struct weave_chunk;
 
@@ -33,17 +33,17 @@ struct weave_ring {
 	u32 nfree;
 };
 
-size_t weave_entry_size_of(const struct weave_task *task);
-void weave_entry_pack(struct weave_entry *e, const struct weave_task *task);
+size_t weave_core_entry_size_of(const struct weave_task *task);
+void weave_core_entry_pack(struct weave_entry *e, const struct weave_task *task);
 
-u32 weave_ring_chunks_needed(const struct weave_ring *r,
+u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
 			     const struct weave_task *tasks, u32 n);
-int weave_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes);
-int weave_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes);
-void weave_ring_push(struct weave_ring *r, const struct weave_task *task);
-struct weave_entry *weave_ring_peek(const struct weave_ring *r);
-void weave_ring_pop(struct weave_ring *r);
-void weave_ring_trim(struct weave_ring *r, u64 *bytes);
-void weave_ring_fini(struct weave_ring *r, u64 *bytes);
+int weave_core_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes);
+int weave_core_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes);
+void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task);
+struct weave_entry *weave_core_ring_peek(const struct weave_ring *r);
+void weave_core_ring_pop(struct weave_ring *r);
+void weave_core_ring_trim(struct weave_ring *r, u64 *bytes);
+void weave_core_ring_fini(struct weave_ring *r, u64 *bytes);
 
 #endif /* _WEAVE_RING_H_ */

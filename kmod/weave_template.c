@@ -116,7 +116,7 @@ struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
 			if (!more)
 				goto err;
 		}
-		weave_entry_pack(e, &tasks[i]);
+		weave_core_entry_pack(e, &tasks[i]);
 		weave_eng_etask_fill(&tmpl->tasks[i], e, more);
 	}
 	if (weave_template_bos(tmpl, tasks, n))

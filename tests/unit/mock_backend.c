@@ -38,17 +38,17 @@ static void mock_unpack(struct weave_task *t, const struct weave_entry *e)
 		.slot = e->slot,
 		.num_bindings = e->num_bindings,
 		.kernel_id = e->kernel_id,
-		.grid = weave_entry_grid(e),
+		.grid = weave_core_entry_grid(e),
 		.uniform_len = e->uniform_len,
-		.data = weave_entry_data(e),
-		.len = weave_entry_len(e),
+		.data = weave_core_entry_data(e),
+		.len = weave_core_entry_len(e),
 		.stream_seqno = e->stream_seqno,
 		.label = e->label,
 		.refuse = e->refuse,
 	};
-	memcpy(t->bindings, weave_entry_bindings(e),
+	memcpy(t->bindings, weave_core_entry_bindings(e),
 	       e->num_bindings * sizeof(*t->bindings));
-	memcpy(t->uniforms, weave_entry_uniforms(e), e->uniform_len);
+	memcpy(t->uniforms, weave_core_entry_uniforms(e), e->uniform_len);
 }
 
 static int mock_enqueue(void *backend, struct weave_bstream *bs,
@@ -74,7 +74,7 @@ static int mock_enqueue(void *backend, struct weave_bstream *bs,
 	if (m->num_seen < MOCK_SEEN)
 		mock_unpack(&m->seen[m->num_seen++], task);
 	if (write)
-		kvfree(weave_entry_data(task));	/* the backend's now */
+		kvfree(weave_core_entry_data(task));	/* the backend's now */
 	return 0;
 }
 
@@ -90,7 +90,7 @@ static void mock_fail(void *backend, struct weave_bstream *bs,
 	if (task->kind == WEAVE_TASK_HOST_WRITE) {
 		mock_record(m, "XW%u:%llu", bs->slot,
 			    (unsigned long long)task->seqno);
-		kvfree(weave_entry_data(task));	/* the backend's now */
+		kvfree(weave_core_entry_data(task));	/* the backend's now */
 		return;
 	}
 	mock_record(m, "X%u:%u", bs->slot, task->kernel_id);
@@ -144,7 +144,7 @@ static void mock_destroy_stream(void *backend, struct weave_bstream *bs)
 static void mock_drop(void *backend, const struct weave_entry *task)
 {
 	(void)backend;
-	kvfree(weave_entry_data(task));
+	kvfree(weave_core_entry_data(task));
 }
 
 static bool mock_requires_isolation(void *backend,

@@ -104,21 +104,21 @@ TEST_F(ring, entries_take_only_what_the_task_has)
 	struct weave_entry *e = (void *)buf;
 	char byte;
 
-	ASSERT_EQ(32u, weave_entry_size_of(&t));		/* a noop */
+	ASSERT_EQ(32u, weave_core_entry_size_of(&t));		/* a noop */
 	t.grid.x = 2;
-	ASSERT_EQ(48u, weave_entry_size_of(&t));		/* its grid */
+	ASSERT_EQ(48u, weave_core_entry_size_of(&t));		/* its grid */
 	t = task_of(&self->m, 1, 2, 16);
-	ASSERT_EQ(32u + 2 * 40 + 16, weave_entry_size_of(&t));
+	ASSERT_EQ(32u + 2 * 40 + 16, weave_core_entry_size_of(&t));
 	t = task_of(&self->m, 1, 0, 5);
-	ASSERT_EQ(40u, weave_entry_size_of(&t));		/* rounded to 8 */
+	ASSERT_EQ(40u, weave_core_entry_size_of(&t));		/* rounded to 8 */
 	t = task_of(&self->m, 1, WEAVE_MAX_BINDINGS, WEAVE_MAX_UNIFORM_BYTES);
 	t.grid.z = 3;
-	ASSERT_EQ(WEAVE_ENTRY_MAX_SIZE - 16, weave_entry_size_of(&t));
+	ASSERT_EQ(WEAVE_ENTRY_MAX_SIZE - 16, weave_core_entry_size_of(&t));
 	t = (struct weave_task) {
 		.kind = WEAVE_TASK_HOST_WRITE, .num_bindings = 1,
 		.data = &byte, .len = 1,
 	};
-	ASSERT_EQ(32u + 16 + 40, weave_entry_size_of(&t));
+	ASSERT_EQ(32u + 16 + 40, weave_core_entry_size_of(&t));
 
 	/* What the entry keeps reads back. */
 	t = task_of(&self->m, 9, 3, 7);
@@ -128,8 +128,8 @@ TEST_F(ring, entries_take_only_what_the_task_has)
 	t.stream = 123456;
 	t.slot = 200;
 	t.refuse = -EBUSY;
-	weave_entry_pack(e, &t);
-	ASSERT_EQ(weave_entry_size_of(&t), weave_entry_size(e));
+	weave_core_entry_pack(e, &t);
+	ASSERT_EQ(weave_core_entry_size_of(&t), weave_core_entry_size(e));
 	ASSERT_EQ(77u, e->seqno);
 	ASSERT_EQ(1ull << 40, e->stream_seqno);
 	ASSERT_EQ(123456u, e->stream);
@@ -137,14 +137,14 @@ TEST_F(ring, entries_take_only_what_the_task_has)
 	ASSERT_EQ(-EBUSY, e->refuse);
 	ASSERT_EQ(27u, e->label);
 	ASSERT_EQ(9u, e->kernel_id);
-	ASSERT_EQ(6u, weave_entry_grid(e).z);
-	ASSERT_EQ(NULL, weave_entry_data(e));
-	ASSERT_EQ(0, memcmp(t.bindings, weave_entry_bindings(e),
+	ASSERT_EQ(6u, weave_core_entry_grid(e).z);
+	ASSERT_EQ(NULL, weave_core_entry_data(e));
+	ASSERT_EQ(0, memcmp(t.bindings, weave_core_entry_bindings(e),
 			    3 * sizeof(t.bindings[0])));
-	ASSERT_EQ(0, memcmp(t.uniforms, weave_entry_uniforms(e), 7));
+	ASSERT_EQ(0, memcmp(t.uniforms, weave_core_entry_uniforms(e), 7));
 	t = task_of(&self->m, 9, 0, 0);
-	weave_entry_pack(e, &t);
-	ASSERT_EQ(1u, weave_entry_grid(e).y);
+	weave_core_entry_pack(e, &t);
+	ASSERT_EQ(1u, weave_core_entry_grid(e).y);
 }
 
 /* Nothing is allocated before a task; then one chunk per 15 noops. */
