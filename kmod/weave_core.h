@@ -69,7 +69,7 @@ struct weave_slot;
  * DOC: Task ownership
  *
  * A task owns its host-write staging &weave_task.data.  The caller owns it
- * until weave_core_register() returns 0; then the core owns it, copied
+ * until weave_core_register() returns 0; then the core owns it, packed
  * into the ring.  An enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it, as it made it.  A task whose enqueue
  * failed is still the core's.  A task cancelled by weave_core_fini() goes
