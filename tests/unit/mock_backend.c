@@ -51,6 +51,22 @@ static void mock_unpack(struct weave_task *t, const struct weave_entry *e)
 	memcpy(t->uniforms, weave_core_entry_uniforms(e), e->uniform_len);
 }
 
+/* A core on @m with @lock and these limits, interleaving. */
+struct weave_core_params mock_params(struct mock_backend *m,
+				     struct mutex *lock, u32 max_streams,
+				     u32 max_tasks)
+{
+	return (struct weave_core_params) {
+		.ops = &mock_ops,
+		.backend = m,
+		.lock = lock,
+		.track_idle = mock_track_idle,
+		.max_streams = max_streams,
+		.max_tasks = max_tasks,
+		.strategy = WEAVE_STRATEGY_INTERLEAVE,
+	};
+}
+
 static int mock_enqueue(void *backend, struct weave_bstream *bs,
 			const struct weave_entry *task,
 			struct weave_failures *failures)

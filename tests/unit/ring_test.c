@@ -33,15 +33,8 @@ FIXTURE(ring) {
 
 FIXTURE_SETUP(ring)
 {
-	struct weave_core_params p = {
-		.ops = &mock_ops,
-		.backend = &self->m,
-		.lock = &self->lock,
-		.track_idle = mock_track_idle,
-		.max_streams = MAX_STREAMS,
-		.max_tasks = MAX_TASKS,
-		.strategy = WEAVE_STRATEGY_INTERLEAVE,
-	};
+	struct weave_core_params p = mock_params(&self->m, &self->lock,
+						 MAX_STREAMS, MAX_TASKS);
 
 	weave_test_kmalloc_fail = false;
 	mutex_init(&self->lock);
@@ -189,11 +182,7 @@ TEST_F(ring, drain_keeps_one_chunk)
  */
 TEST_F(ring, variable_entries_wrap_in_fifo_order)
 {
-	struct weave_core_params p = {
-		.ops = &mock_ops, .backend = &self->m, .lock = &self->lock,
-		.track_idle = mock_track_idle, .max_streams = 2,
-		.max_tasks = 5, .strategy = WEAVE_STRATEGY_INTERLEAVE,
-	};
+	struct weave_core_params p = mock_params(&self->m, &self->lock, 2, 5);
 	struct weave_task want;
 	const struct weave_task *got;
 	u32 i;

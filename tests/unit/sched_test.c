@@ -34,15 +34,7 @@ FIXTURE(sched) {
 static struct weave_core_params params(struct mock_backend *m,
 					struct mutex *lock)
 {
-	return (struct weave_core_params) {
-		.ops = &mock_ops,
-		.backend = m,
-		.lock = lock,
-		.track_idle = mock_track_idle,
-		.max_streams = MAX_STREAMS,
-		.max_tasks = MAX_TASKS,
-		.strategy = WEAVE_STRATEGY_INTERLEAVE,
-	};
+	return mock_params(m, lock, MAX_STREAMS, MAX_TASKS);
 }
 
 FIXTURE_SETUP(sched)
