@@ -403,6 +403,44 @@ TEST_F(query, client_usage_counts_queued_work)
 	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
 }
 
+/*
+ * Rings hold compact entries that grow with what is queued: a pending noop
+ * costs at most 64 bytes of kernel memory (issue 21), with the ring half
+ * full and with it as full as it stays.
+ */
+TEST_F(query, a_pending_noop_costs_at_most_64_bytes)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t threshold = info.max_tasks, stream, k, queued = 0;
+	const uint32_t want[2] = { threshold / 2, threshold - 1 };
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+
+	ASSERT_LE(4u, threshold);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 threshold);
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	for (k = 0; k < 2; k++) {
+		while (queued < want[k]) {
+			weave_test_batch_init(&b);
+			while (queued < want[k] && b.n < WEAVE_TEST_BATCH) {
+				weave_test_noop(&b);
+				queued++;
+			}
+			weave_test_enqueue(_metadata, self->fd, stream, &b);
+		}
+		usage = weave_test_client_usage(_metadata, self->fd);
+		ASSERT_EQ(queued, usage.queued_tasks);
+		ASSERT_EQ(usage.ring_bytes, usage.kernel_bytes);
+		ASSERT_LT(0u, usage.ring_bytes);
+		ASSERT_GE(64ull * queued, usage.kernel_bytes);
+		TH_LOG("%u noops queued: %llu kernel bytes", queued,
+		       (unsigned long long)usage.kernel_bytes);
+	}
+}
+
 /* Another file of the device sees none of it. */
 /*
  * A job's task array is sized by what its backend stream's last job held,
