@@ -336,14 +336,15 @@ int weave_core_reserve(struct weave_core *core, u32 stream,
 {
 	u32 idx = weave_core_slot(core, stream);
 	struct weave_ring *r = &core->slots[idx].ring;
+	u32 need;
 	int ret;
 
 	lockdep_assert_held(core->lock);
 	ret = weave_slot_init(core, idx);
 	if (ret)
 		return ret;
-	return weave_core_ring_set_aside(r, weave_core_ring_chunks_needed(r, tasks, n),
-				    &core->ring_bytes);
+	need = weave_core_ring_chunks_needed(r, tasks, n);
+	return weave_core_ring_set_aside(r, need, &core->ring_bytes);
 }
 
 /**
@@ -400,8 +401,8 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	ret = weave_slot_init(core, idx);
 	if (!ret)
 		ret = weave_core_ring_make_room(&slot->ring,
-					   weave_core_entry_size_of(task),
-					   &core->ring_bytes);
+						weave_core_entry_size_of(task),
+						&core->ring_bytes);
 	if (ret)
 		return ret;
 

@@ -204,11 +204,12 @@ struct weave_core_exec {
 /**
  * struct weave_backend_ops - What the core asks of a backend.
  * @enqueue: Append @task, the ring entry of a task, to @bs; it is valid
- *	only during the call, so the backend encodes what it needs of it.  @bs may be another slot's backend stream
- *	(interleave).  On success the backend takes what @task owns (see
- *	"DOC: Task ownership").  An error refuses the task: the backend took
- *	nothing and changed nothing, and the core keeps the task queued or
- *	hands it to @fail (see "DOC: Errors").
+ *	only during the call, so the backend encodes what it needs of it.
+ *	@bs may be another slot's backend stream (interleave).  On success
+ *	the backend takes what @task owns (see "DOC: Task ownership").  An
+ *	error refuses the task: the backend took nothing and changed
+ *	nothing, and the core keeps the task queued or hands it to @fail
+ *	(see "DOC: Errors").
  * @fail: Take @task, which @enqueue refused on @bs with @err, and dispose
  *	of it so that its failure is seen, in its place in the order: on
  *	@bs, after what was enqueued there before it (the soft engine

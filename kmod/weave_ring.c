@@ -46,7 +46,8 @@ static bool weave_task_has_grid(const struct weave_task *task)
  * weave_core_entry_size_of() - The bytes a task's entry will take in a ring.
  * @task: A task that weave_core_register() would accept.
  *
- * Return: weave_core_entry_size() of the entry weave_core_entry_pack() makes of it.
+ * Return: weave_core_entry_size() of the entry that weave_core_entry_pack()
+ * makes of it.
  */
 size_t weave_core_entry_size_of(const struct weave_task *task)
 {
@@ -118,7 +119,8 @@ static u32 weave_core_ring_room(const struct weave_ring *r)
 }
 
 /**
- * weave_core_ring_chunks_needed() - The chunks that appending entries would take.
+ * weave_core_ring_chunks_needed() - The chunks that appending entries
+ * would take.
  * @r: The ring, as it is.
  * @tasks: The tasks whose entries would be appended, in order.
  * @n: Entries of @tasks.
@@ -130,7 +132,7 @@ static u32 weave_core_ring_room(const struct weave_ring *r)
  * Return: The number of new chunks.
  */
 u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
-			     const struct weave_task *tasks, u32 n)
+				  const struct weave_task *tasks, u32 n)
 {
 	u32 i, need = 0, room = weave_core_ring_room(r);
 	size_t size;
@@ -217,8 +219,8 @@ void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task)
  * weave_core_ring_peek() - The oldest entry of a ring, which stays there.
  * @r: The ring, not empty.
  *
- * Return: The entry; valid after weave_core_ring_pop() too, until the next push,
- * weave_core_ring_trim() or weave_core_ring_fini().
+ * Return: The entry; valid after weave_core_ring_pop() too, until the
+ * next push, weave_core_ring_trim() or weave_core_ring_fini().
  */
 struct weave_entry *weave_core_ring_peek(const struct weave_ring *r)
 {

@@ -241,7 +241,8 @@ static inline const u8 *weave_core_entry_uniforms(const struct weave_entry *e)
  *
  * Return: Its grid; 1x1x1 if it has none.
  */
-static inline struct weave_grid weave_core_entry_grid(const struct weave_entry *e)
+static inline struct weave_grid
+weave_core_entry_grid(const struct weave_entry *e)
 {
 	struct weave_grid g = { 1, 1, 1 };
 
