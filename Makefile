@@ -261,10 +261,14 @@ UNIT_CFLAGS := -std=gnu11 -O1 -g $(WFLAGS) -fsanitize=address,undefined \
 UNIT_INC = -Itests/unit/include -Ikmod -Iuapi -I$(KSFT)
 unit: $(UNIT_TESTS)
 
-$(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c
+$(BUILD)/unit/sched_test: tests/unit/mock_backend.c kmod/weave_core.c \
+	kmod/weave_ring.c
+$(BUILD)/unit/ring_test: tests/unit/mock_backend.c kmod/weave_core.c \
+	kmod/weave_ring.c
 $(BUILD)/unit/lists_test: kmod/weave_lists.c
 $(BUILD)/unit/arena_test: kmod/weave_arena.c
 $(BUILD)/unit/capture_test: tests/unit/mock_backend.c kmod/weave_core.c \
+	kmod/weave_ring.c \
 	kmod/weave_capture.c
 $(BUILD)/unit/failure_test: tests/unit/failure_dump.c kmod/weave_failure.c \
 	kmod/weave_taints.c

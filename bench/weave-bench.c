@@ -61,6 +61,7 @@
  * Usage: weave-bench [TASKS]      the sweep (TASKS per configuration,
  *                                 default 16384), memory and targets
  *        weave-bench -t           the memory and the targets only
+ *        weave-bench -m           the memory figures only
  *        weave-bench -p           the pending-jobs ratio only
  *        weave-bench -f           the failure-tracking ratio only
  *        weave-bench -g           the graph-replay ratios only
@@ -84,20 +85,22 @@ int main(int argc, char **argv)
 	struct drm_weave_device_info info;
 	const char *one = NULL;
 	bool targets_only = false, pending_only = false, taints_only = false;
-	bool replay_only = false;
+	bool replay_only = false, memory_only = false;
 	uint32_t replay_n = 0;
 	bool replay_one = false, job_one = false, submit_one = false;
 	double bytes_per_task;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:e:fgjpr:st")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgjmpr:st")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
 			taints_only = true;
 		} else if (opt == 'j') {
 			job_one = true;
+		} else if (opt == 'm') {
+			memory_only = true;
 		} else if (opt == 'g') {
 			replay_only = true;
 		} else if (opt == 'e' || opt == 'r') {
@@ -110,7 +113,7 @@ int main(int argc, char **argv)
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -p | -f | -g | -j | -s | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -m | -p | -f | -g | -j | -s | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -147,9 +150,11 @@ int main(int argc, char **argv)
 	if (submit_one)
 		return print_submit_one(&info, tasks);
 
-	if (!targets_only)
+	if (!targets_only && !memory_only)
 		failed |= print_sweep(&info, tasks);
 	failed |= print_memory(&info, &bytes_per_task);
+	if (memory_only)
+		return failed;
 	if (print_targets(&info, bytes_per_task))
 		failed = 1;
 	if (targets_only)

@@ -203,9 +203,10 @@ static void weave_engine_destroy_stream(void *backend,
  * Takes no reference: the job (or template) that @t is part of holds the
  * buffers.  A host write's staging is left to the caller.
  */
-void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
+void weave_eng_etask_fill(struct weave_etask *t, const struct weave_entry *task,
 			  struct weave_ebinding *more)
 {
+	const struct weave_binding *b = weave_core_entry_bindings(task);
 	struct weave_ebinding *eb;
 	u32 i;
 
@@ -213,7 +214,7 @@ void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
 	t->kernel = task->kernel_id;
 	t->arg = 0;
 	if (task->uniform_len >= 4)
-		memcpy(&t->arg, task->uniforms, 4);
+		memcpy(&t->arg, weave_core_entry_uniforms(task), 4);
 	/* A task a capture window refused runs as one we had to refuse. */
 	t->refused = task->refuse != 0;
 	t->cause = 0;
@@ -226,10 +227,10 @@ void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
 	t->label = task->label;
 	for (i = 0; i < task->num_bindings; i++) {
 		eb = weave_eng_etask_binding(t, i);
-		eb->shmem = to_drm_gem_shmem_obj(task->bindings[i].bo);
-		eb->offset = task->bindings[i].offset;
-		eb->size = task->bindings[i].size;
-		t->access[i] = task->bindings[i].access;
+		eb->shmem = to_drm_gem_shmem_obj(b[i].bo);
+		eb->offset = b[i].offset;
+		eb->size = b[i].size;
+		t->access[i] = b[i].access;
 	}
 }
 
@@ -259,10 +260,11 @@ void weave_eng_job_take_gates(struct weave_job *job, u32 slot)
  * Return: The encoded task.
  */
 static struct weave_etask *weave_job_encode(struct weave_job *job,
-					    const struct weave_task *task,
+					    const struct weave_entry *task,
 					    struct weave_ebinding *more,
 					    struct weave_failures *failures)
 {
+	const struct weave_binding *b = weave_core_entry_bindings(task);
 	struct weave_ectx *ctx = job->ctx;
 	struct weave_eslot *es = &ctx->slots[task->slot];
 	struct weave_insync *insync;
@@ -297,20 +299,20 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
 	weave_eng_etask_fill(t, task, more);
 	job->failures = failures;
 	for (i = 0; i < task->num_bindings; i++) {
-		struct drm_gem_object *obj = task->bindings[i].bo;
+		struct drm_gem_object *obj = b[i].bo;
 
 		if (job->nbos && job->bos[job->nbos - 1].obj == obj) {
-			job->bos[job->nbos - 1].access |= task->bindings[i].access;
+			job->bos[job->nbos - 1].access |= b[i].access;
 			continue;
 		}
 		/* The task's tracking record holds a pin: the job takes one. */
 		drm_gem_object_get(obj);
 		weave_eng_bo_pin_get(obj);
 		job->bos[job->nbos].obj = obj;
-		job->bos[job->nbos++].access = task->bindings[i].access;
+		job->bos[job->nbos++].access = b[i].access;
 	}
 	if (task->kind == WEAVE_TASK_HOST_WRITE)
-		t->data = task->data;
+		t->data = weave_core_entry_data(task);
 	job->pending++;
 	return t;
 }
@@ -330,7 +332,7 @@ static struct weave_etask *weave_job_encode(struct weave_job *job,
  * and completed, so the stream's counters still add up.
  */
 static void weave_engine_fail(void *backend, struct weave_bstream *bs,
-			      const struct weave_task *task, int err,
+			      const struct weave_entry *task, int err,
 			      struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;
@@ -348,7 +350,8 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 		t->arg = -err;
 		t->cause = DRM_WEAVE_FAILURE_ENCODE;
 		if (task->kind == WEAVE_TASK_HOST_WRITE) {
-			weave_eng_staging_free(ctx, t->data, task->len);
+			weave_eng_staging_free(ctx, t->data,
+					       weave_core_entry_len(task));
 			t->data = NULL;
 		}
 		weave_eng_ctx_reserve(ctx);
@@ -356,7 +359,8 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 	}
 
 	ls = xa_load(&ctx->streams, task->stream);
-	weave_eng_staging_free(ctx, task->data, task->len);
+	weave_eng_staging_free(ctx, weave_core_entry_data(task),
+			       weave_core_entry_len(task));
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
 	atomic64_inc(&ls->executed);
@@ -365,13 +369,14 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 }
 
 /* A task the core cancels at close: only its staging is left to free. */
-static void weave_engine_drop(void *backend, const struct weave_task *task)
+static void weave_engine_drop(void *backend, const struct weave_entry *task)
 {
-	weave_eng_staging_free(backend, task->data, task->len);
+	weave_eng_staging_free(backend, weave_core_entry_data(task),
+			       weave_core_entry_len(task));
 }
 
 static int weave_engine_enqueue(void *backend, struct weave_bstream *bs,
-				const struct weave_task *task,
+				const struct weave_entry *task,
 				struct weave_failures *failures)
 {
 	struct weave_ectx *ctx = backend;

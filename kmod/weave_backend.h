@@ -13,11 +13,11 @@ struct weave_ebinding;
 struct weave_ectx;
 struct weave_etask;
 struct weave_job;
-struct weave_task;
+struct weave_entry;
 
 extern const struct weave_backend_ops weave_eng_ops;
 
-void weave_eng_etask_fill(struct weave_etask *t, const struct weave_task *task,
+void weave_eng_etask_fill(struct weave_etask *t, const struct weave_entry *task,
 			  struct weave_ebinding *more);
 void weave_eng_job_take_gates(struct weave_job *job, u32 slot);
 void weave_eng_ctx_abort(struct weave_ectx *ctx, int err);

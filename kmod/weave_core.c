@@ -6,9 +6,11 @@
  * threshold), execute (interleave or sequential), flush and flush all.
  */
 
+#include <linux/build_bug.h>
 #include <linux/bug.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/limits.h>
 #include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/mutex.h>
@@ -16,20 +18,20 @@
 #include <linux/string.h>
 
 #include "weave_core.h"
+#include "weave_ring.h"
+
+/* &weave_entry.slot is a u8. */
+static_assert(WEAVE_CORE_MAX_STREAMS <= 256);
 
 /**
  * struct weave_slot - One slot of the pool.
  * @bstream: The backend stream, NULL until the slot is first used.
- * @ring: max_tasks queued tasks, FIFO from @head.
- * @head: Index of the oldest queued task.
- * @count: Number of queued tasks, below max_tasks between calls.
+ * @ring: The queued tasks; @ring.count stays below max_tasks between calls.
  * @isolation: Holders of the slot's isolation, see "DOC: Isolation".
  */
 struct weave_slot {
 	struct weave_bstream *bstream;
-	struct weave_task *ring;
-	u32 head;
-	u32 count;
+	struct weave_ring ring;
 	u32 isolation;
 };
 
@@ -43,7 +45,9 @@ static int weave_task_check(const struct weave_task *task)
 {
 	u32 i;
 
-	if (task->num_bindings > WEAVE_MAX_BINDINGS)
+	if (task->num_bindings > WEAVE_MAX_BINDINGS ||
+	    task->uniform_len > WEAVE_MAX_UNIFORM_BYTES ||
+	    task->refuse > 0 || task->refuse < -MAX_ERRNO)
 		return -EINVAL;
 	for (i = 0; i < task->num_bindings; i++) {
 		const struct weave_binding *b = &task->bindings[i];
@@ -54,7 +58,8 @@ static int weave_task_check(const struct weave_task *task)
 
 	switch (task->kind) {
 	case WEAVE_TASK_LAUNCH:
-		if (task->uniform_len > WEAVE_MAX_UNIFORM_BYTES || task->data)
+		/* &weave_entry.kernel_id is a u8. */
+		if (task->kernel_id > U8_MAX || task->data)
 			return -EINVAL;
 		return 0;
 	case WEAVE_TASK_HOST_WRITE:
@@ -75,59 +80,14 @@ static void weave_track_put(struct weave_core *s, struct weave_track *track)
 		s->track_idle(s, track);
 }
 
-/*
- * Copy a checked task into a ring entry: its fixed fields and only the used
- * bindings and uniform bytes, which are all anyone reads of an entry.
- */
-static void weave_core_task_copy(struct weave_task *dst,
-				 const struct weave_task *src)
+/* An entry is leaving the ring: release its hold on its buffers' tracks. */
+static void weave_entry_done(struct weave_core *s, const struct weave_entry *e)
 {
-	dst->kind = src->kind;
-	dst->stream = src->stream;
-	dst->slot = src->slot;
-	dst->seqno = src->seqno;
-	dst->stream_seqno = src->stream_seqno;
-	dst->label = src->label;
-	dst->refuse = src->refuse;
-	dst->num_bindings = src->num_bindings;
-	if (src->num_bindings)
-		memcpy(dst->bindings, src->bindings,
-		       src->num_bindings * sizeof(*src->bindings));
-	dst->kernel_id = src->kernel_id;
-	dst->grid = src->grid;
-	dst->uniform_len = src->uniform_len;
-	if (src->uniform_len)
-		memcpy(dst->uniforms, src->uniforms,
-		       min(src->uniform_len, (u32)WEAVE_MAX_UNIFORM_BYTES));
-	dst->data = src->data;
-	dst->len = src->len;
-}
-
-/* The oldest task of the ring, which stays there. */
-static struct weave_task *weave_slot_peek(struct weave_slot *slot)
-{
-	return &slot->ring[slot->head];
-}
-
-/* Take the oldest task off the ring.  It stays valid until the next push. */
-static struct weave_task *weave_slot_pop(struct weave_core *s,
-					 struct weave_slot *slot)
-{
-	struct weave_task *task = weave_slot_peek(slot);
-
-	if (++slot->head == s->max_tasks)
-		slot->head = 0;
-	slot->count--;
-	return task;
-}
-
-/* A task has left the ring: release its hold on its buffers' tracks. */
-static void weave_task_done(struct weave_core *s, struct weave_task *task)
-{
+	const struct weave_binding *b = weave_core_entry_bindings(e);
 	u32 i;
 
-	for (i = 0; i < task->num_bindings; i++)
-		weave_track_put(s, task->bindings[i].track);
+	for (i = 0; i < e->num_bindings; i++)
+		weave_track_put(s, b[i].track);
 }
 
 /*
@@ -138,18 +98,18 @@ static void weave_task_done(struct weave_core *s, struct weave_task *task)
 static int weave_slot_run_one(struct weave_core *s, struct weave_slot *slot,
 			      struct weave_bstream *bs, bool keep)
 {
-	struct weave_task *task = weave_slot_peek(slot);
+	struct weave_entry *e = weave_core_ring_peek(&slot->ring);
 	int err;
 
-	err = s->ops->enqueue(s->backend, bs, task, s->failures);
+	err = s->ops->enqueue(s->backend, bs, e, s->failures);
 	if (err) {
 		if (keep)
 			return err;
-		s->ops->fail(s->backend, bs, task, err, s->failures);
+		s->ops->fail(s->backend, bs, e, err, s->failures);
 	}
-	task->data = NULL;	/* The backend's now. */
-	weave_slot_pop(s, slot);
-	weave_task_done(s, task);
+	/* Its staging is the backend's now. */
+	weave_entry_done(s, e);
+	weave_core_ring_pop(&slot->ring);
 	return 0;
 }
 
@@ -181,7 +141,7 @@ static int weave_core_run_sequential(struct weave_core *s, u32 n, bool keep)
 
 	for (i = 0; i < n && !err; i++) {
 		slot = &s->slots[s->set[i]];
-		while (slot->count && !err)
+		while (slot->ring.count && !err)
 			err = weave_slot_run_one(s, slot, slot->bstream, keep);
 		weave_bstream_flush(s, slot->bstream);
 	}
@@ -203,11 +163,11 @@ static int weave_core_run_interleave(struct weave_core *s, u32 n, bool keep)
 	for (i = 1; i < n; i++)
 		weave_bstream_flush(s, s->slots[s->set[i]].bstream);
 	for (i = 0; i < n; i++)
-		rounds = max(rounds, s->slots[s->set[i]].count);
+		rounds = max(rounds, s->slots[s->set[i]].ring.count);
 	for (round = 0; round < rounds && !err; round++) {
 		for (i = 0; i < n && !err; i++) {
 			slot = &s->slots[s->set[i]];
-			if (slot->count)
+			if (slot->ring.count)
 				err = weave_slot_run_one(s, slot, exec, keep);
 		}
 	}
@@ -221,7 +181,7 @@ static u32 weave_core_set_queued(const struct weave_core *s, u32 n)
 	u32 i, queued = 0;
 
 	for (i = 0; i < n; i++)
-		queued += s->slots[s->set[i]].count;
+		queued += s->slots[s->set[i]].ring.count;
 	return queued;
 }
 
@@ -259,6 +219,19 @@ static int weave_core_run(struct weave_core *s, u32 n, bool keep, u32 stream)
 	return err;
 }
 
+/*
+ * After an execution a caller asked for, free the free chunks of the n
+ * slots in s->set[] (see "DOC: Ring memory").  Not inside
+ * weave_core_register(), whose pushes may need them.
+ */
+static void weave_core_trim(struct weave_core *s, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		weave_core_ring_trim(&s->slots[s->set[i]].ring, &s->ring_bytes);
+}
+
 static bool weave_set_has(const u32 *set, u32 n, u32 idx)
 {
 	u32 i;
@@ -278,6 +251,7 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
 			   u32 count, bool keep, u32 stream)
 {
 	u32 i, idx, n = 0;
+	int err;
 
 	for (i = 0; i < count; i++) {
 		idx = weave_core_slot(core, streams[i]);
@@ -285,7 +259,12 @@ static int weave_core_exec(struct weave_core *core, const u32 *streams,
 		    !weave_set_has(core->set, n, idx))
 			core->set[n++] = idx;
 	}
-	return n ? weave_core_run(core, n, keep, stream) : 0;
+	if (!n)
+		return 0;
+	err = weave_core_run(core, n, keep, stream);
+	if (keep)
+		weave_core_trim(core, n);
+	return err;
 }
 
 /**
@@ -317,7 +296,7 @@ int weave_core_execute(struct weave_core *core, const u32 *streams,
 			       count ? streams[0] : 0);
 }
 
-/* Make the slot's ring and backend stream on its first use. */
+/* Make the slot's backend stream on its first use; its ring grows later. */
 static int weave_slot_init(struct weave_core *s, u32 idx)
 {
 	struct weave_slot *slot = &s->slots[idx];
@@ -325,19 +304,10 @@ static int weave_slot_init(struct weave_core *s, u32 idx)
 
 	if (slot->bstream)
 		return 0;
-	/* Not zeroed: an entry is written whole before it is read. */
-	slot->ring = kvmalloc_array(s->max_tasks, sizeof(*slot->ring),
-				    GFP_KERNEL_ACCOUNT);
-	if (!slot->ring)
-		return -ENOMEM;
 	bs = s->ops->create_stream(s->backend, idx, s->max_tasks);
-	if (IS_ERR(bs)) {
-		kvfree(slot->ring);
-		slot->ring = NULL;
+	if (IS_ERR(bs))
 		return PTR_ERR(bs);
-	}
 	slot->bstream = bs;
-	s->ring_bytes += (u64)s->max_tasks * sizeof(*slot->ring);
 	return 0;
 }
 
@@ -345,18 +315,36 @@ static int weave_slot_init(struct weave_core *s, u32 idx)
  * weave_core_reserve() - Make a logical stream's slot ready for tasks.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
+ * @tasks: The tasks the caller is about to register on @stream, in
+ *	order; their sizes are all that is read.
+ * @n: Entries of @tasks; may be 0.
  *
- * Creates the slot's ring and backend stream if it has none yet, the only
- * step of weave_core_register() that can fail for a well-formed task, so
- * that a caller can commit to registering before it registers.
+ * Creates the slot's backend stream if it has none yet and sets aside
+ * every ring chunk that registering @tasks may take, the only steps of
+ * weave_core_register() that can fail for a well-formed task, so that a
+ * caller can commit to registering before it registers.  What it sets
+ * aside holds until an execution the caller asks for (a flush, execute,
+ * isolation or destroy of the slot) frees it: reserve after those.  See
+ * "DOC: Ring memory".
  *
  * Context: &weave_core.lock held.
- * Return: 0, or the error of allocating the slot; nothing changed then.
+ * Return: 0, or the error of creating the slot's backend stream or
+ * -ENOMEM; the chunks set aside so far then stay on the free list.
  */
-int weave_core_reserve(struct weave_core *core, u32 stream)
+int weave_core_reserve(struct weave_core *core, u32 stream,
+		       const struct weave_task *tasks, u32 n)
 {
+	u32 idx = weave_core_slot(core, stream);
+	struct weave_ring *r = &core->slots[idx].ring;
+	u32 need;
+	int ret;
+
 	lockdep_assert_held(core->lock);
-	return weave_slot_init(core, weave_core_slot(core, stream));
+	ret = weave_slot_init(core, idx);
+	if (ret)
+		return ret;
+	need = weave_core_ring_chunks_needed(r, tasks, n);
+	return weave_core_ring_set_aside(r, need, &core->ring_bytes);
 }
 
 /**
@@ -376,8 +364,8 @@ u64 weave_core_next_seqno(const struct weave_core *core)
  * weave_core_register() - Queue a task on a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
- * @task: The task; copied, with @task->stream, @task->slot and @task->seqno
- *	set first.
+ * @task: The task; packed into a ring entry (weave_core_entry_pack()), with
+ *	@task->stream, @task->slot and @task->seqno set first.
  *
  * The seed's algorithm: 1) align: execute, as one set, the other slots on
  * which tasks binding the same buffers are still queued (the target slot
@@ -389,10 +377,12 @@ u64 weave_core_next_seqno(const struct weave_core *core)
  *
  * Context: &weave_core.lock held.
  * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
- * bindings, too many uniform bytes, bad access flags, a host write that is
- * not one written binding of @task->len bytes); or the error of allocating
- * the slot, which cannot happen after weave_core_reserve() of @stream.  On
- * error nothing changed.
+ * bindings, too many uniform bytes, bad access flags, a kernel id past
+ * 255, a refusal that is not an errno, a host write that is not one
+ * written binding of @task->len bytes); or the error of creating the
+ * slot's backend stream or growing its ring, which cannot happen after
+ * weave_core_reserve() of @stream with this task among its tasks.  On
+ * error nothing changed, but for a free chunk that may stay.
  */
 int weave_core_register(struct weave_core *core, u32 stream,
 			struct weave_task *task)
@@ -409,6 +399,10 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	if (ret)
 		return ret;
 	ret = weave_slot_init(core, idx);
+	if (!ret)
+		ret = weave_core_ring_make_room(&slot->ring,
+						weave_core_entry_size_of(task),
+						&core->ring_bytes);
 	if (ret)
 		return ret;
 
@@ -430,14 +424,10 @@ int weave_core_register(struct weave_core *core, u32 stream,
 		track->slot = idx;
 		track->queued++;
 	}
-	/* The tail: head + count, wrapped; count < max_tasks. */
-	i = slot->head + slot->count;
-	if (i >= core->max_tasks)
-		i -= core->max_tasks;
-	weave_core_task_copy(&slot->ring[i], task);
-	slot->count++;
+	/* Align executed other slots only: the room made above is there. */
+	weave_core_ring_push(&slot->ring, task);
 
-	if (slot->count >= core->max_tasks)
+	if (slot->ring.count >= core->max_tasks)
 		weave_core_exec(core, &idx, 1, false, stream);
 	return 0;
 }
@@ -562,6 +552,7 @@ int weave_core_flush_all(struct weave_core *core)
 	err = weave_core_run(core, n, true, 0);
 	for (i = 0; i < n; i++)
 		weave_bstream_flush(core, core->slots[core->set[i]].bstream);
+	weave_core_trim(core, n);
 	return err;
 }
 
@@ -669,7 +660,7 @@ bool weave_core_isolated(const struct weave_core *core, u32 stream)
 u32 weave_core_slot_queued(const struct weave_core *core, u32 stream)
 {
 	lockdep_assert_held(core->lock);
-	return weave_slot_of(core, stream)->count;
+	return weave_slot_of(core, stream)->ring.count;
 }
 
 /**
@@ -686,7 +677,7 @@ u64 weave_core_queued(const struct weave_core *core)
 
 	lockdep_assert_held(core->lock);
 	for (i = 0; i < core->max_streams; i++)
-		n += core->slots[i].count;
+		n += core->slots[i].ring.count;
 	return n;
 }
 
@@ -737,32 +728,29 @@ int weave_core_init(struct weave_core *core,
  * @core: The scheduler core.
  *
  * Cancels every queued task without enqueueing it: its staging goes to
- * the backend's drop and its tracks are released (track_idle is called).  Then
- * destroys every backend stream and frees the slots.
+ * the backend's drop and its tracks are released (track_idle is called).
+ * Then destroys every backend stream and frees the slots and their rings.
  *
  * Context: &weave_core.lock held; no other user of @core remains.
  */
 void weave_core_fini(struct weave_core *core)
 {
-	struct weave_task *task;
+	struct weave_entry *e;
 	struct weave_slot *slot;
 	u32 i;
 
 	lockdep_assert_held(core->lock);
 	for (i = 0; i < core->max_streams; i++) {
 		slot = &core->slots[i];
-		while (slot->count) {
-			task = weave_slot_pop(core, slot);
-			core->ops->drop(core->backend, task);
-			task->data = NULL;
-			weave_task_done(core, task);
+		while (slot->ring.count) {
+			e = weave_core_ring_peek(&slot->ring);
+			core->ops->drop(core->backend, e);
+			weave_entry_done(core, e);
+			weave_core_ring_pop(&slot->ring);
 		}
-		if (slot->bstream) {
+		if (slot->bstream)
 			core->ops->destroy_stream(core->backend, slot->bstream);
-			core->ring_bytes -= (u64)core->max_tasks *
-					     sizeof(*slot->ring);
-		}
-		kvfree(slot->ring);
+		weave_core_ring_fini(&slot->ring, &core->ring_bytes);
 	}
 	WARN_ON_ONCE(core->ring_bytes);
 	kfree(core->slots);

@@ -13,6 +13,8 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+#include "weave_task.h"
+
 struct mutex;
 struct weave_bstream;
 struct weave_failures;
@@ -35,10 +37,11 @@ struct weave_slot;
  * The caller names logical streams with u32 handles: the ioctl layer
  * allocates them per client, the core only maps them.  A stream folds onto
  * slot weave_core_slot(), handle % max_streams; folded streams share the
- * slot's FIFO ring.  A slot's ring (max_tasks entries) and its backend
- * stream (ops->create_stream) are made on the first task registered on
- * it; a flush of a slot that never had a task does nothing and creates
- * nothing.  Backend streams live until weave_core_fini().
+ * slot's FIFO ring.  A slot's ring and its backend stream
+ * (ops->create_stream) are made on the first task registered on it (or
+ * weave_core_reserve()); a flush of a slot that never had a task does
+ * nothing and creates nothing.  Backend streams live until
+ * weave_core_fini().
  *
  * &weave_task.seqno is per client.  The counters the uAPI reports
  * (enqueued, executed, completed) are per logical stream and kept by the
@@ -66,7 +69,7 @@ struct weave_slot;
  * DOC: Task ownership
  *
  * A task owns its host-write staging &weave_task.data.  The caller owns it
- * until weave_core_register() returns 0; then the core owns it, copied
+ * until weave_core_register() returns 0; then the core owns it, packed
  * into the ring.  An enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it, as it made it.  A task whose enqueue
  * failed is still the core's.  A task cancelled by weave_core_fini() goes
@@ -135,31 +138,39 @@ struct weave_slot;
  * weave_core_fini(), also for a slot whose ring was never made.
  */
 
-/** WEAVE_MAX_BINDINGS - The most buffers one task binds. */
-#define WEAVE_MAX_BINDINGS		8
-/** WEAVE_MAX_UNIFORM_BYTES - The most inline uniform bytes of a launch. */
-#define WEAVE_MAX_UNIFORM_BYTES		64
+/**
+ * DOC: Ring memory
+ *
+ * A slot's ring holds &struct weave_entry records, each as long as what
+ * its task has (weave_core_entry_size()): a 32-byte head, then only the grid
+ * of a launch whose grid is not 1x1x1, the staging of a host write, the
+ * bindings used and the uniform bytes used.  A noop launch costs 32 bytes;
+ * the largest entry is %WEAVE_ENTRY_MAX_SIZE.
+ *
+ * Entries are appended to chunks of %WEAVE_RING_CHUNK_BYTES, allocated
+ * with GFP_KERNEL_ACCOUNT as the ring grows; an entry never straddles two.
+ * A chunk the ring's head leaves goes to the slot's free list, for the
+ * ring's tail to reuse.  So a ring holds what is queued on it, one chunk
+ * of slack, and the chunks weave_core_reserve() set aside; when an
+ * execution that a caller asked for (a flush, an execute, isolation, a
+ * destroy) leaves a slot empty, its free chunks are freed, and the slot
+ * keeps one chunk.  &weave_core.ring_bytes counts every chunk held.
+ *
+ * The bounds: at most max_tasks entries per slot (the threshold executes
+ * the slot when it holds that many), so at most max_tasks *
+ * %WEAVE_ENTRY_MAX_SIZE bytes of entries, in at most max_tasks chunks,
+ * plus the chunks reserved for the registrations under way.
+ *
+ * Growing can fail, and registering a task must not once the caller has
+ * committed to it: weave_core_reserve() sets aside, for a list of tasks,
+ * every chunk their registration may take, whatever executions happen in
+ * between; weave_core_register() then takes only those.
+ */
+
 /** WEAVE_CORE_MAX_STREAMS - The largest accepted max_streams. */
 #define WEAVE_CORE_MAX_STREAMS		256
 /** WEAVE_CORE_MAX_TASKS - The largest accepted max_tasks. */
 #define WEAVE_CORE_MAX_TASKS		1024
-
-/** WEAVE_ACCESS_READ - The task reads the bound range. */
-#define WEAVE_ACCESS_READ		BIT(0)
-/** WEAVE_ACCESS_WRITE - The task writes the bound range. */
-#define WEAVE_ACCESS_WRITE		BIT(1)
-/** WEAVE_ACCESS_RW - The task reads and writes the bound range. */
-#define WEAVE_ACCESS_RW			(WEAVE_ACCESS_READ | WEAVE_ACCESS_WRITE)
-
-/**
- * enum weave_task_kind - What a task does.
- * @WEAVE_TASK_LAUNCH: Run a kernel over a grid.
- * @WEAVE_TASK_HOST_WRITE: Copy staged bytes into a buffer range.
- */
-enum weave_task_kind {
-	WEAVE_TASK_LAUNCH,
-	WEAVE_TASK_HOST_WRITE,
-};
 
 /**
  * enum weave_strategy - How an execution hands slots to the backend.
@@ -171,90 +182,6 @@ enum weave_task_kind {
 enum weave_strategy {
 	WEAVE_STRATEGY_INTERLEAVE,
 	WEAVE_STRATEGY_SEQUENTIAL,
-};
-
-/**
- * struct weave_track - Where a client's queued tasks on one buffer sit.
- * @slot: The slot holding every queued task that binds the buffer; only
- *	meaningful while @queued is not zero.
- * @queued: How many bindings of queued tasks name the buffer.
- *
- * One per (client, buffer), owned by the caller, zero-initialised and
- * written only by the core.  See "DOC: Buffer tracking".
- */
-struct weave_track {
-	u32 slot;
-	u32 queued;
-};
-
-/**
- * struct weave_binding - One buffer range a task touches.
- * @bo: The buffer, opaque to the core and handed to the backend.
- * @track: The client's tracking struct of @bo; never NULL.
- * @offset: Start of the range, in bytes.
- * @size: Length of the range, in bytes.
- * @access: %WEAVE_ACCESS_READ, %WEAVE_ACCESS_WRITE or %WEAVE_ACCESS_RW.
- */
-struct weave_binding {
-	void *bo;
-	struct weave_track *track;
-	u64 offset;
-	u64 size;
-	u32 access;
-};
-
-/**
- * struct weave_grid - Launch dimensions, in workgroups.
- * @x: Width.
- * @y: Height.
- * @z: Depth.
- */
-struct weave_grid {
-	u32 x;
-	u32 y;
-	u32 z;
-};
-
-/**
- * struct weave_task - A unit of work, copied by value into a slot's ring.
- * @kind: A &enum weave_task_kind.
- * @stream: Set by the core: the logical stream the task was registered on.
- * @seqno: Set by the core: the client's registration counter, 1 for the
- *	first task of a &struct weave_core, never reused.
- * @slot: Set by the core: the slot of @stream, weave_core_slot().
- * @num_bindings: Used entries of @bindings; exactly 1 for a host write.
- * @bindings: The buffers the task touches; for a host write, the
- *	destination, whose @size equals @len.
- * @kernel_id: Launch only: which kernel to run.
- * @grid: Launch only: the dispatch size.
- * @uniform_len: Launch only: used bytes of @uniforms.
- * @uniforms: Launch only: inline uniform data.
- * @data: Host write only: kernel-staged bytes from kvmalloc() or kmalloc();
- *	the task owns them, see "DOC: Task ownership".  NULL for a launch.
- * @len: Host write only: bytes at @data, not zero.
- * @stream_seqno: Set by the caller, for failure reports: the task's
- *	sequence number on its logical stream, as the uAPI counts it.
- * @label: Set by the caller, for failure reports: the user's label.
- * @refuse: Set by the caller: zero, or the negative errno of a task that
- *	must not run, because a capture window refused it; the backend
- *	records a failure on what it should have written instead.
- */
-struct weave_task {
-	enum weave_task_kind kind;
-	u32 stream;
-	u64 seqno;
-	u32 slot;
-	u32 num_bindings;
-	struct weave_binding bindings[WEAVE_MAX_BINDINGS];
-	u32 kernel_id;
-	struct weave_grid grid;
-	u32 uniform_len;
-	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
-	void *data;
-	u64 len;
-	u64 stream_seqno;
-	u32 label;
-	int refuse;
 };
 
 /**
@@ -276,11 +203,13 @@ struct weave_core_exec {
 
 /**
  * struct weave_backend_ops - What the core asks of a backend.
- * @enqueue: Append @task to @bs.  @bs may be another slot's backend stream
- *	(interleave).  On success the backend takes what @task owns (see
- *	"DOC: Task ownership").  An error refuses the task: the backend took
- *	nothing and changed nothing, and the core keeps the task queued or
- *	hands it to @fail (see "DOC: Errors").
+ * @enqueue: Append @task, the ring entry of a task, to @bs; it is valid
+ *	only during the call, so the backend encodes what it needs of it.
+ *	@bs may be another slot's backend stream (interleave).  On success
+ *	the backend takes what @task owns (see "DOC: Task ownership").  An
+ *	error refuses the task: the backend took nothing and changed
+ *	nothing, and the core keeps the task queued or hands it to @fail
+ *	(see "DOC: Errors").
  * @fail: Take @task, which @enqueue refused on @bs with @err, and dispose
  *	of it so that its failure is seen, in its place in the order: on
  *	@bs, after what was enqueued there before it (the soft engine
@@ -317,12 +246,12 @@ struct weave_core_exec {
  */
 struct weave_backend_ops {
 	int (*enqueue)(void *backend, struct weave_bstream *bs,
-		       const struct weave_task *task,
+		       const struct weave_entry *task,
 		       struct weave_failures *failures);
 	void (*fail)(void *backend, struct weave_bstream *bs,
-		     const struct weave_task *task, int err,
+		     const struct weave_entry *task, int err,
 		     struct weave_failures *failures);
-	void (*drop)(void *backend, const struct weave_task *task);
+	void (*drop)(void *backend, const struct weave_entry *task);
 	int (*flush)(void *backend, struct weave_bstream *bs,
 		     struct weave_failures *failures);
 	struct weave_bstream *(*create_stream)(void *backend, u32 slot,
@@ -373,8 +302,8 @@ struct weave_core_params {
  * @max_tasks: See &weave_core_params.max_tasks.
  * @strategy: The current &enum weave_strategy.
  * @seqno: The last &weave_task.seqno handed out.
- * @ring_bytes: Bytes of the slots' rings allocated, max_tasks entries each;
- *	they live until weave_core_fini().
+ * @ring_bytes: Bytes of the chunks the slots' rings hold, see "DOC: Ring
+ *	memory".
  *
  * Read-only for callers; change it only through weave_core_*().
  */
@@ -414,7 +343,8 @@ int weave_core_init(struct weave_core *core,
 void weave_core_fini(struct weave_core *core);
 int weave_core_set_strategy(struct weave_core *core,
 			    enum weave_strategy strategy);
-int weave_core_reserve(struct weave_core *core, u32 stream);
+int weave_core_reserve(struct weave_core *core, u32 stream,
+		       const struct weave_task *tasks, u32 n);
 u64 weave_core_next_seqno(const struct weave_core *core);
 int weave_core_register(struct weave_core *core, u32 stream,
 			struct weave_task *task);

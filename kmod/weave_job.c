@@ -403,7 +403,7 @@ struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
 
 /* Whether @job has room for @task and @ndeps dependencies as it is. */
 static bool weave_job_has_room(const struct weave_job *job,
-			       const struct weave_task *task, u32 ndeps)
+			       const struct weave_entry *task, u32 ndeps)
 {
 	return job->ntasks < job->ctasks &&
 	       job->nbos + task->num_bindings <= job->cbos &&
@@ -413,7 +413,7 @@ static bool weave_job_has_room(const struct weave_job *job,
 
 /* Make room in @job for @task and the @ndeps dependencies it brings. */
 int weave_eng_job_reserve(struct weave_job *job,
-			  const struct weave_task *task, u32 ndeps)
+			  const struct weave_entry *task, u32 ndeps)
 {
 	struct weave_ectx *ctx = job->ctx;
 	u32 need = job->nbos + task->num_bindings;
@@ -524,7 +524,7 @@ int weave_eng_ctx_reserve(struct weave_ectx *ctx)
  * Return: The job, or NULL if the client has no reserve.
  */
 struct weave_job *weave_eng_job_take_reserve(struct weave_bstream *bs,
-					     const struct weave_task *task,
+					     const struct weave_entry *task,
 					     u32 ndeps,
 					     struct weave_ebinding **more)
 {

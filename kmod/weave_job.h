@@ -356,10 +356,10 @@ struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
 
 void weave_eng_job_bytes_sub(struct weave_ectx *ctx, u32 n);
 struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs);
-int weave_eng_job_reserve(struct weave_job *job, const struct weave_task *task,
+int weave_eng_job_reserve(struct weave_job *job, const struct weave_entry *task,
 			  u32 ndeps);
 struct weave_job *weave_eng_job_take_reserve(struct weave_bstream *bs,
-					     const struct weave_task *task,
+					     const struct weave_entry *task,
 					     u32 ndeps,
 					     struct weave_ebinding **more);
 void weave_eng_job_free_reserve(struct weave_job *job);

@@ -487,11 +487,12 @@ static bool weave_tasks_queue_any(const struct weave_task *tasks, u32 n)
 
 /*
  * Reserve step, the last that can fail: the engine's reserve job, the
- * stream's slot, into *@slot, and the gates of the *@nf in-fences.  Sets
- * *@nf to zero if it put them.
+ * stream's slot, into *@slot, with ring room for the @n @tasks, and the
+ * gates of the *@nf in-fences.  Sets *@nf to zero if it put them.
  */
 static int weave_enqueue_reserve(struct weave_client *c,
 				 struct drm_weave_enqueue *args,
+				 const struct weave_task *tasks, u32 n,
 				 struct dma_fence **fences, u32 *nf,
 				 u32 *slot)
 {
@@ -501,9 +502,6 @@ static int weave_enqueue_reserve(struct weave_client *c,
 	ret = weave_eng_ctx_reserve(c->ectx);
 	if (ret)
 		return ret;
-	ret = weave_core_reserve(&c->core, args->stream);
-	if (ret)
-		return ret;
 	*slot = weave_core_slot(&c->core, args->stream);
 	if (*nf && weave_eng_ctx_gate_room(c->ectx, *slot) < *nf) {
 		/* Packing the slot's tasks hands its gates to a job. */
@@ -511,6 +509,10 @@ static int weave_enqueue_reserve(struct weave_client *c,
 		if (ret)
 			return ret;
 	}
+	/* After that execution, which gives back the ring's free chunks. */
+	ret = weave_core_reserve(&c->core, args->stream, tasks, n);
+	if (ret)
+		return ret;
 	ret = weave_eng_ctx_gates_prepare(c->ectx, *slot, fences, nf);
 	if (ret)
 		*nf = 0;	/* it put the fences */
@@ -643,7 +645,8 @@ static int weave_submit_record(struct weave_client *c,
 	int ret = 0;
 
 	if (weave_tasks_queue_any(tasks, *n)) {
-		ret = weave_enqueue_reserve(c, args, fences, nf, slot);
+		ret = weave_enqueue_reserve(c, args, tasks, *n, fences, nf,
+					    slot);
 		if (!ret)
 			ret = weave_tasks_pin(tasks, *n, true);
 		if (!ret)
@@ -737,7 +740,8 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	if (!ret && count && !record)
 		ret = weave_eng_ctx_fail_reserve(c->ectx, tasks, count, false);
 	if (!ret && count)
-		ret = weave_enqueue_reserve(c, args, fences, &nf, &slot);
+		ret = weave_enqueue_reserve(c, args, tasks, count, fences,
+					    &nf, &slot);
 	if (!ret && count) {
 		/* Committed: it takes the tasks, the fences and in-syncs. */
 		ret = weave_enqueue_commit(c, args, ls, tasks, count, st.bytes,

@@ -19,6 +19,7 @@
 #include "weave_fence.h"
 #include "weave_job.h"
 #include "weave_lists.h"
+#include "weave_ring.h"
 #include "weave_template.h"
 
 /**
@@ -92,11 +93,18 @@ struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
 {
 	struct weave_template *tmpl;
 	struct weave_ebinding *more;
+	struct weave_entry *e;
 	u32 i, extra;
 
-	tmpl = kvzalloc(struct_size(tmpl, tasks, n), GFP_KERNEL_ACCOUNT);
-	if (!tmpl)
+	/* The encoder reads ring entries: each task is packed as one first. */
+	e = kmalloc(WEAVE_ENTRY_MAX_SIZE, GFP_KERNEL);
+	if (!e)
 		return NULL;
+	tmpl = kvzalloc(struct_size(tmpl, tasks, n), GFP_KERNEL_ACCOUNT);
+	if (!tmpl) {
+		kfree(e);
+		return NULL;
+	}
 	kref_init(&tmpl->ref);
 	tmpl->ntasks = n;
 	for (i = 0; i < n; i++) {
@@ -108,13 +116,16 @@ struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
 			if (!more)
 				goto err;
 		}
-		weave_eng_etask_fill(&tmpl->tasks[i], &tasks[i], more);
+		weave_core_entry_pack(e, &tasks[i]);
+		weave_eng_etask_fill(&tmpl->tasks[i], e, more);
 	}
 	if (weave_template_bos(tmpl, tasks, n))
 		goto err;
+	kfree(e);
 	return tmpl;
 
 err:
+	kfree(e);
 	weave_eng_template_put(tmpl);
 	return NULL;
 }

@@ -380,7 +380,8 @@ struct drm_weave_memory_usage {
  * @arena_bytes + @alone_bytes (before uAPI 1.4: @ring_bytes + @job_bytes +
  * @staged_bytes + @gate_bytes).  Slot rings and staging arenas are made on
  * a slot's first task, and first small host write, and kept until the file
- * is closed (destroying a stream does not free them), so once the client
+ * is closed (destroying a stream does not free them; a ring shrinks to
+ * one chunk when a flush empties it), so once the client
  * is idle -- everything it enqueued flushed and waited for, and @jobs back
  * at zero, which follows completion shortly, as jobs are freed
  * asynchronously -- @kernel_bytes is @ring_bytes plus @arena_bytes plus
@@ -422,9 +423,10 @@ struct drm_weave_client_usage {
 	__u64 kernel_bytes;
 
 	/**
-	 * @ring_bytes: Bytes of the slots' task rings.  Each slot that ever
-	 * had a task has one ring of max_tasks entries, allocated whole, so
-	 * this does not depend on how many tasks are queued.
+	 * @ring_bytes: Bytes of the slots' task rings.  A ring grows in
+	 * chunks with the tasks queued on it, each taking only what it uses
+	 * (32 bytes for a noop), and once they are flushed it keeps one chunk,
+	 * so each slot that ever had a task holds at least that much.
 	 */
 	__u64 ring_bytes;
 

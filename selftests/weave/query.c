@@ -285,8 +285,9 @@ TEST_F(query, client_usage_fresh_is_zero)
 #define USAGE_BYTES	256
 
 /*
- * Queued work is counted exactly, and everything but the rings (and at most
- * one cached task array) goes away once it has completed.
+ * Queued work is counted exactly, rings grow with what is queued, and
+ * everything but a chunk of ring per slot (and at most one cached task
+ * array) goes away once it has completed.
  */
 TEST_F(query, client_usage_counts_queued_work)
 {
@@ -343,9 +344,13 @@ TEST_F(query, client_usage_counts_queued_work)
 	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
 	ASSERT_EQ(0u, usage.jobs);
 	ASSERT_EQ(0u, usage.job_bytes);
-	/* One ring of max_tasks entries per slot used. */
-	ASSERT_LT(0u, usage.ring_bytes);
-	ASSERT_EQ(0u, usage.ring_bytes % (slots * threshold));
+	/*
+	 * Compact entries, as many as are queued: at least 32 bytes each,
+	 * and with chunk slack, less than 128 bytes each (a host write
+	 * takes 88, a noop 32) and 512 bytes more per slot used.
+	 */
+	ASSERT_LE(tasks * 32, usage.ring_bytes);
+	ASSERT_GE(tasks * 128 + slots * 512, usage.ring_bytes);
 	/* The writes are small: one staging arena per slot used, in it. */
 	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
 	ASSERT_EQ(0u, usage.alone_bytes);
@@ -367,12 +372,15 @@ TEST_F(query, client_usage_counts_queued_work)
 	ASSERT_EQ((uint64_t)USAGE_STREAMS, usage.streams);
 
 	/*
-	 * Idle: the rings, the arenas, and at most one task array of
-	 * max_tasks entries.
+	 * Idle: one chunk of ring per slot used (the flush gave back the
+	 * rest), the arenas, and at most one task array of max_tasks entries.
 	 */
 	usage = weave_test_client_idle(_metadata, self->fd);
 	ASSERT_EQ(0u, usage.pending_tasks);
-	ASSERT_EQ(rings, usage.ring_bytes);
+	ASSERT_LT(0u, usage.ring_bytes);
+	ASSERT_GE(rings, usage.ring_bytes);
+	ASSERT_EQ(0u, usage.ring_bytes % slots);
+	rings = usage.ring_bytes;
 	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
 	ASSERT_EQ(0u, usage.job_bytes % threshold);
 	ASSERT_EQ(rings + usage.arena_bytes + usage.job_bytes,
@@ -393,6 +401,44 @@ TEST_F(query, client_usage_counts_queued_work)
 	ASSERT_EQ(0u, usage.streams);
 	ASSERT_EQ(rings, usage.ring_bytes);
 	ASSERT_EQ(slots * info.slot_staging_bytes, usage.arena_bytes);
+}
+
+/*
+ * Rings hold compact entries that grow with what is queued: a pending noop
+ * costs at most 64 bytes of kernel memory (issue 21), with the ring half
+ * full and with it as full as it stays.
+ */
+TEST_F(query, a_pending_noop_costs_at_most_64_bytes)
+{
+	struct drm_weave_device_info info = weave_test_info(_metadata,
+							    self->fd);
+	uint32_t threshold = info.max_tasks, stream, k, queued = 0;
+	const uint32_t want[2] = { threshold / 2, threshold - 1 };
+	struct drm_weave_client_usage usage;
+	struct weave_test_batch b;
+
+	ASSERT_LE(4u, threshold);
+	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
+			 threshold);
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	for (k = 0; k < 2; k++) {
+		while (queued < want[k]) {
+			weave_test_batch_init(&b);
+			while (queued < want[k] && b.n < WEAVE_TEST_BATCH) {
+				weave_test_noop(&b);
+				queued++;
+			}
+			weave_test_enqueue(_metadata, self->fd, stream, &b);
+		}
+		usage = weave_test_client_usage(_metadata, self->fd);
+		ASSERT_EQ(queued, usage.queued_tasks);
+		ASSERT_EQ(usage.ring_bytes, usage.kernel_bytes);
+		ASSERT_LT(0u, usage.ring_bytes);
+		ASSERT_GE(64ull * queued, usage.kernel_bytes);
+		TH_LOG("%u noops queued: %llu kernel bytes", queued,
+		       (unsigned long long)usage.kernel_bytes);
+	}
 }
 
 /* Another file of the device sees none of it. */

@@ -7,6 +7,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "mock_backend.h"
 
@@ -27,8 +28,47 @@ static void mock_record(struct mock_backend *m, const char *fmt, ...)
 	m->len += n;
 }
 
+/* The task an entry was packed from, as far as the entry keeps it. */
+static void mock_unpack(struct weave_task *t, const struct weave_entry *e)
+{
+	*t = (struct weave_task) {
+		.kind = e->kind,
+		.stream = e->stream,
+		.seqno = e->seqno,
+		.slot = e->slot,
+		.num_bindings = e->num_bindings,
+		.kernel_id = e->kernel_id,
+		.grid = weave_core_entry_grid(e),
+		.uniform_len = e->uniform_len,
+		.data = weave_core_entry_data(e),
+		.len = weave_core_entry_len(e),
+		.stream_seqno = e->stream_seqno,
+		.label = e->label,
+		.refuse = e->refuse,
+	};
+	memcpy(t->bindings, weave_core_entry_bindings(e),
+	       e->num_bindings * sizeof(*t->bindings));
+	memcpy(t->uniforms, weave_core_entry_uniforms(e), e->uniform_len);
+}
+
+/* A core on @m with @lock and these limits, interleaving. */
+struct weave_core_params mock_params(struct mock_backend *m,
+				     struct mutex *lock, u32 max_streams,
+				     u32 max_tasks)
+{
+	return (struct weave_core_params) {
+		.ops = &mock_ops,
+		.backend = m,
+		.lock = lock,
+		.track_idle = mock_track_idle,
+		.max_streams = max_streams,
+		.max_tasks = max_tasks,
+		.strategy = WEAVE_STRATEGY_INTERLEAVE,
+	};
+}
+
 static int mock_enqueue(void *backend, struct weave_bstream *bs,
-			const struct weave_task *task,
+			const struct weave_entry *task,
 			struct weave_failures *failures)
 {
 	struct mock_backend *m = backend;
@@ -48,14 +88,14 @@ static int mock_enqueue(void *backend, struct weave_bstream *bs,
 		return m->fail_enqueue_err;	/* took nothing */
 	m->taken[task->slot]++;
 	if (m->num_seen < MOCK_SEEN)
-		m->seen[m->num_seen++] = *task;
+		mock_unpack(&m->seen[m->num_seen++], task);
 	if (write)
-		kvfree(task->data);	/* the backend owns the staging now */
+		kvfree(weave_core_entry_data(task));	/* the backend's now */
 	return 0;
 }
 
 static void mock_fail(void *backend, struct weave_bstream *bs,
-		      const struct weave_task *task, int err,
+		      const struct weave_entry *task, int err,
 		      struct weave_failures *failures)
 {
 	struct mock_backend *m = backend;
@@ -66,7 +106,7 @@ static void mock_fail(void *backend, struct weave_bstream *bs,
 	if (task->kind == WEAVE_TASK_HOST_WRITE) {
 		mock_record(m, "XW%u:%llu", bs->slot,
 			    (unsigned long long)task->seqno);
-		kvfree(task->data);	/* the backend owns the staging now */
+		kvfree(weave_core_entry_data(task));	/* the backend's now */
 		return;
 	}
 	mock_record(m, "X%u:%u", bs->slot, task->kernel_id);
@@ -117,10 +157,10 @@ static void mock_destroy_stream(void *backend, struct weave_bstream *bs)
 	free(bs);
 }
 
-static void mock_drop(void *backend, const struct weave_task *task)
+static void mock_drop(void *backend, const struct weave_entry *task)
 {
 	(void)backend;
-	kvfree(task->data);
+	kvfree(weave_core_entry_data(task));
 }
 
 static bool mock_requires_isolation(void *backend,

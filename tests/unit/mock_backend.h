@@ -69,6 +69,9 @@ struct mock_backend {
 extern const struct weave_backend_ops mock_ops;
 
 void mock_track_idle(struct weave_core *core, struct weave_track *track);
+struct weave_core_params mock_params(struct mock_backend *m,
+				     struct mutex *lock, u32 max_streams,
+				     u32 max_tasks);
 const char *mock_log(const struct mock_backend *m);
 void mock_clear(struct mock_backend *m);
 void mock_isolate(struct mock_backend *m, u32 slot, bool isolated);

@@ -34,15 +34,7 @@ FIXTURE(sched) {
 static struct weave_core_params params(struct mock_backend *m,
 					struct mutex *lock)
 {
-	return (struct weave_core_params) {
-		.ops = &mock_ops,
-		.backend = m,
-		.lock = lock,
-		.track_idle = mock_track_idle,
-		.max_streams = MAX_STREAMS,
-		.max_tasks = MAX_TASKS,
-		.strategy = WEAVE_STRATEGY_INTERLEAVE,
-	};
+	return mock_params(m, lock, MAX_STREAMS, MAX_TASKS);
 }
 
 FIXTURE_SETUP(sched)
@@ -990,14 +982,14 @@ TEST_F(sched, reserve_makes_the_slot_so_register_cannot_fail)
 {
 	self->m.fail_create_slot = 2;
 	self->m.fail_create_err = -ENOMEM;
-	ASSERT_EQ(-ENOMEM, weave_core_reserve(&self->s, 2));
+	ASSERT_EQ(-ENOMEM, weave_core_reserve(&self->s, 2, NULL, 0));
 	CALLS("C2");
 	ASSERT_EQ(NULL, self->m.streams[2]);
 
 	self->m.fail_create_err = 0;
-	ASSERT_EQ(0, weave_core_reserve(&self->s, 2 + MAX_STREAMS));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 2 + MAX_STREAMS, NULL, 0));
 	CALLS("C2");
-	ASSERT_EQ(0, weave_core_reserve(&self->s, 2));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 2, NULL, 0));
 	CALLS("");
 	self->m.fail_create_err = -ENOMEM;
 	LAUNCH(2, 1);

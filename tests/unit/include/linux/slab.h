@@ -13,10 +13,20 @@
 #define GFP_KERNEL	0u
 #define GFP_KERNEL_ACCOUNT	0u
 
+/*
+ * kmalloc() counts its calls in weave_test_kmallocs and fails while
+ * weave_test_kmalloc_fail is set, for tests that check allocations.
+ */
+__attribute__((weak)) unsigned long weave_test_kmallocs;
+__attribute__((weak)) bool weave_test_kmalloc_fail;
+
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {
 	(void)gfp;
 	WARN_ON(weave_test_spins_held);
+	weave_test_kmallocs++;
+	if (weave_test_kmalloc_fail)
+		return NULL;
 	return malloc(size);
 }
 
