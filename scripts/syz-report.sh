@@ -7,8 +7,9 @@
 # and each crash with its report and C reproducer.
 #
 # --fetch saves, from the running manager, what the report needs once it
-# has stopped: its metrics and its coverage by function and by file
-# (OUT/cover/).
+# has stopped (OUT/cover/): its metrics, its coverage by function and by
+# file, and the raw PCs with the modules' addresses that
+# scripts/syz-fuzzcover.sh compares with weave's own fuzzer.
 #
 # Usage: scripts/syz-report.sh [--fetch] PORT OUT_DIR
 set -eu
@@ -25,9 +26,10 @@ cover=$out/cover
 if [ -n "$fetch" ]; then
 	mkdir -p "$cover"
 	# The coverage report symbolises every PC once: minutes under load.
-	for page in metrics funccover filecover; do
-		curl -sf --max-time 1800 -o "$cover/$page.tmp" "$url/$page" &&
-			mv "$cover/$page.tmp" "$cover/$page" ||
+	for page in metrics 'modules?raw=1' rawcover funccover filecover; do
+		file=${page%%\?*}
+		curl -sf --max-time 1800 -o "$cover/$file.tmp" "$url/$page" &&
+			mv "$cover/$file.tmp" "$cover/$file" ||
 			echo "syz-report: cannot fetch $url/$page" >&2
 	done
 	exit 0
