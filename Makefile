@@ -317,6 +317,13 @@ syz: | $(CACHE)/kernels.mk
 	scripts/syz-build.sh $(SYZKALLER)
 	scripts/syz-run.sh $(CACHE) $(SYZKALLER) $(HOURS) $(BUILD)/syz/campaign
 
+# After `make syz`: weave's own fuzzer suites for as long as the campaign
+# ran (or SYZ_SECONDS), on the same kernel, under a KCOV collector; both
+# coverages of kmod/ measured the same way.
+.PHONY: syz-compare
+syz-compare: all
+	scripts/syz-fuzzcover.sh $(CACHE) $(or $(SYZ_SECONDS),-) $(BUILD)/syz/campaign
+
 # libweave's ABI across a grown uAPI, `make install` with pkg-config, the
 # kselftest suites built in a kernel tree, and the goals that must not set
 # up: the user-space checks `make check` runs beside the unit tests.

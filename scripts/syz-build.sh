@@ -24,10 +24,15 @@ done
 
 PATH=$(dirname "$go"):$PATH
 export PATH GOFLAGS=-mod=vendor GOTOOLCHAIN=local GOPROXY=off GOTELEMETRY=off
-# The tree has no .git: syzkaller's Makefile names the revision from it.
+# The tree has no .git: syzkaller's Makefile names the revision from it
+# (and git complains, so the output goes to a log).
 rev=$(cat "$syz/.commit" 2>/dev/null || echo unknown)
-make -C "$syz" REV="$rev" descriptions
-make -C "$syz" REV="$rev" manager execprog executor prog2c cover symbolize
+log=$syz/weave-build.log
+echo "syz-build: building syzkaller in $syz (a few minutes; log $log)"
+{
+	make -C "$syz" REV="$rev" descriptions &&
+	make -C "$syz" REV="$rev" manager execprog executor prog2c cover symbolize
+} > "$log" 2>&1 || { grep -v '^    \|^$' "$log" | tail -n 30 >&2; exit 1; }
 for b in syz-manager syz-prog2c syz-cover syz-symbolize \
 	linux_amd64/syz-execprog linux_amd64/syz-executor; do
 	[ -x "$syz/bin/$b" ] || { echo "syz-build: $syz/bin/$b was not built" >&2; exit 1; }

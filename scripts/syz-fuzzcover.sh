@@ -10,6 +10,7 @@
 # ones scripts/syz-report.sh --fetch saved (OUT/cover/rawcover, modules).
 #
 # Usage: scripts/syz-fuzzcover.sh CACHE_DIR SECONDS CAMPAIGN_DIR
+#   SECONDS "-": as long as the campaign ran (CAMPAIGN_DIR/seconds).
 # Output: CAMPAIGN_DIR/fuzzcover/{guest.log,fuzz.pcs,compare.txt}
 set -eu
 [ $# -eq 3 ] || { echo "usage: $0 CACHE_DIR SECONDS CAMPAIGN_DIR" >&2; exit 1; }
@@ -17,6 +18,7 @@ cache=$1
 secs=$2
 camp=$(cd "$3" && pwd -P)
 out=$camp/fuzzcover
+[ "$secs" != - ] || secs=$(cat "$camp/seconds")
 mkdir -p "$out"
 . "$cache/debug-kernel-kcov.mk"
 kver=$KKCOV
