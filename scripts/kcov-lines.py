@@ -61,7 +61,7 @@ def lines_of(ko, sites):
     for line in out.splitlines() + ['0x']:
         if line.startswith('0x'):
             if frames is not None:
-                result.append(next((fr for fr in frames if '/kmod/' in fr[0]), None))
+                result.append(next((fr for fr in frames if fr[0].startswith('kmod/')), None))
             frames = []
             continue
         loc = line.split(' ')[0]
@@ -101,14 +101,15 @@ def main():
             for tok in f.read().split():
                 pcs.add(int(tok, 16) - base)
         hit = pcs & site_set
-        lines = {line[s] for s in hit if line[s]}
-        funcs = {func_of(s) for s in hit if line[s]} - {None}
-        reached_by[name] = funcs
+        hit_lines = {line[s] for s in hit if line[s]}
+        hit_funcs = {func_of(s) for s in hit if line[s]} - {None}
+        reached_by[name] = hit_funcs
         print('%s: lines %d of %d (%.1f%%), functions %d of %d (%.1f%%); '
-              '%d PCs in weave.ko, %d not at a call site'
-              % (name, len(lines), len(all_lines),
-                 100.0 * len(lines) / max(len(all_lines), 1), len(funcs),
-                 len(all_funcs), 100.0 * len(funcs) / max(len(all_funcs), 1),
+              '%d PCs at its KCOV call sites, %d elsewhere in .text'
+              % (name, len(hit_lines), len(all_lines),
+                 100.0 * len(hit_lines) / max(len(all_lines), 1),
+                 len(hit_funcs), len(all_funcs),
+                 100.0 * len(hit_funcs) / max(len(all_funcs), 1),
                  len(hit), len({p for p in pcs if 0 <= p < sites[-1] + 16} - site_set)))
     if '--unreached' in sys.argv:
         reached = set().union(*reached_by.values())
