@@ -2,11 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Runs a syzkaller campaign on weave's node (make syz): builds the KCOV
-# variant of the debug kernel and weave.ko for it, prepares the guest
-# (the host's root over 9p, with sshd unpacked from Debian's packages and
-# scripts/syz-guest-init as init), writes syz-manager's config with the
-# syscalls restricted to weave's node, runs syz-manager under TCG for
-# HOURS hours, then has scripts/syz-report.sh print what it found.
+# variant of the debug kernel and weave.ko for it, prepares the guest (an
+# initramfs of busybox and scripts/syz-guest-rdinit, which links in the
+# host's root shared over 9p; sshd unpacked from Debian's packages; the
+# campaign's ssh key), writes syz-manager's config with the syscalls
+# restricted to weave's node, runs syz-manager under TCG for HOURS hours,
+# then has scripts/syz-report.sh print what it found.
+#
+# syzkaller's own "9p" image does not serve: its config loader takes
+# "9p" for a file name, and it copies the executor to the guest's root,
+# which must then be writable.  The image syzkaller requires is an empty
+# disk the guest ignores.
 #
 # The campaign's folder (OUT) keeps the manager's workdir, so a second run
 # starts from the first one's corpus.
@@ -57,6 +63,17 @@ for deb in "$debs"/*.deb; do
 	dpkg-deb -x "$deb" "$out/sshd"
 done
 
+# The guest's initramfs, its empty disk and the campaign's ssh key.
+stage=$out/initramfs
+rm -rf "$stage"
+mkdir -p "$stage"
+cp /bin/busybox "$stage/busybox"
+cp scripts/syz-guest-rdinit "$stage/init"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initramfs.cpio.gz"
+rm -rf "$stage"
+[ -f "$out/disk.img" ] || head -c 1048576 /dev/zero > "$out/disk.img"
+[ -f "$out/key" ] || ssh-keygen -q -t ed25519 -N '' -C '' -f "$out/key"
+
 # The modules the guest loads, in order: weave.ko's dependencies, then it.
 for m in $(modinfo -F depends "$kmod/weave.ko" | tr ',' ' '); do
 	modprobe -d "$kdir" -S "$kver" --show-depends "$m" |
@@ -76,7 +93,7 @@ syscalls='"openat$weave", "openat$weave_any", "ioctl$DRM_IOCTL_WEAVE_*",
 # TCG; net.ifnames=0 keeps eth0, which the guest's init configures.
 cmdline="no_timer_check acpi=noirq no5lvl net.ifnames=0"
 [ "${SYZ_LEAK:-0}" = 1 ] || cmdline="$cmdline kmemleak=off"
-cmdline="$cmdline init=$top/scripts/syz-guest-init weave_syz=$out"
+cmdline="$cmdline weave_init=$top/scripts/syz-guest-init weave_syz=$out"
 cat > "$out/manager.cfg" <<EOF
 {
 	"name": "weave",
@@ -86,7 +103,9 @@ cat > "$out/manager.cfg" <<EOF
 	"kernel_obj": "$kdir/build",
 	"kernel_src": "$kdir/build/source",
 	"module_obj": ["$kmod"],
-	"image": "9p",
+	"image": "$out/disk.img",
+	"sshkey": "$out/key",
+	"ssh_user": "root",
 	"syzkaller": "$syz",
 	"procs": ${SYZ_PROCS:-2},
 	"sandbox": "none",
@@ -99,8 +118,9 @@ cat > "$out/manager.cfg" <<EOF
 		"cpu": ${SYZ_CPUS:-2},
 		"mem": 2048,
 		"kernel": "$kdir/boot/vmlinuz-$kver",
+		"initrd": "$out/initramfs.cpio.gz",
 		"cmdline": "$cmdline",
-		"qemu_args": "-accel tcg,thread=multi -cpu max",
+		"qemu_args": "-accel tcg,thread=multi -cpu max -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap",
 		"network_device": "virtio-net-pci"
 	}
 }
