@@ -93,7 +93,8 @@ syscalls='"openat$weave", "openat$weave_any", "ioctl$DRM_IOCTL_WEAVE_*",
 # TCG; net.ifnames=0 keeps eth0, which the guest's init configures.
 cmdline="no_timer_check acpi=noirq no5lvl net.ifnames=0"
 [ "${SYZ_LEAK:-0}" = 1 ] || cmdline="$cmdline kmemleak=off"
-cmdline="$cmdline weave_init=$top/scripts/syz-guest-init weave_syz=$out"
+# The guest sees the host's files under /host (scripts/syz-guest-rdinit).
+cmdline="$cmdline weave_init=/host$top/scripts/syz-guest-init weave_syz=/host$out"
 cat > "$out/manager.cfg" <<EOF
 {
 	"name": "weave",
