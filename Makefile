@@ -301,7 +301,7 @@ lint: module lib
 # syz-consts regenerates their const file from uapi/weave_drm.h (after a
 # uAPI change; make lint fails until it is done); syz-check compiles them
 # with the syzkaller tree SYZKALLER=DIR, as make lint does.
-.PHONY: syz-consts syz-check
+.PHONY: syz-consts syz-check syz
 syz-consts:
 	scripts/syz-consts.py --out tools/syz/dev_weave.txt.const
 
@@ -309,6 +309,24 @@ syz-check:
 	@test -n "$(SYZKALLER)" || { echo "make syz-check: set SYZKALLER=DIR" >&2; exit 1; }
 	scripts/syz-check.sh $(SYZKALLER) $(BUILD)/syz
 	scripts/syz-check.sh --self-test $(SYZKALLER) $(BUILD)/syz
+
+# A syzkaller campaign on weave's node (needs the network once, for sshd's
+# packages): builds syzkaller SYZKALLER=DIR with the descriptions, the
+# KCOV debug kernel and weave.ko for it, fuzzes for HOURS under TCG, and
+# prints executions, coverage of kmod/ and crashes.  Documentation/weave.rst
+# (Reliability) says more.
+HOURS	?= 2
+syz: | $(CACHE)/kernels.mk
+	@test -n "$(SYZKALLER)" || { echo "make syz: set SYZKALLER=DIR" >&2; exit 1; }
+	scripts/syz-build.sh $(SYZKALLER)
+	scripts/syz-run.sh $(CACHE) $(SYZKALLER) $(HOURS) $(BUILD)/syz/campaign
+
+# After `make syz`: weave's own fuzzer suites for as long as the campaign
+# ran (or SYZ_SECONDS), on the same kernel, under a KCOV collector; both
+# coverages of kmod/ measured the same way.
+.PHONY: syz-compare
+syz-compare: all
+	scripts/syz-fuzzcover.sh $(CACHE) $(or $(SYZ_SECONDS),-) $(BUILD)/syz/campaign
 
 # libweave's ABI across a grown uAPI, `make install` with pkg-config, the
 # kselftest suites built in a kernel tree, and the goals that must not set

@@ -8,28 +8,46 @@
 # plus CACHE/kernels/KVER/build, the tree external modules build against.
 # Writes CACHE/debug-kernel.mk (KDBG=KVER).
 #
-# The result is cached by the source package's version, the fragment and
+# VARIANT kcov builds the same kernel with scripts/debug-kernel-kcov.config
+# merged last (KCOV and debug info, for syzkaller: make syz), cached apart
+# in CACHE/debug-kernel-kcov, and writes CACHE/debug-kernel-kcov.mk
+# (KKCOV=KVER) instead.
+#
+# The result is cached by the source package's version, the fragments and
 # this script's recipe number: a warm run only checks the key.
 #
-# Usage: scripts/debug-kernel.sh CACHE_DIR
+# Usage: scripts/debug-kernel.sh CACHE_DIR [kcov]
 set -eu
 
 # The real path: a worktree may reach a shared cache through a symlink,
 # and the kernel's build link must not depend on that worktree.
 cache=$(cd "${1:?usage: debug-kernel.sh CACHE_DIR}" && pwd -P)
-frag=$(pwd)/scripts/debug-kernel.config
+frags=$(pwd)/scripts/debug-kernel.config
+name=debug-kernel
+var=KDBG
+case ${2-} in
+'') ;;
+kcov)
+	frags="$frags $(pwd)/scripts/debug-kernel-kcov.config"
+	name=debug-kernel-kcov
+	var=KKCOV ;;
+*)
+	echo "debug-kernel: unknown variant '$2'" >&2
+	exit 1 ;;
+esac
 tarball=/usr/src/linux-source-6.1.tar.xz
 # Raise when the way the kernel is built changes.
 recipe=1
 
 [ -f "$tarball" ] || { echo "debug-kernel: no $tarball (make setup)" >&2; exit 1; }
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-key=$({ echo "$srcver"; echo "$recipe"; cat "$frag"; } | sha256sum | cut -c1-12)
-top=$cache/debug-kernel
+# shellcheck disable=SC2086 # the fragments are a list of paths
+key=$({ echo "$srcver"; echo "$recipe"; cat $frags; } | sha256sum | cut -c1-12)
+top=$cache/$name
 dbg=$top/$key
 
 if [ -f "$dbg/.done" ]; then
-	cp "$dbg/debug-kernel.mk" "$cache/debug-kernel.mk"
+	cp "$dbg/$name.mk" "$cache/$name.mk"
 	exit 0
 fi
 
@@ -59,6 +77,19 @@ for sym in DRM_SCHED DRM_GEM_SHMEM_HELPER; do
 	grep -q "\"$sym (weave debug kernel)\"" "$src/drivers/gpu/drm/Kconfig" ||
 		{ echo "debug-kernel: cannot give $sym a prompt" >&2; exit 1; }
 done
+
+# The fragments as one, the last setting of an option winning.
+frag=$dbg/fragment.config
+# shellcheck disable=SC2086 # the fragments are a list of paths
+cat $frags | awk '
+	/^CONFIG_/ { sym = $0; sub(/=.*/, "", sym) }
+	/^# CONFIG_.* is not set$/ { sym = $2 }
+	/^(CONFIG_|# CONFIG_.* is not set$)/ {
+		if (!(sym in at))
+			order[n++] = sym
+		at[sym] = $0
+	}
+	END { for (i = 0; i < n; i++) print at[order[i]] }' > "$frag"
 
 say "configuring"
 make -s -C "$src" O="$obj" tinyconfig > "$log" 2>&1
@@ -97,8 +128,8 @@ cp "$obj/arch/x86/boot/bzImage" "$kdir/boot/vmlinuz-$kver"
 make -s -C "$src" O="$obj" INSTALL_MOD_PATH="$kdir" modules_install >> "$log" 2>&1
 ln -sfn "$obj" "$kdir/build"
 touch "$kdir/.debug" "$kdir/.done"
-echo "KDBG=$kver" > "$dbg/debug-kernel.mk"
+echo "$var=$kver" > "$dbg/$name.mk"
 touch "$dbg/.done"
-cp "$dbg/debug-kernel.mk" "$cache/debug-kernel.mk"
+cp "$dbg/$name.mk" "$cache/$name.mk"
 find "$top" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} +
 say "done: $kdir"

@@ -267,6 +267,16 @@ fuzz)
 	n=$(echo $suites | wc -w)
 	left=${secs:-300}
 	rc=0
+	# make syz's comparison (scripts/syz-fuzzcover.sh): the suites run
+	# under the KCOV collector $vm/kcov names, which keeps weave.ko's PCs.
+	kcov=$(cat "$vm/kcov" 2>/dev/null || true)
+	if [ -n "$kcov" ]; then
+		text=$(cat /sys/module/weave/sections/.text)
+		mkdir -p /tmp/kcov
+		echo "WEAVE-KCOV-TEXT: $text"
+		export LD_PRELOAD=$kcov KCOV_COLLECT_DIR=/tmp/kcov \
+			KCOV_COLLECT_RANGE=$text+$(cat /sys/module/weave/coresize)
+	fi
 	while [ "$left" -gt 0 ] && [ "$rc" -eq 0 ] && [ "$n" -gt 0 ]; do
 		run=$left
 		[ "$run" -gt 600 ] && run=600
@@ -286,6 +296,10 @@ fuzz)
 		seed=
 	done
 	[ "$n" -gt 0 ] || { echo "WEAVE-FUZZ: no fuzzer suite"; rc=1; }
+	if [ -n "$kcov" ]; then
+		unset LD_PRELOAD
+		cat /tmp/kcov/pcs.* 2>/dev/null | sort -u | sed 's/^/WEAVE-KCOV: /'
+	fi
 	echo "WEAVE-RESULT: $rc"
 	;;
 profile)

@@ -82,6 +82,9 @@ printf '%s\n' "${WEAVE_BENCH:-}" > "$out/bench"
 # `make fuzz`: how long to fuzz, in seconds, the first seed ("-": random)
 # and the fuzzer suites (none: all of them).
 printf '%s\n' "${WEAVE_FUZZ:-}" > "$out/fuzz"
+# The KCOV collector the fuzzer suites run under (none: they run bare),
+# for scripts/syz-fuzzcover.sh.
+printf '%s\n' "${WEAVE_KCOV:-}" > "$out/kcov"
 # The suites `check` runs, by name (none: all of them); a shorter loop
 # while working on one suite.
 printf '%s\n' "${WEAVE_SUITES:-}" > "$out/suites"

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Builds syzkaller with weave's descriptions: copies tools/syz/dev_weave.txt
+# and its const file into SYZKALLER_DIR/sys/linux, regenerates syzkaller's
+# tables from every description (make descriptions) and builds the
+# manager, the executor and the tools `make syz` uses (syz-execprog,
+# syz-prog2c, syz-cover, syz-symbolize), all offline: the tree must vendor
+# its modules (syzkaller of January 2025, before 7b4377ad9; Go 1.22).
+#
+# Usage: scripts/syz-build.sh SYZKALLER_DIR
+set -eu
+syz=$(readlink -f "${1:?usage: syz-build.sh SYZKALLER_DIR}")
+top=$(cd "$(dirname "$0")/.." && pwd)
+go=${GO:-$(command -v go || echo /usr/lib/go-1.22/bin/go)}
+[ -x "$go" ] || { echo "syz-build: no Go toolchain (GO=$go)" >&2; exit 1; }
+[ -f "$syz/syz-manager/manager.go" ] && [ -d "$syz/vendor" ] ||
+	{ echo "syz-build: $syz is no syzkaller tree with vendor/" >&2; exit 1; }
+
+for f in dev_weave.txt dev_weave.txt.const; do
+	cmp -s "$top/tools/syz/$f" "$syz/sys/linux/$f" ||
+		cp "$top/tools/syz/$f" "$syz/sys/linux/$f"
+done
+
+PATH=$(dirname "$go"):$PATH
+export PATH GOFLAGS=-mod=vendor GOTOOLCHAIN=local GOPROXY=off GOTELEMETRY=off
+# The tree has no .git: syzkaller's Makefile names the revision from it
+# (and git complains, so the output goes to a log).
+rev=$(cat "$syz/.commit" 2>/dev/null || echo unknown)
+log=$syz/weave-build.log
+echo "syz-build: building syzkaller in $syz (a few minutes; log $log)"
+{
+	make -C "$syz" REV="$rev" descriptions &&
+	make -C "$syz" REV="$rev" manager execprog executor prog2c cover symbolize
+} > "$log" 2>&1 || { grep -v '^    \|^$' "$log" | tail -n 30 >&2; exit 1; }
+for b in syz-manager syz-prog2c syz-cover syz-symbolize \
+	linux_amd64/syz-execprog linux_amd64/syz-executor; do
+	[ -x "$syz/bin/$b" ] || { echo "syz-build: $syz/bin/$b was not built" >&2; exit 1; }
+done
+echo "syz-build: syzkaller built in $syz/bin with dev_weave.txt"

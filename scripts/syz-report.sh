@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Prints what a syzkaller campaign of `make syz` found: its executions,
+# the coverage of weave.ko's functions and lines (syz-manager's own
+# coverage report, restricted to kmod/), the functions it never reached,
+# and each crash with its report and C reproducer.
+#
+# --fetch saves, from the running manager, what the report needs once it
+# has stopped (OUT/cover/): its metrics, its coverage by function and by
+# file, and the raw PCs with the modules' addresses that
+# scripts/syz-fuzzcover.sh compares with weave's own fuzzer.
+#
+# Usage: scripts/syz-report.sh [--fetch] PORT OUT_DIR
+set -eu
+fetch=
+if [ "${1:-}" = --fetch ]; then
+	fetch=1
+	shift
+fi
+[ $# -eq 2 ] || { echo "usage: $0 [--fetch] PORT OUT_DIR" >&2; exit 1; }
+url=http://127.0.0.1:$1
+out=$2
+cover=$out/cover
+
+if [ -n "$fetch" ]; then
+	mkdir -p "$cover"
+	# The coverage report symbolises every PC once: minutes under load.
+	for page in metrics 'modules?raw=1' rawcover funccover filecover; do
+		file=${page%%\?*}
+		curl -sf --max-time 1800 -o "$cover/$file.tmp" "$url/$page" &&
+			mv "$cover/$file.tmp" "$cover/$file" ||
+			echo "syz-report: cannot fetch $url/$page" >&2
+	done
+	exit 0
+fi
+
+secs=$(cat "$out/seconds" 2>/dev/null || echo 0)
+echo "== syzkaller campaign on weave's node: $((secs / 60)) min"
+metric() {
+	awk -v m="$1" '$1 == m { printf "%d", $2; found = 1 }
+		END { if (!found) printf "?" }' "$cover/metrics" 2>/dev/null || echo "?"
+}
+echo "executions:     $(metric syz_exec_total)"
+echo "corpus:         $(metric syz_corpus_cover) PCs of coverage (whole kernel)"
+echo "crashes seen:   $(metric syz_crash_total)"
+
+# Coverage of kmod/: syz-manager names weave.ko's sources by the path
+# they were built from, build/kmod/KVER/kmod/FILE.
+if [ -s "$cover/filecover" ] && [ -s "$cover/funccover" ]; then
+	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ {
+			cl += $3; tl += $4; cp += $5; tp += $6 }
+		END { printf "weave.ko lines: %d of %d (%.1f%%) in kmod/; PCs %d of %d\n",
+			cl, tl, tl ? 100 * cl / tl : 0, cp, tp }' "$cover/filecover"
+	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ { n++; if ($4 > 0) c++ }
+		END { printf "weave.ko functions: %d of %d reached (%.1f%%)\n",
+			c, n, n ? 100 * c / n : 0 }' "$cover/funccover"
+	echo "functions never reached:"
+	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ && $4 == 0 {
+			f = $2; sub(/.*\//, "", f); print "  " f ": " $3 }' \
+		"$cover/funccover" | sort
+else
+	echo "weave.ko coverage: none fetched (see $out/manager.log)"
+fi
+
+crashes=$out/workdir/crashes
+n=0
+for d in "$crashes"/*/; do
+	[ -f "$d/description" ] || continue
+	n=$((n + 1))
+	echo
+	echo "== crash $n: $(cat "$d/description")"
+	if [ -f "$d/report0" ]; then
+		sed -n '1,60p' "$d/report0"
+	else
+		echo "(no report; the log is $d/log0)"
+	fi
+	if [ -f "$d/repro.cprog" ]; then
+		echo "C reproducer: $d/repro.cprog"
+	elif [ -f "$d/repro.prog" ]; then
+		echo "syzkaller reproducer (no C one): $d/repro.prog"
+	else
+		echo "no reproducer"
+	fi
+done
+echo
+echo "crashes: $n"
