@@ -176,10 +176,11 @@ static int weave_launch_check(const struct drm_weave_task *ut,
 
 /*
  * Copy step of a task: check the user task @ut's header and copy its
- * uniforms into @t, which holds nothing yet.
+ * uniforms into @t, which holds nothing yet: from @kt if it is not NULL
+ * (@ut is then &kt->task), else from user memory.
  */
 static int weave_task_copy(const struct drm_weave_task *ut,
-			   struct weave_task *t)
+			   const struct weave_ktask *kt, struct weave_task *t)
 {
 	t->num_bindings = 0;
 	t->uniform_len = 0;
@@ -202,8 +203,10 @@ static int weave_task_copy(const struct drm_weave_task *ut,
 		t->grid.y = ut->grid[1] ?: 1;
 		t->grid.z = ut->grid[2] ?: 1;
 		t->uniform_len = ut->uniforms_size;
-		if (ut->uniforms_size &&
-		    copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
+		if (kt)
+			memcpy(t->uniforms, kt->uniforms, ut->uniforms_size);
+		else if (ut->uniforms_size &&
+			 copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
 				   ut->uniforms_size))
 			return -EFAULT;
 		return 0;
@@ -260,20 +263,25 @@ static int weave_binding_resolve(struct weave_client *c,
 }
 
 /*
- * Resolve step of a task: copy and resolve each binding of @ut into @t.
- * On error @t keeps the bindings resolved so far.
+ * Resolve step of a task: copy and resolve each binding of @ut (from @kt,
+ * if it is not NULL) into @t.  On error @t keeps the bindings resolved so
+ * far.
  */
 static int weave_task_bind(struct weave_client *c, struct drm_file *file,
 			   const struct drm_weave_task *ut,
-			   struct weave_task *t)
+			   const struct weave_ktask *kt, struct weave_task *t)
 {
 	struct drm_weave_binding ub;
 	u32 j;
 	int ret;
 
 	for (j = 0; j < ut->bindings.count; j++) {
-		ret = weave_uarray_elem(&ub, sizeof(ub), &ut->bindings, j);
-		if (ret)
+		if (kt)
+			ub = kt->bindings[j];
+		else
+			ret = weave_uarray_elem(&ub, sizeof(ub),
+						&ut->bindings, j);
+		if (!kt && ret)
 			return ret;
 		ret = weave_binding_resolve(c, file, &ub, &t->bindings[j]);
 		if (ret)
@@ -290,6 +298,7 @@ struct weave_stage {
 	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
 	u64 arena;	/* of the slot's arena, at weave_core_arena_cost() */
 	struct weave_room *room;	/* where a full arena is told */
+	const struct weave_ktask *kt;	/* kernel copies of the tasks, or NULL */
 };
 
 /*
@@ -337,19 +346,21 @@ static int weave_task_stage(struct weave_client *c,
 }
 
 /*
- * Check and resolve the user task @ut, already copied in, into @t.  @st
- * says what this call staged so far.  On error @t holds nothing.
+ * Check and resolve the user task @ut, already copied in, into @t; its
+ * bindings and uniforms come from @kt if it is not NULL.  @st says what
+ * this call staged so far.  On error @t holds nothing.
  */
 static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 			      const struct drm_weave_task *ut,
+			      const struct weave_ktask *kt,
 			      struct weave_task *t, struct weave_stage *st)
 {
 	int ret;
 
-	ret = weave_task_copy(ut, t);
+	ret = weave_task_copy(ut, kt, t);
 	if (ret)
 		return ret;
-	ret = weave_task_bind(c, file, ut, t);
+	ret = weave_task_bind(c, file, ut, kt, t);
 	if (!ret && t->kind == WEAVE_TASK_LAUNCH)
 		ret = weave_launch_check(ut, t);
 	else if (!ret)
@@ -406,8 +417,8 @@ struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 }
 
 /*
- * Copy step: copy in the tasks of @args, a chunk at a time, and prepare
- * each into @tasks.  *@n counts the tasks prepared, which hold resources.
+ * Copy step: copy in the tasks of @args, a chunk at a time, or take those
+ * @st->kt holds, and prepare each into @tasks.  *@n counts the tasks prepared, which hold resources.
  */
 static int weave_enqueue_copy_tasks(struct weave_client *c,
 				    struct drm_file *file,
@@ -421,7 +432,13 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 	int cret = 0;
 	int ret;
 
-	for (*n = 0; *n < count; (*n)++) {
+	for (*n = 0; st->kt && *n < count; (*n)++) {
+		ret = weave_task_prepare(c, file, &st->kt[*n].task,
+					 &st->kt[*n], &tasks[*n], st);
+		if (ret)
+			return ret;
+	}
+	for (*n = 0; !st->kt && *n < count; (*n)++) {
 		k = *n % WEAVE_TASK_CHUNK;
 		if (!k)
 			cret = weave_uarray_read(chunk, sizeof(*chunk),
@@ -433,7 +450,8 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 		/* The tasks before a bad one have had their say. */
 		if (k == got)
 			return cret;
-		ret = weave_task_prepare(c, file, &chunk[k], &tasks[*n], st);
+		ret = weave_task_prepare(c, file, &chunk[k], NULL, &tasks[*n],
+					 st);
 		if (ret)
 			return ret;
 	}
@@ -666,41 +684,18 @@ static int weave_submit_record(struct weave_client *c,
 	return ret;
 }
 
-/**
- * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
- * recording's.
- * @c: The client.
- * @file: Its file.
- * @args: The checked ENQUEUE arguments; for a recording, the stream, the
- *	in-syncs and @nrecorded.
- * @recorded: A recording's tasks to queue task by task (a doomed
- *	window's, refused), or NULL to copy the tasks from @args.  A replay
- *	queues a sealed graph whole instead (see "DOC: job templates").
- * @nrecorded: Entries of @recorded.
- * @refuse: Zero, or the negative errno with which @recorded's tasks are
- *	queued refused: they do not run, and taint what they should have
- *	written.
- * @rec: NULL, or for an ENQUEUE of a stream that records its window
- *	(the caller decides), where its launches go instead of the queue
- *	(see "DOC: graph capture").
- * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
- *	recording, which stages nothing.
- *
- * See "DOC: enqueue".
- *
- * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
- * with page faults disabled.
- * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue;
- * -EFAULT also when user memory is not present, and -EAGAIN to wait for
- * room as @room says.  Nothing was queued unless it returns 0.
- */
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args,
-		 const struct weave_task *recorded, u32 nrecorded, int refuse,
-		 const struct weave_recorder *rec, struct weave_room *room)
+/* weave_submit(), its tasks from @kt if it is not NULL. */
+static int weave_submit_from(struct weave_client *c, struct drm_file *file,
+			     struct drm_weave_enqueue *args,
+			     const struct weave_ktask *kt,
+			     const struct weave_task *recorded, u32 nrecorded,
+			     int refuse, const struct weave_recorder *rec,
+			     struct weave_room *room)
 {
 	struct dma_fence **fences = c->in_fences;
-	struct weave_stage st = { .stream = args->stream, .room = room };
+	struct weave_stage st = {
+		.stream = args->stream, .room = room, .kt = kt,
+	};
 	u32 n = 0, nf = 0, slot, count = args->tasks.count;
 	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;
@@ -755,4 +750,67 @@ int weave_submit(struct weave_client *c, struct drm_file *file,
 	if (tasks != c->tasks_buf)
 		kvfree(tasks);
 	return ret;
+}
+
+/**
+ * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
+ * recording's.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The checked ENQUEUE arguments; for a recording, the stream, the
+ *	in-syncs and @nrecorded.
+ * @recorded: A recording's tasks to queue task by task (a doomed
+ *	window's, refused), or NULL to copy the tasks from @args.  A replay
+ *	queues a sealed graph whole instead (see "DOC: job templates").
+ * @nrecorded: Entries of @recorded.
+ * @refuse: Zero, or the negative errno with which @recorded's tasks are
+ *	queued refused: they do not run, and taint what they should have
+ *	written.
+ * @rec: NULL, or for an ENQUEUE of a stream that records its window
+ *	(the caller decides), where its launches go instead of the queue
+ *	(see "DOC: graph capture").
+ * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
+ *	recording, which stages nothing.
+ *
+ * See "DOC: enqueue".
+ *
+ * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
+ * with page faults disabled.
+ * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue;
+ * -EFAULT also when user memory is not present, and -EAGAIN to wait for
+ * room as @room says.  Nothing was queued unless it returns 0.
+ */
+int weave_submit(struct weave_client *c, struct drm_file *file,
+		 struct drm_weave_enqueue *args,
+		 const struct weave_task *recorded, u32 nrecorded, int refuse,
+		 const struct weave_recorder *rec, struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, NULL, recorded, nrecorded,
+				 refuse, rec, room);
+}
+
+/**
+ * weave_submit_ktasks() - Queue tasks on a stream that are in kernel memory
+ * already, bindings and uniforms included: those of a shared ring.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The stream and the number of tasks (&drm_weave_enqueue.tasks.count,
+ *	at most %WEAVE_ENQUEUE_CACHE); no in-syncs.  Out: the seqno.
+ * @kt: The tasks, which the caller copied in once and nothing else writes.
+ * @rec: As for weave_submit().
+ * @room: As for weave_submit().
+ *
+ * Every step of weave_submit() but reading user arrays: the same checks,
+ * limits and staging (a host write's bytes are still read from user
+ * memory).
+ *
+ * Context: As weave_submit() for an ENQUEUE.
+ * Return: As weave_submit().
+ */
+int weave_submit_ktasks(struct weave_client *c, struct drm_file *file,
+			struct drm_weave_enqueue *args,
+			const struct weave_ktask *kt,
+			const struct weave_recorder *rec, struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, kt, NULL, 0, 0, rec, room);
 }
