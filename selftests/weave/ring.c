@@ -510,20 +510,23 @@ TEST_F(ring, enqueue_rules)
 	ASSERT_EQ(-EINVAL, weave_ring_error(&self->r, NULL));
 	weave_ring_skip_bad(&self->r);
 	ASSERT_EQ(0, weave_ring_resume(&self->r, NULL));
-	/* A failed stream refuses work: -ECANCELED. */
-	d = weave_ring_reserve(&self->r, 0, 4);
-	d->type = DRM_WEAVE_TASK_LAUNCH;
-	d->kernel = DRM_WEAVE_KERNEL_FAIL;
-	*(uint32_t *)weave_ring_desc_uniforms(d) = EIO;
+	/* Ordering across streams: a copy on another stream sees the fill. */
+	uint32_t s2 = weave_test_stream(_metadata, self->fd,
+					DRM_WEAVE_PRIORITY_NORMAL);
+	uint32_t bo2 = weave_test_bo(_metadata, self->fd, self->page, 0);
+	uint32_t *map2 = weave_test_map(_metadata, self->fd, bo2, self->page);
+	struct weave_test_batch b;
+
+	ASSERT_EQ(0, ring_fill(&self->r, self->bo, 4, 42));
 	weave_ring_publish(&self->r);
 	ASSERT_EQ(1u, ring_enter(_metadata, self->fd));
-	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
-	ASSERT_EQ(-ECANCELED, weave_wait(self->fd, self->stream,
-					 weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
-	ASSERT_EQ(0, weave_ring_noop(&self->r));
-	weave_ring_publish(&self->r);
-	ASSERT_EQ(0u, ring_enter(_metadata, self->fd));
-	ASSERT_EQ(-ECANCELED, weave_ring_error(&self->r, NULL));
+	weave_test_batch_init(&b);
+	weave_test_copy_task(&b, self->bo, 0, bo2, 0, 16);
+	weave_test_enqueue(_metadata, self->fd, s2, &b);
+	weave_test_finish(_metadata, self->fd, s2);
+	ASSERT_EQ(42u, map2[0]);
+	ASSERT_EQ(42u, map2[3]);
+	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
 }
 
 /* --- races and teardown --------------------------------------------------- */
