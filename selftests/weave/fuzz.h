@@ -337,6 +337,11 @@ static struct {
 	bool core_guards;
 	/* The ENQUEUE mutations of the suite (fuzz_submit.c), or NULL. */
 	bool (*mut_enqueue)(struct fz_ctx *c, struct fz_enq *e);
+	/*
+	 * What the suite lets go of when a thread ends (fuzz_ring.c: its
+	 * rings' mappings, which hold their file), or NULL.
+	 */
+	void (*ctx_fini)(struct fz_ctx *c);
 	struct drm_weave_device_info info;
 	uint64_t page;
 	uint8_t *none;		/* a PROT_NONE page */

@@ -298,6 +298,25 @@ static void check_ring_enter(struct fz_ctx *c, int ret)
 		fz_ring_header_check(c, &p[i]);
 }
 
+/* A thread ends: its rings' mappings go, and with them their hold of the file. */
+static void fz_ring_ctx_fini(struct fz_ctx *c)
+{
+	unsigned int *n, i;
+	struct fz_ring *p = fz_ring_pool(c, &n);
+
+	for (i = 0; p && i < *n; i++) {
+		munmap((void *)p[i].r.hdr, fz.page);
+		munmap(p[i].r.sq, p[i].r.sq_size);
+	}
+	if (p)
+		*n = 0;
+}
+
+__attribute__((constructor)) static void fz_ring_init(void)
+{
+	fz.ctx_fini = fz_ring_ctx_fini;
+}
+
 static const struct fz_opdesc fz_ops[OP_NR] = {
 	FZ_OBJECT_OPS,
 	FZ_WORK_OPS(60, 40, 20),
