@@ -51,6 +51,7 @@
 #include "weave_queue.h"
 #include "weave_report.h"
 #include "weave_sring.h"
+#include "weave_sring_enter.h"
 #include "weave_syncobj.h"
 
 /**

@@ -330,6 +330,7 @@ static inline void weave_eng_lstream_completed(struct weave_lstream *ls,
 					       u64 n)
 {
 	u64 done = atomic64_add_return(n, &ls->completed);
+	/* Pairs with the release that publishes the page, zeroed. */
 	struct drm_weave_ring_header *h = smp_load_acquire(&ls->ring_header);
 	u64 old;
 

@@ -116,7 +116,10 @@ static int weave_sring_header(struct weave_lstream *ls, struct weave_sring *r)
 		ls->ring_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!ls->ring_page)
 			return -ENOMEM;
-		/* Completions find it from here on. */
+		/*
+		 * Completions find it from here on; the release orders the
+		 * page's zeroes before, for weave_eng_lstream_completed().
+		 */
 		smp_store_release(&ls->ring_header,
 				  page_address(ls->ring_page));
 	}
@@ -295,6 +298,7 @@ void weave_sring_stop(struct weave_sring *r, int err)
 	r->stopped = true;
 	WRITE_ONCE(r->hdr->error, err);
 	WRITE_ONCE(r->hdr->error_index, r->head);
+	/* A reader that sees the flag (acquire) sees the error word. */
 	smp_store_release(&r->hdr->flags,
 			  READ_ONCE(r->hdr->flags) | DRM_WEAVE_RING_STOPPED);
 }

@@ -76,8 +76,6 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 			    struct drm_file *file);
 int weave_ring_destroy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
-int weave_ring_enter_ioctl(struct drm_device *drm, void *data,
-			   struct drm_file *file);
 int weave_sring_mmap(struct file *filp, struct vm_area_struct *vma);
 void weave_sring_init(struct weave_client *c);
 void weave_sring_stream_gone(struct weave_client *c, u32 stream);

@@ -22,6 +22,7 @@
 #include "weave_enqueue.h"
 #include "weave_staging.h"
 #include "weave_sring.h"
+#include "weave_sring_enter.h"
 #include "weave_submit.h"
 
 /**
@@ -138,6 +139,10 @@ static void weave_sring_publish(struct weave_sring *r, u32 head, u64 seqno,
 	call->budget -= n;
 	if (seqno)
 		WRITE_ONCE(r->hdr->seqno, seqno);
+	/*
+	 * User space that loads the head (acquire) sees the seqno, and may
+	 * reuse the units before it: the kernel has read them for good.
+	 */
 	smp_store_release(&r->hdr->head, head);
 }
 
@@ -156,12 +161,12 @@ static int weave_sring_queue(struct weave_client *c, struct drm_file *file,
 	ret = weave_submit_ktasks(c, file, &args, kt,
 				  record ? &weave_graph_recorder : NULL,
 				  &call->room);
-	if (!ret)
+	if (!ret) {
 		*seqno = args.seqno;
-	else if (ret == -EAGAIN && call->room.full)
+	} else if (ret == -EAGAIN && call->room.full) {
 		call->room.seen = weave_eng_staging_reclaimed(c->ectx,
 							      call->room.slot);
-	else if (ret == -EFAULT && n == 1 && kt->task.bindings.count == 1) {
+	} else if (ret == -EFAULT && n == 1 && kt->task.bindings.count == 1) {
 		call->fault_ptr = kt->task.data;
 		call->fault_len = kt->bindings[0].size;
 	}
@@ -248,6 +253,7 @@ static int weave_sring_consume(struct weave_client *c, struct drm_file *file,
 	int ret = 0;
 
 	while (more && !ret && !r->stopped && call->budget) {
+		/* Pairs with the producer's release: descriptors, then tail. */
 		avail = smp_load_acquire(&r->sq->tail) - r->head;
 		if (avail > r->units) {
 			/* Past capacity, or backwards. */
@@ -275,6 +281,7 @@ static int weave_sring_resume(struct weave_client *c, u32 handle)
 	r->stopped = false;
 	WRITE_ONCE(h->error, 0);
 	WRITE_ONCE(h->error_index, 0);
+	/* After the error word is cleared, as weave_sring_stop() sets it. */
 	smp_store_release(&h->flags,
 			  READ_ONCE(h->flags) & ~DRM_WEAVE_RING_STOPPED);
 	/* A ring whose stream is gone stops again at once. */

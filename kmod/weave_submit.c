@@ -206,8 +206,9 @@ static int weave_task_copy(const struct drm_weave_task *ut,
 		if (kt)
 			memcpy(t->uniforms, kt->uniforms, ut->uniforms_size);
 		else if (ut->uniforms_size &&
-			 copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
-				   ut->uniforms_size))
+			 copy_from_user(t->uniforms,
+					u64_to_user_ptr(ut->uniforms),
+					ut->uniforms_size))
 			return -EFAULT;
 		return 0;
 	case DRM_WEAVE_TASK_HOST_WRITE:
@@ -276,14 +277,12 @@ static int weave_task_bind(struct weave_client *c, struct drm_file *file,
 	int ret;
 
 	for (j = 0; j < ut->bindings.count; j++) {
-		if (kt)
-			ub = kt->bindings[j];
-		else
-			ret = weave_uarray_elem(&ub, sizeof(ub),
-						&ut->bindings, j);
-		if (!kt && ret)
+		ret = kt ? 0 : weave_uarray_elem(&ub, sizeof(ub),
+						 &ut->bindings, j);
+		if (ret)
 			return ret;
-		ret = weave_binding_resolve(c, file, &ub, &t->bindings[j]);
+		ret = weave_binding_resolve(c, file, kt ? &kt->bindings[j] : &ub,
+					    &t->bindings[j]);
 		if (ret)
 			return ret;
 		t->num_bindings = j + 1;
@@ -417,8 +416,9 @@ struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 }
 
 /*
- * Copy step: copy in the tasks of @args, a chunk at a time, or take those
- * @st->kt holds, and prepare each into @tasks.  *@n counts the tasks prepared, which hold resources.
+ * Copy step: copy in the tasks of @args, a chunk at a time (or take those
+ * @st->kt holds), and prepare each into @tasks.  *@n counts the tasks
+ * prepared, which hold resources.
  */
 static int weave_enqueue_copy_tasks(struct weave_client *c,
 				    struct drm_file *file,
@@ -684,13 +684,43 @@ static int weave_submit_record(struct weave_client *c,
 	return ret;
 }
 
-/* weave_submit(), its tasks from @kt if it is not NULL. */
-static int weave_submit_from(struct weave_client *c, struct drm_file *file,
-			     struct drm_weave_enqueue *args,
-			     const struct weave_ktask *kt,
-			     const struct weave_task *recorded, u32 nrecorded,
-			     int refuse, const struct weave_recorder *rec,
-			     struct weave_room *room)
+/**
+ * weave_submit_from() - Queue tasks on a stream: those of an ENQUEUE, a
+ * shared ring's, or a recording's.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The checked ENQUEUE arguments; for a recording, the stream, the
+ *	in-syncs and @nrecorded.
+ * @kt: NULL, or the tasks, copied into kernel memory whole (bindings and
+ *	uniforms included) by the caller: a shared ring's, at most
+ *	%WEAVE_ENQUEUE_CACHE, with no in-syncs.
+ * @recorded: A recording's tasks to queue task by task (a doomed
+ *	window's, refused), or NULL to copy the tasks from @args.  A replay
+ *	queues a sealed graph whole instead (see "DOC: job templates").
+ * @nrecorded: Entries of @recorded.
+ * @refuse: Zero, or the negative errno with which @recorded's tasks are
+ *	queued refused: they do not run, and taint what they should have
+ *	written.
+ * @rec: NULL, or for an ENQUEUE of a stream that records its window
+ *	(the caller decides), where its launches go instead of the queue
+ *	(see "DOC: graph capture").
+ * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
+ *	recording, which stages nothing.
+ *
+ * See "DOC: enqueue".
+ *
+ * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
+ * with page faults disabled.
+ * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue;
+ * -EFAULT also when user memory is not present, and -EAGAIN to wait for
+ * room as @room says.  Nothing was queued unless it returns 0.
+ */
+int weave_submit_from(struct weave_client *c, struct drm_file *file,
+		      struct drm_weave_enqueue *args,
+		      const struct weave_ktask *kt,
+		      const struct weave_task *recorded, u32 nrecorded,
+		      int refuse, const struct weave_recorder *rec,
+		      struct weave_room *room)
 {
 	struct dma_fence **fences = c->in_fences;
 	struct weave_stage st = {
@@ -750,67 +780,4 @@ static int weave_submit_from(struct weave_client *c, struct drm_file *file,
 	if (tasks != c->tasks_buf)
 		kvfree(tasks);
 	return ret;
-}
-
-/**
- * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
- * recording's.
- * @c: The client.
- * @file: Its file.
- * @args: The checked ENQUEUE arguments; for a recording, the stream, the
- *	in-syncs and @nrecorded.
- * @recorded: A recording's tasks to queue task by task (a doomed
- *	window's, refused), or NULL to copy the tasks from @args.  A replay
- *	queues a sealed graph whole instead (see "DOC: job templates").
- * @nrecorded: Entries of @recorded.
- * @refuse: Zero, or the negative errno with which @recorded's tasks are
- *	queued refused: they do not run, and taint what they should have
- *	written.
- * @rec: NULL, or for an ENQUEUE of a stream that records its window
- *	(the caller decides), where its launches go instead of the queue
- *	(see "DOC: graph capture").
- * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
- *	recording, which stages nothing.
- *
- * See "DOC: enqueue".
- *
- * Context: The client's mutex held; for an ENQUEUE, inside drm_dev_enter()
- * with page faults disabled.
- * Return: 0 or a negative errno as documented on &struct drm_weave_enqueue;
- * -EFAULT also when user memory is not present, and -EAGAIN to wait for
- * room as @room says.  Nothing was queued unless it returns 0.
- */
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args,
-		 const struct weave_task *recorded, u32 nrecorded, int refuse,
-		 const struct weave_recorder *rec, struct weave_room *room)
-{
-	return weave_submit_from(c, file, args, NULL, recorded, nrecorded,
-				 refuse, rec, room);
-}
-
-/**
- * weave_submit_ktasks() - Queue tasks on a stream that are in kernel memory
- * already, bindings and uniforms included: those of a shared ring.
- * @c: The client.
- * @file: Its file.
- * @args: The stream and the number of tasks (&drm_weave_enqueue.tasks.count,
- *	at most %WEAVE_ENQUEUE_CACHE); no in-syncs.  Out: the seqno.
- * @kt: The tasks, which the caller copied in once and nothing else writes.
- * @rec: As for weave_submit().
- * @room: As for weave_submit().
- *
- * Every step of weave_submit() but reading user arrays: the same checks,
- * limits and staging (a host write's bytes are still read from user
- * memory).
- *
- * Context: As weave_submit() for an ENQUEUE.
- * Return: As weave_submit().
- */
-int weave_submit_ktasks(struct weave_client *c, struct drm_file *file,
-			struct drm_weave_enqueue *args,
-			const struct weave_ktask *kt,
-			const struct weave_recorder *rec, struct weave_room *room)
-{
-	return weave_submit_from(c, file, args, kt, NULL, 0, 0, rec, room);
 }

@@ -61,14 +61,60 @@ struct weave_ktask {
 	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
 };
 
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args,
-		 const struct weave_task *recorded, u32 nrecorded, int refuse,
-		 const struct weave_recorder *rec, struct weave_room *room);
-int weave_submit_ktasks(struct weave_client *c, struct drm_file *file,
-			struct drm_weave_enqueue *args,
-			const struct weave_ktask *kt,
-			const struct weave_recorder *rec, struct weave_room *room);
+int weave_submit_from(struct weave_client *c, struct drm_file *file,
+		      struct drm_weave_enqueue *args,
+		      const struct weave_ktask *kt,
+		      const struct weave_task *recorded, u32 nrecorded,
+		      int refuse, const struct weave_recorder *rec,
+		      struct weave_room *room);
+
+/**
+ * weave_submit() - weave_submit_from() of an ENQUEUE's or a recording's
+ * tasks.
+ * @c: The client.
+ * @file: Its file.
+ * @args: As for weave_submit_from().
+ * @recorded: As for weave_submit_from().
+ * @nrecorded: As for weave_submit_from().
+ * @refuse: As for weave_submit_from().
+ * @rec: As for weave_submit_from().
+ * @room: As for weave_submit_from().
+ *
+ * Return: As weave_submit_from().
+ */
+static inline int weave_submit(struct weave_client *c, struct drm_file *file,
+			       struct drm_weave_enqueue *args,
+			       const struct weave_task *recorded,
+			       u32 nrecorded, int refuse,
+			       const struct weave_recorder *rec,
+			       struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, NULL, recorded, nrecorded,
+				 refuse, rec, room);
+}
+
+/**
+ * weave_submit_ktasks() - weave_submit_from() of the tasks of a shared ring,
+ * in kernel memory whole.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The stream and the tasks' count; out, the seqno.
+ * @kt: The tasks, copied in once by the caller, which nothing else writes.
+ * @rec: As for weave_submit_from().
+ * @room: As for weave_submit_from().
+ *
+ * Return: As weave_submit_from().
+ */
+static inline int weave_submit_ktasks(struct weave_client *c,
+				      struct drm_file *file,
+				      struct drm_weave_enqueue *args,
+				      const struct weave_ktask *kt,
+				      const struct weave_recorder *rec,
+				      struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, kt, NULL, 0, 0, rec, room);
+}
+
 struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 					   const struct drm_weave_enqueue *args,
 					   u32 count);

@@ -1322,13 +1322,15 @@ weave_ring_reserve(struct weave_ring *ring, uint32_t num_bindings,
 	    ring->tail + pad + u - weave_ring_head(ring) > ring->units)
 		return NULL;
 	if (pad) {
-		d = (void *)(ring->descs + (size_t)pos * DRM_WEAVE_RING_UNIT);
+		d = (struct drm_weave_ring_desc *)(ring->descs +
+						   (size_t)pos * DRM_WEAVE_RING_UNIT);
 		d->units = (uint8_t)pad;
 		d->type = DRM_WEAVE_RING_DESC_SKIP;
 		ring->tail += pad;
 		pos = 0;
 	}
-	d = (void *)(ring->descs + (size_t)pos * DRM_WEAVE_RING_UNIT);
+	d = (struct drm_weave_ring_desc *)(ring->descs +
+					   (size_t)pos * DRM_WEAVE_RING_UNIT);
 	memset(d, 0, (size_t)u * DRM_WEAVE_RING_UNIT);
 	d->units = (uint8_t)u;
 	d->num_bindings = (uint8_t)num_bindings;
@@ -1385,8 +1387,8 @@ static inline void weave_ring_publish(struct weave_ring *ring)
 static inline void weave_ring_skip_bad(struct weave_ring *ring)
 {
 	uint32_t pos = weave_ring_head(ring) & (ring->units - 1);
-	struct drm_weave_ring_desc *d =
-		(void *)(ring->descs + (size_t)pos * DRM_WEAVE_RING_UNIT);
+	struct drm_weave_ring_desc *d = (struct drm_weave_ring_desc *)
+		(ring->descs + (size_t)pos * DRM_WEAVE_RING_UNIT);
 
 	__atomic_store_n(&d->type, DRM_WEAVE_RING_DESC_SKIP, __ATOMIC_RELAXED);
 }
