@@ -2077,8 +2077,10 @@ struct drm_weave_graph_destroy {
  * counted in &drm_weave_client_usage.shared_ring_bytes.  Destroying the
  * ring, or its stream, or closing the file, ends consumption; what was
  * published and not consumed is dropped, and a mapping keeps the ring's
- * pages until it is unmapped.  After an unplug, the mappings get SIGBUS
- * as those of buffers do.
+ * pages until it is unmapped (and holds the file open, as any mapping of
+ * the node does).  The header page is the stream's: a later ring of the
+ * same stream has it again, reset.  After an unplug, the mappings get
+ * SIGBUS as those of buffers do.
  */
 
 /**
