@@ -97,15 +97,24 @@ static void check_ring_create(struct fz_ctx *c, int ret)
 	sq = mmap(NULL, a->sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
 		  (off_t)a->sq_offset);
 	if (hdr == MAP_FAILED || sq == MAP_FAILED) {
-		fz_fail(c, "RING_CREATE: ring %u cannot be mapped: %s", a->ring,
-			strerror(errno));
+		/* On a shared file another thread may have destroyed it. */
+		if (!c->shared)
+			fz_fail(c, "RING_CREATE: ring %u cannot be mapped: %s",
+				a->ring, strerror(errno));
+		if (hdr != MAP_FAILED)
+			munmap(hdr, a->header_size);
+		if (sq != MAP_FAILED)
+			munmap(sq, a->sq_size);
 		return;
 	}
 	if (!p || *n == FZ_RINGS) {
 		munmap(hdr, a->header_size);
 		munmap(sq, a->sq_size);
-		if (fz_tidy(c, OP_RING_DESTROY, &d, sizeof(d)))
-			fz_fail(c, "RING_DESTROY of a new ring failed");
+		/* On a shared file another thread may have destroyed it. */
+		ret = fz_tidy(c, OP_RING_DESTROY, &d, sizeof(d));
+		if (ret && !(c->shared && ret == -ENOENT))
+			fz_fail(c, "RING_DESTROY of a new ring failed: %d",
+				ret);
 		return;
 	}
 	x = &p[(*n)++];
