@@ -111,7 +111,9 @@ static void check_ring_create(struct fz_ctx *c, int ret)
 		munmap(hdr, a->header_size);
 		munmap(sq, a->sq_size);
 		/* On a shared file another thread may have destroyed it. */
-		ret = fz_tidy(c, OP_RING_DESTROY, &d, sizeof(d));
+		do	/* the run's alarms interrupt it */
+			ret = fz_tidy(c, OP_RING_DESTROY, &d, sizeof(d));
+		while (ret == -EINTR);
 		if (ret && !(c->shared && ret == -ENOENT))
 			fz_fail(c, "RING_DESTROY of a new ring failed: %d",
 				ret);
