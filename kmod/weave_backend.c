@@ -364,7 +364,7 @@ static void weave_engine_fail(void *backend, struct weave_bstream *bs,
 	atomic64_dec(&ctx->pending_tasks);
 	atomic_cmpxchg(&ls->error, 0, err);
 	atomic64_inc(&ls->executed);
-	atomic64_inc(&ls->completed);
+	weave_eng_lstream_completed(ls, 1);
 	weave_eng_ctx_done(ctx);
 }
 

@@ -45,6 +45,7 @@ struct weave_graph;
 struct weave_join;
 struct weave_lstream;
 struct weave_proxy;
+struct weave_sring_scratch;
 
 /**
  * struct weave_btrack - A client's tracking of one buffer.
@@ -141,6 +142,26 @@ struct weave_client {
 	bool enqueued;
 	/** @client_id: The drm-client-id of its file, as fdinfo prints it. */
 	u64 client_id;
+	/**
+	 * @srings: The shared submission rings, &struct weave_sring by
+	 * handle; changed under @lock and @sring_lock both.
+	 */
+	struct xarray srings;
+	/**
+	 * @sring_lock: Keeps the rings of @srings alive for mmap(), which
+	 * runs under mmap_lock and so cannot take @lock.
+	 */
+	struct mutex sring_lock;
+	/** @sring_scratch: Where descriptors are copied to, or NULL. */
+	struct weave_sring_scratch *sring_scratch;
+	/** @sring_bytes: Bytes of the rings and of @sring_scratch. */
+	u64 sring_bytes;
+	/** @nsrings: Entries of @srings. */
+	u32 nsrings;
+	/** @next_sring: Where the cyclic allocation of ring handles goes on. */
+	u32 next_sring;
+	/** @sring_next: The ring the next doorbell starts with. */
+	u32 sring_next;
 	/**
 	 * @debugfs: The client's debugfs directory, or NULL; under
 	 * &weave_device.clients_lock.

@@ -8,6 +8,7 @@
 #include <linux/bits.h>
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
 
 #include <drm/drm_debugfs.h>
@@ -34,6 +35,9 @@
  *
  * Current differences:
  *
+ * - A mapping's flags are changed with vm_flags_mod() since 6.3; before,
+ *   &vm_area_struct.vm_flags was written directly:
+ *   weave_compat_vm_flags_mod().
  * - &drm_driver.gem_prime_mmap exists before 6.6 and is required there for
  *   mmap() of an exported dma-buf; since 6.6 the core always uses
  *   drm_gem_prime_mmap().
@@ -386,6 +390,23 @@ static inline u32 weave_compat_sched_jobs(struct drm_gpu_scheduler *sched)
 	return atomic_read(&sched->credit_count);
 #else
 	return atomic_read(&sched->hw_rq_count);
+#endif
+}
+
+/**
+ * weave_compat_vm_flags_mod() - Set and clear flags of a mapping being
+ * made.
+ * @vma: The mapping, in its mmap() handler (mmap_lock held for writing).
+ * @set: Flags to set.
+ * @clear: Flags to clear.
+ */
+static inline void weave_compat_vm_flags_mod(struct vm_area_struct *vma,
+					     vm_flags_t set, vm_flags_t clear)
+{
+#ifdef WEAVE_HAVE_VM_FLAGS_SET
+	vm_flags_mod(vma, set, clear);
+#else
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
 #endif
 }
 

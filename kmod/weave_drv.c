@@ -31,6 +31,7 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 #include <drm/drm_managed.h>
+#include <drm/drm_vma_manager.h>
 
 #include "weave_compat.h"
 #include "weave_core.h"
@@ -49,6 +50,8 @@
 #include "weave_query.h"
 #include "weave_queue.h"
 #include "weave_report.h"
+#include "weave_sring.h"
+#include "weave_sring_enter.h"
 #include "weave_syncobj.h"
 
 /**
@@ -311,6 +314,8 @@ WEAVE_IOCTL_IN_DEVICE(weave_stream_isolate_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_stream_query_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_set_param_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_graph_destroy_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_ring_create_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_ring_destroy_ioctl)
 
 /*
  * The handlers named *_in_device run inside a drm_dev_enter() section;
@@ -353,6 +358,13 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_REPLAY, weave_replay_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_GRAPH_DESTROY,
 			  weave_graph_destroy_ioctl_in_device,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_RING_CREATE, weave_ring_create_ioctl_in_device,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_RING_DESTROY,
+			  weave_ring_destroy_ioctl_in_device,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_RING_ENTER, weave_ring_enter_ioctl,
 			  DRM_RENDER_ALLOW),
 };
 
@@ -400,7 +412,18 @@ static long weave_compat_ioctl(struct file *filp, unsigned int cmd,
 #define weave_compat_ioctl	NULL
 #endif
 
-/* DRM_GEM_FOPS, with weave's ioctl entry points. */
+/*
+ * mmap() of the node: a shared ring's part below the fake offsets of
+ * buffers (see "DOC: shared submission rings"), a buffer above.
+ */
+static int weave_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff < DRM_FILE_PAGE_OFFSET_START)
+		return weave_sring_mmap(filp, vma);
+	return drm_gem_mmap(filp, vma);
+}
+
+/* DRM_GEM_FOPS, with weave's ioctl and mmap() entry points. */
 static const struct file_operations weave_drm_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
@@ -410,7 +433,7 @@ static const struct file_operations weave_drm_fops = {
 	.poll = drm_poll,
 	.read = drm_read,
 	.llseek = noop_llseek,
-	.mmap = drm_gem_mmap,
+	.mmap = weave_mmap,
 	WEAVE_COMPAT_FOP_FLAGS
 	WEAVE_COMPAT_FDINFO_FOPS(weave_show_fdinfo_file)
 };

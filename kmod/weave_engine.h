@@ -19,6 +19,7 @@
 
 #include "weave_arena.h"
 #include "weave_core.h"
+#include "weave_drm.h"
 #include "weave_failure.h"
 
 struct dma_fence;
@@ -119,6 +120,18 @@ struct weave_lstream {
 	atomic_t doom;
 	/** @doom_failure: The id of the failure behind @doom, or zero. */
 	atomic64_t doom_failure;
+	/**
+	 * @ring_page: NULL, or the header page of the stream's shared
+	 * submission ring (see "DOC: shared submission rings"), a reference
+	 * put when the stream is freed; set once, under the client's mutex.
+	 */
+	struct page *ring_page;
+	/**
+	 * @ring_header: The address of @ring_page, where completions raise
+	 * &drm_weave_ring_header.completed; published after @ring_page with
+	 * a release store.
+	 */
+	struct drm_weave_ring_header *ring_header;
 };
 
 /**
@@ -304,6 +317,34 @@ struct weave_ectx {
 	 */
 	struct rcu_head rcu;
 };
+
+/**
+ * weave_eng_lstream_completed() - Count tasks of a stream as completed.
+ * @ls: The stream.
+ * @n: How many.
+ *
+ * Raises its completed count, and the copy of it in its shared ring's
+ * header, if it has one, which never goes backwards.
+ */
+static inline void weave_eng_lstream_completed(struct weave_lstream *ls,
+					       u64 n)
+{
+	u64 done = atomic64_add_return(n, &ls->completed);
+	/* Pairs with the release that publishes the page, zeroed. */
+	struct drm_weave_ring_header *h = smp_load_acquire(&ls->ring_header);
+	u64 old;
+
+	if (!h)
+		return;
+	old = READ_ONCE(h->completed);
+	while (old < done) {
+		u64 was = cmpxchg64(&h->completed, old, done);
+
+		if (was == old)
+			break;
+		old = was;
+	}
+}
 
 /**
  * weave_eng_ctx_done() - Tell seqno waiters that a completed count grew.

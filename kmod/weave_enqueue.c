@@ -31,8 +31,11 @@
 #include "weave_trace.h"
 #include "weave_uarray.h"
 
-/* An ENQUEUE of a stream that records its window: see "DOC: graphs". */
-static const struct weave_recorder weave_graph_recorder = {
+/*
+ * An ENQUEUE of a stream that records its window, or a ring's task: see
+ * "DOC: graphs".
+ */
+const struct weave_recorder weave_graph_recorder = {
 	.record = weave_graph_record,
 	.doom = weave_graph_doom,
 };

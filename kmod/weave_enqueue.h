@@ -7,6 +7,10 @@
 
 struct drm_device;
 struct drm_file;
+struct weave_recorder;
+
+/* Where the launches of a stream that records its window go. */
+extern const struct weave_recorder weave_graph_recorder;
 
 int weave_enqueue_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);

@@ -33,6 +33,7 @@
 #include "weave_flush.h"
 #include "weave_graph.h"
 #include "weave_job.h"
+#include "weave_sring.h"
 
 /**
  * DOC: clients
@@ -117,6 +118,7 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	c->wdev = wdev;
 	mutex_init(&c->lock);
 	xa_init(&c->tracks);
+	weave_sring_init(c);
 	c->quota = weave_eng_bo_quota_create(wdev->max_client_bo_bytes,
 					     wdev->max_client_bos);
 	if (!c->quota) {
@@ -187,6 +189,8 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 
 	mutex_lock(&c->lock);
 	weave_eng_ctx_abort(c->ectx, -ECANCELED);
+	/* What they published and nobody consumed is dropped. */
+	weave_sring_fini(c);
 	/* The graphs hold tracking records too. */
 	weave_graphs_fini(c);
 	/* Cancelling the queued tasks frees every tracking record. */
@@ -331,6 +335,7 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 	ls->isolated = false;
+	weave_sring_stream_gone(c, args->handle);
 	xa_erase(&c->ectx->streams, args->handle);
 	c->nstreams--;
 	mutex_unlock(&c->lock);

@@ -13,6 +13,7 @@
 #include <linux/llist.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -676,7 +677,12 @@ void weave_eng_ctx_put(struct weave_ectx *ctx)
 
 static void weave_lstream_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct weave_lstream, ref));
+	struct weave_lstream *ls = container_of(ref, struct weave_lstream,
+						ref);
+
+	if (ls->ring_page)
+		put_page(ls->ring_page);
+	kfree(ls);
 }
 
 /**

@@ -33,6 +33,7 @@
 #include "weave_graph.h"
 #include "weave_propagate.h"
 #include "weave_query.h"
+#include "weave_sring.h"
 
 /**
  * struct weave_query - How to answer one &enum drm_weave_query_type.
@@ -101,6 +102,8 @@ static int weave_query_device_info(struct weave_device *wdev,
 	info->max_client_bo_bytes = wdev->max_client_bo_bytes;
 	info->max_buffer_claims = wdev->limits.max_buffer_claims;
 	info->max_client_claims = wdev->limits.max_client_claims;
+	info->max_client_rings = WEAVE_MAX_CLIENT_RINGS;
+	info->max_ring_units = WEAVE_MAX_RING_UNITS;
 	return 0;
 }
 
@@ -148,10 +151,12 @@ int weave_client_usage(struct weave_client *c,
 	usage->alone_bytes = atomic64_read(&ctx->alone_bytes);
 	usage->bo_bytes = atomic64_read(&c->quota->bytes);
 	usage->bos = atomic64_read(&c->quota->bos);
+	usage->shared_ring_bytes = c->sring_bytes;
+	usage->shared_rings = c->nsrings;
 	mutex_unlock(&c->lock);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
-			      usage->alone_bytes;
+			      usage->alone_bytes + usage->shared_ring_bytes;
 	weave_eng_ctx_fail_usage(ctx, &usage->failure_claims,
 				 &usage->failure_records,
 				 &usage->failure_bytes);

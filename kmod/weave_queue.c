@@ -274,8 +274,8 @@ static void weave_job_finish(struct weave_job *job)
 			err = ret;
 	}
 	for (i = 0; i < job->ntallies; i++)
-		atomic64_add(job->tallies[i].count,
-			     &job->tallies[i].ls->completed);
+		weave_eng_lstream_completed(job->tallies[i].ls,
+					    job->tallies[i].count);
 	weave_eng_ctx_done(ctx);
 	if (cut && READ_ONCE(job->abort))
 		err = READ_ONCE(job->abort);

@@ -176,10 +176,11 @@ static int weave_launch_check(const struct drm_weave_task *ut,
 
 /*
  * Copy step of a task: check the user task @ut's header and copy its
- * uniforms into @t, which holds nothing yet.
+ * uniforms into @t, which holds nothing yet: from @kt if it is not NULL
+ * (@ut is then &kt->task), else from user memory.
  */
 static int weave_task_copy(const struct drm_weave_task *ut,
-			   struct weave_task *t)
+			   const struct weave_ktask *kt, struct weave_task *t)
 {
 	t->num_bindings = 0;
 	t->uniform_len = 0;
@@ -202,9 +203,12 @@ static int weave_task_copy(const struct drm_weave_task *ut,
 		t->grid.y = ut->grid[1] ?: 1;
 		t->grid.z = ut->grid[2] ?: 1;
 		t->uniform_len = ut->uniforms_size;
-		if (ut->uniforms_size &&
-		    copy_from_user(t->uniforms, u64_to_user_ptr(ut->uniforms),
-				   ut->uniforms_size))
+		if (kt)
+			memcpy(t->uniforms, kt->uniforms, ut->uniforms_size);
+		else if (ut->uniforms_size &&
+			 copy_from_user(t->uniforms,
+					u64_to_user_ptr(ut->uniforms),
+					ut->uniforms_size))
 			return -EFAULT;
 		return 0;
 	case DRM_WEAVE_TASK_HOST_WRITE:
@@ -260,22 +264,25 @@ static int weave_binding_resolve(struct weave_client *c,
 }
 
 /*
- * Resolve step of a task: copy and resolve each binding of @ut into @t.
- * On error @t keeps the bindings resolved so far.
+ * Resolve step of a task: copy and resolve each binding of @ut (from @kt,
+ * if it is not NULL) into @t.  On error @t keeps the bindings resolved so
+ * far.
  */
 static int weave_task_bind(struct weave_client *c, struct drm_file *file,
 			   const struct drm_weave_task *ut,
-			   struct weave_task *t)
+			   const struct weave_ktask *kt, struct weave_task *t)
 {
 	struct drm_weave_binding ub;
 	u32 j;
 	int ret;
 
 	for (j = 0; j < ut->bindings.count; j++) {
-		ret = weave_uarray_elem(&ub, sizeof(ub), &ut->bindings, j);
+		ret = kt ? 0 : weave_uarray_elem(&ub, sizeof(ub),
+						 &ut->bindings, j);
 		if (ret)
 			return ret;
-		ret = weave_binding_resolve(c, file, &ub, &t->bindings[j]);
+		ret = weave_binding_resolve(c, file, kt ? &kt->bindings[j] : &ub,
+					    &t->bindings[j]);
 		if (ret)
 			return ret;
 		t->num_bindings = j + 1;
@@ -290,6 +297,7 @@ struct weave_stage {
 	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
 	u64 arena;	/* of the slot's arena, at weave_core_arena_cost() */
 	struct weave_room *room;	/* where a full arena is told */
+	const struct weave_ktask *kt;	/* kernel copies of the tasks, or NULL */
 };
 
 /*
@@ -337,19 +345,21 @@ static int weave_task_stage(struct weave_client *c,
 }
 
 /*
- * Check and resolve the user task @ut, already copied in, into @t.  @st
- * says what this call staged so far.  On error @t holds nothing.
+ * Check and resolve the user task @ut, already copied in, into @t; its
+ * bindings and uniforms come from @kt if it is not NULL.  @st says what
+ * this call staged so far.  On error @t holds nothing.
  */
 static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
 			      const struct drm_weave_task *ut,
+			      const struct weave_ktask *kt,
 			      struct weave_task *t, struct weave_stage *st)
 {
 	int ret;
 
-	ret = weave_task_copy(ut, t);
+	ret = weave_task_copy(ut, kt, t);
 	if (ret)
 		return ret;
-	ret = weave_task_bind(c, file, ut, t);
+	ret = weave_task_bind(c, file, ut, kt, t);
 	if (!ret && t->kind == WEAVE_TASK_LAUNCH)
 		ret = weave_launch_check(ut, t);
 	else if (!ret)
@@ -406,8 +416,9 @@ struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 }
 
 /*
- * Copy step: copy in the tasks of @args, a chunk at a time, and prepare
- * each into @tasks.  *@n counts the tasks prepared, which hold resources.
+ * Copy step: copy in the tasks of @args, a chunk at a time (or take those
+ * @st->kt holds), and prepare each into @tasks.  *@n counts the tasks
+ * prepared, which hold resources.
  */
 static int weave_enqueue_copy_tasks(struct weave_client *c,
 				    struct drm_file *file,
@@ -421,7 +432,13 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 	int cret = 0;
 	int ret;
 
-	for (*n = 0; *n < count; (*n)++) {
+	for (*n = 0; st->kt && *n < count; (*n)++) {
+		ret = weave_task_prepare(c, file, &st->kt[*n].task,
+					 &st->kt[*n], &tasks[*n], st);
+		if (ret)
+			return ret;
+	}
+	for (*n = 0; !st->kt && *n < count; (*n)++) {
 		k = *n % WEAVE_TASK_CHUNK;
 		if (!k)
 			cret = weave_uarray_read(chunk, sizeof(*chunk),
@@ -433,7 +450,8 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 		/* The tasks before a bad one have had their say. */
 		if (k == got)
 			return cret;
-		ret = weave_task_prepare(c, file, &chunk[k], &tasks[*n], st);
+		ret = weave_task_prepare(c, file, &chunk[k], NULL, &tasks[*n],
+					 st);
 		if (ret)
 			return ret;
 	}
@@ -670,12 +688,15 @@ static int weave_submit_record(struct weave_client *c,
 }
 
 /**
- * weave_submit() - Queue tasks on a stream: those of an ENQUEUE, or a
- * recording's.
+ * weave_submit_from() - Queue tasks on a stream: those of an ENQUEUE, a
+ * shared ring's, or a recording's.
  * @c: The client.
  * @file: Its file.
  * @args: The checked ENQUEUE arguments; for a recording, the stream, the
  *	in-syncs and @nrecorded.
+ * @kt: NULL, or the tasks, copied into kernel memory whole (bindings and
+ *	uniforms included) by the caller: a shared ring's, at most
+ *	%WEAVE_ENQUEUE_CACHE, with no in-syncs.
  * @recorded: A recording's tasks to queue task by task (a doomed
  *	window's, refused), or NULL to copy the tasks from @args.  A replay
  *	queues a sealed graph whole instead (see "DOC: job templates").
@@ -697,13 +718,17 @@ static int weave_submit_record(struct weave_client *c,
  * -EFAULT also when user memory is not present, and -EAGAIN to wait for
  * room as @room says.  Nothing was queued unless it returns 0.
  */
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args,
-		 const struct weave_task *recorded, u32 nrecorded, int refuse,
-		 const struct weave_recorder *rec, struct weave_room *room)
+int weave_submit_from(struct weave_client *c, struct drm_file *file,
+		      struct drm_weave_enqueue *args,
+		      const struct weave_ktask *kt,
+		      const struct weave_task *recorded, u32 nrecorded,
+		      int refuse, const struct weave_recorder *rec,
+		      struct weave_room *room)
 {
 	struct dma_fence **fences = c->in_fences;
-	struct weave_stage st = { .stream = args->stream, .room = room };
+	struct weave_stage st = {
+		.stream = args->stream, .room = room, .kt = kt,
+	};
 	u32 n = 0, nf = 0, slot, count = args->tasks.count;
 	struct weave_insync *in = NULL;
 	struct weave_lstream *ls;

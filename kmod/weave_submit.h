@@ -7,6 +7,9 @@
 
 #include <linux/types.h>
 
+#include "weave_core.h"
+#include "weave_drm.h"
+
 struct dma_fence;
 struct drm_file;
 struct drm_weave_enqueue;
@@ -45,10 +48,73 @@ struct weave_recorder {
 	void (*doom)(struct weave_client *c, u32 stream, int err);
 };
 
-int weave_submit(struct weave_client *c, struct drm_file *file,
-		 struct drm_weave_enqueue *args,
-		 const struct weave_task *recorded, u32 nrecorded, int refuse,
-		 const struct weave_recorder *rec, struct weave_room *room);
+/**
+ * struct weave_ktask - A task in kernel memory whole, as the copy of a
+ * shared ring's descriptor: its bindings and uniforms inline.
+ * @task: The task; @task.bindings has no pointer, @task.uniforms none.
+ * @bindings: Its @task.bindings.count bindings.
+ * @uniforms: Its @task.uniforms_size uniform bytes.
+ */
+struct weave_ktask {
+	struct drm_weave_task task;
+	struct drm_weave_binding bindings[WEAVE_MAX_BINDINGS];
+	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
+};
+
+int weave_submit_from(struct weave_client *c, struct drm_file *file,
+		      struct drm_weave_enqueue *args,
+		      const struct weave_ktask *kt,
+		      const struct weave_task *recorded, u32 nrecorded,
+		      int refuse, const struct weave_recorder *rec,
+		      struct weave_room *room);
+
+/**
+ * weave_submit() - weave_submit_from() of an ENQUEUE's or a recording's
+ * tasks.
+ * @c: The client.
+ * @file: Its file.
+ * @args: As for weave_submit_from().
+ * @recorded: As for weave_submit_from().
+ * @nrecorded: As for weave_submit_from().
+ * @refuse: As for weave_submit_from().
+ * @rec: As for weave_submit_from().
+ * @room: As for weave_submit_from().
+ *
+ * Return: As weave_submit_from().
+ */
+static inline int weave_submit(struct weave_client *c, struct drm_file *file,
+			       struct drm_weave_enqueue *args,
+			       const struct weave_task *recorded,
+			       u32 nrecorded, int refuse,
+			       const struct weave_recorder *rec,
+			       struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, NULL, recorded, nrecorded,
+				 refuse, rec, room);
+}
+
+/**
+ * weave_submit_ktasks() - weave_submit_from() of the tasks of a shared ring,
+ * in kernel memory whole.
+ * @c: The client.
+ * @file: Its file.
+ * @args: The stream and the tasks' count; out, the seqno.
+ * @kt: The tasks, copied in once by the caller, which nothing else writes.
+ * @rec: As for weave_submit_from().
+ * @room: As for weave_submit_from().
+ *
+ * Return: As weave_submit_from().
+ */
+static inline int weave_submit_ktasks(struct weave_client *c,
+				      struct drm_file *file,
+				      struct drm_weave_enqueue *args,
+				      const struct weave_ktask *kt,
+				      const struct weave_recorder *rec,
+				      struct weave_room *room)
+{
+	return weave_submit_from(c, file, args, kt, NULL, 0, 0, rec, room);
+}
+
 struct weave_lstream *weave_enqueue_stream(struct weave_client *c,
 					   const struct drm_weave_enqueue *args,
 					   u32 count);

@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	4
+#define WEAVE_VERSION_MINOR	5
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -1116,6 +1116,302 @@ static inline int weave_replay(int fd, uint32_t graph, uint32_t stream,
  * from a kernel older than uAPI 1.5.
  */
 int weave_graph_destroy(int fd, uint32_t graph);
+
+/**
+ * DOC: shared rings
+ *
+ * Since libweave 1.5, for uAPI 1.9 (see "DOC: shared submission rings" in
+ * weave_drm.h).  weave_ring_create() makes a ring for a stream and maps
+ * it; a producer then reserves a descriptor with weave_ring_reserve(),
+ * fills it in place, and publishes what it reserved with
+ * weave_ring_publish(), one release store; weave_ring_enter() rings the
+ * doorbell.  weave_ring_completed() reads the stream's completed count
+ * from the ring's header, without a system call.  One thread produces
+ * on a ring at a time: the calls that write it take no lock.
+ *
+ * The tasks a ring queues wait in their stream's slot like those of
+ * weave_enqueue(): flush the stream (weave_flush()) to run them before
+ * the slot fills.
+ */
+
+/**
+ * struct weave_ring - A shared submission ring, mapped.
+ * @fd: The file that holds it.
+ * @ring: Its handle.
+ * @stream: The stream it feeds.
+ * @units: Units of its descriptor area, a power of two.
+ * @tail: Units reserved, modulo 2^32; published up to it by
+ *        weave_ring_publish().
+ * @hdr: The header, mapped read-only.
+ * @sq: The submission area, mapped shared.
+ * @descs: The descriptors in @sq.
+ * @sq_size: Bytes of @sq's mapping.
+ */
+struct weave_ring {
+	int fd;
+	uint32_t ring;
+	uint32_t stream;
+	uint32_t units;
+	uint32_t tail;
+	const struct drm_weave_ring_header *hdr;
+	struct drm_weave_ring_sq *sq;
+	uint8_t *descs;
+	size_t sq_size;
+};
+
+/**
+ * weave_ring_create() - Make a shared ring for a stream and map it.
+ * @fd: The file that holds @stream.
+ * @stream: The stream the ring feeds; it has no ring yet.
+ * @units: Units of %DRM_WEAVE_RING_UNIT bytes: a power of two from 64 to
+ *         max_ring_units.
+ * @ring: Out: the ring.
+ *
+ * Since libweave 1.5, for uAPI 1.9: %DRM_IOCTL_WEAVE_RING_CREATE, then
+ * mmap() of its header (read-only) and submission area.
+ *
+ * Return: 0 on success; the errors of &struct drm_weave_ring_create
+ * (-EINVAL from a kernel older than uAPI 1.9), or of mmap().
+ */
+int weave_ring_create(int fd, uint32_t stream, uint32_t units,
+		      struct weave_ring *ring);
+
+/**
+ * weave_ring_destroy() - Unmap a ring and destroy it.
+ * @ring: A ring from weave_ring_create().
+ *
+ * Since libweave 1.5, for uAPI 1.9.  What was published and not consumed
+ * is dropped.
+ *
+ * Return: 0 on success; -ENOENT if the ring is gone already.
+ */
+int weave_ring_destroy(struct weave_ring *ring);
+
+/**
+ * weave_ring_enter() - Ring the doorbell: consume every ring of a file.
+ * @fd: The file.
+ * @consumed: Out, if not NULL: descriptors consumed, skips included.
+ *
+ * Since libweave 1.5, for uAPI 1.9: %DRM_IOCTL_WEAVE_RING_ENTER.
+ *
+ * Return: 0 on success, also when a ring stopped at a bad descriptor
+ * (see weave_ring_error()); otherwise the errors of &struct
+ * drm_weave_ring_enter.
+ */
+int weave_ring_enter(int fd, uint32_t *consumed);
+
+/**
+ * weave_ring_resume() - Acknowledge a ring's error, and consume again.
+ * @ring: A ring that stopped (weave_ring_error() is not zero).
+ * @consumed: Out, if not NULL, as for weave_ring_enter().
+ *
+ * Since libweave 1.5, for uAPI 1.9.  Rewrite the bad descriptor first, or
+ * make it a skip with weave_ring_skip_bad(): consuming starts again at it.
+ *
+ * Return: 0 on success; -EALREADY if the ring is not stopped; otherwise
+ * as weave_ring_enter().
+ */
+int weave_ring_resume(struct weave_ring *ring, uint32_t *consumed);
+
+/**
+ * weave_ring_desc_units() - The units of a descriptor.
+ * @num_bindings: Its bindings, at most 8.
+ * @uniforms_size: Its uniform bytes, at most 64.
+ *
+ * Since libweave 1.5.
+ *
+ * Return: The units it takes in a ring.
+ */
+static inline uint32_t weave_ring_desc_units(uint32_t num_bindings,
+					     uint32_t uniforms_size)
+{
+	return (uint32_t)((sizeof(struct drm_weave_ring_desc) +
+			   num_bindings * sizeof(struct drm_weave_binding) +
+			   uniforms_size + DRM_WEAVE_RING_UNIT - 1) /
+			  DRM_WEAVE_RING_UNIT);
+}
+
+/**
+ * weave_ring_head() - The units the kernel has consumed (acquire load).
+ * @ring: The ring.
+ *
+ * Since libweave 1.5.
+ *
+ * Return: &drm_weave_ring_header.head.
+ */
+static inline uint32_t weave_ring_head(const struct weave_ring *ring)
+{
+	return __atomic_load_n(&ring->hdr->head, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * weave_ring_completed() - The stream's completed count, with no system
+ * call.
+ * @ring: The ring.
+ *
+ * Since libweave 1.5.  Tasks of the stream up to this sequence number
+ * are done; weave_wait_seqno() sleeps until a later one is.
+ *
+ * Return: &drm_weave_ring_header.completed.
+ */
+static inline uint64_t weave_ring_completed(const struct weave_ring *ring)
+{
+	return __atomic_load_n(&ring->hdr->completed, __ATOMIC_ACQUIRE);
+}
+
+/**
+ * weave_ring_seqno() - The sequence number of the ring's last task.
+ * @ring: The ring.
+ *
+ * Since libweave 1.5.
+ *
+ * Return: &drm_weave_ring_header.seqno: of the last task consumed from
+ * @ring, for weave_wait_seqno().
+ */
+static inline uint64_t weave_ring_seqno(const struct weave_ring *ring)
+{
+	(void)weave_ring_head(ring);	/* orders the read after the head */
+	return __atomic_load_n(&ring->hdr->seqno, __ATOMIC_RELAXED);
+}
+
+/**
+ * weave_ring_error() - Whether a ring stopped, and where.
+ * @ring: The ring.
+ * @index: Out, if not NULL: the position of the bad descriptor.
+ *
+ * Since libweave 1.5.
+ *
+ * Return: 0, or the negative errno the ring stopped with.
+ */
+static inline int weave_ring_error(const struct weave_ring *ring,
+				   uint32_t *index)
+{
+	uint32_t flags = __atomic_load_n(&ring->hdr->flags, __ATOMIC_ACQUIRE);
+
+	if (!(flags & DRM_WEAVE_RING_STOPPED))
+		return 0;
+	if (index)
+		*index = ring->hdr->error_index;
+	return ring->hdr->error;
+}
+
+/**
+ * weave_ring_reserve() - Reserve a descriptor past the tail.
+ * @ring: The ring.
+ * @num_bindings: Its bindings, at most 8.
+ * @uniforms_size: Its uniform bytes, at most 64.
+ *
+ * Since libweave 1.5.  The descriptor is zeroed but for its sizes; fill
+ * in its type and the rest, its bindings at weave_ring_desc_bindings()
+ * and its uniforms at weave_ring_desc_uniforms(), then publish it with
+ * weave_ring_publish().  A descriptor that would wrap is put at the start
+ * of the area, after a skip.
+ *
+ * Return: The descriptor, or NULL if the ring has no room (the kernel has
+ * not consumed enough yet: ring the doorbell).
+ */
+static inline struct drm_weave_ring_desc *
+weave_ring_reserve(struct weave_ring *ring, uint32_t num_bindings,
+		   uint32_t uniforms_size)
+{
+	uint32_t u = weave_ring_desc_units(num_bindings, uniforms_size);
+	uint32_t pos = ring->tail & (ring->units - 1);
+	uint32_t pad = pos + u > ring->units ? ring->units - pos : 0;
+	struct drm_weave_ring_desc *d;
+
+	if (num_bindings > 8 || uniforms_size > 64 ||
+	    ring->tail + pad + u - weave_ring_head(ring) > ring->units)
+		return NULL;
+	if (pad) {
+		d = (struct drm_weave_ring_desc *)(ring->descs +
+						   (size_t)pos * DRM_WEAVE_RING_UNIT);
+		d->units = (uint8_t)pad;
+		d->type = DRM_WEAVE_RING_DESC_SKIP;
+		ring->tail += pad;
+		pos = 0;
+	}
+	d = (struct drm_weave_ring_desc *)(ring->descs +
+					   (size_t)pos * DRM_WEAVE_RING_UNIT);
+	memset(d, 0, (size_t)u * DRM_WEAVE_RING_UNIT);
+	d->units = (uint8_t)u;
+	d->num_bindings = (uint8_t)num_bindings;
+	d->uniforms_size = (uint8_t)uniforms_size;
+	ring->tail += u;
+	return d;
+}
+
+/**
+ * weave_ring_desc_bindings() - The bindings of a descriptor.
+ * @d: A descriptor from weave_ring_reserve().
+ *
+ * Since libweave 1.5.
+ *
+ * Return: Its &drm_weave_ring_desc.num_bindings bindings.
+ */
+static inline struct drm_weave_binding *
+weave_ring_desc_bindings(struct drm_weave_ring_desc *d)
+{
+	return (struct drm_weave_binding *)(d + 1);
+}
+
+/**
+ * weave_ring_desc_uniforms() - The uniform bytes of a descriptor.
+ * @d: A descriptor from weave_ring_reserve().
+ *
+ * Since libweave 1.5.
+ *
+ * Return: Where its &drm_weave_ring_desc.uniforms_size bytes go.
+ */
+static inline void *weave_ring_desc_uniforms(struct drm_weave_ring_desc *d)
+{
+	return weave_ring_desc_bindings(d) + d->num_bindings;
+}
+
+/**
+ * weave_ring_publish() - Publish what was reserved (release store).
+ * @ring: The ring.
+ *
+ * Since libweave 1.5.  The kernel consumes it at the next doorbell.
+ */
+static inline void weave_ring_publish(struct weave_ring *ring)
+{
+	__atomic_store_n(&ring->sq->tail, ring->tail, __ATOMIC_RELEASE);
+}
+
+/**
+ * weave_ring_skip_bad() - Make the descriptor a ring stopped at a skip.
+ * @ring: A ring that stopped at a descriptor (weave_ring_error()).
+ *
+ * Since libweave 1.5.  Keeps the descriptor's size, so what follows stays
+ * where it is; then weave_ring_resume() goes on after it.
+ */
+static inline void weave_ring_skip_bad(struct weave_ring *ring)
+{
+	uint32_t pos = weave_ring_head(ring) & (ring->units - 1);
+	struct drm_weave_ring_desc *d = (struct drm_weave_ring_desc *)
+		(ring->descs + (size_t)pos * DRM_WEAVE_RING_UNIT);
+
+	__atomic_store_n(&d->type, DRM_WEAVE_RING_DESC_SKIP, __ATOMIC_RELAXED);
+}
+
+/**
+ * weave_ring_noop() - Reserve and fill a no-op launch.
+ * @ring: The ring.
+ *
+ * Since libweave 1.5.  Publish it with weave_ring_publish().
+ *
+ * Return: 0, or -ENOSPC if the ring has no room.
+ */
+static inline int weave_ring_noop(struct weave_ring *ring)
+{
+	struct drm_weave_ring_desc *d = weave_ring_reserve(ring, 0, 0);
+
+	if (!d)
+		return -ENOSPC;
+	d->type = DRM_WEAVE_TASK_LAUNCH;
+	d->kernel = DRM_WEAVE_KERNEL_NOOP;
+	return 0;
+}
 
 #if defined(__cplusplus)
 }

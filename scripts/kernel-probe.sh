@@ -90,6 +90,11 @@ probe WEAVE_HAVE_PLATFORM_REMOVE_VOID include/linux/platform_device.h \
 probe WEAVE_HAVE_HRTIMER_SETUP include/linux/hrtimer.h \
 	'void hrtimer_setup\(struct hrtimer \*timer'
 
+# vm_flags_set() and friends change a mapping's flags (6.3+); before,
+# &vm_area_struct.vm_flags was written directly.
+probe WEAVE_HAVE_VM_FLAGS_SET include/linux/mm.h \
+	'static inline void vm_flags_set\('
+
 # --- the DRM GPU scheduler (gpu-sched) ---------------------------------------
 
 # drm_sched_init() takes a struct drm_sched_init_args (Debian's 6.1 has it

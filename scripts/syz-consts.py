@@ -36,6 +36,14 @@ NOT_DESCRIBED = {
     # An output is an int range (flags cannot be output): its ends name
     # the others.
     'DRM_WEAVE_CAPTURE_PREPARED': 'inside drm_weave_capture.state\'s range',
+    # A shared ring's layout: memory a program writes, not call arguments.
+    'DRM_WEAVE_RING_UNIT': 'a ring\'s unit size, in its memory',
+    'DRM_WEAVE_RING_SQ_DESCS': 'an offset in a ring\'s memory',
+    'DRM_WEAVE_RING_DESC_MAX_UNITS': 'a bound of a descriptor in memory',
+    'DRM_WEAVE_RING_DESC_SKIP': 'a descriptor type, in memory',
+    'DRM_WEAVE_RING_ENTER_MAX': 'a count, not a value of a field',
+    'DRM_WEAVE_RING_STOPPED': 'a flag of the header the kernel writes',
+    'DRM_WEAVE_RING_NEED_WAKEUP': 'a flag of the header the kernel writes',
 }
 
 IDENT = re.compile(r'(?<![$\w])(DRM_\w+|WEAVE_SIZEOF_\w+|WEAVE_TASK_SIZE_V0)\b')

@@ -69,6 +69,9 @@ extern "C" {
 #define DRM_WEAVE_CAPTURE		0x0d
 #define DRM_WEAVE_REPLAY		0x0e
 #define DRM_WEAVE_GRAPH_DESTROY		0x0f
+#define DRM_WEAVE_RING_CREATE		0x10
+#define DRM_WEAVE_RING_DESTROY		0x11
+#define DRM_WEAVE_RING_ENTER		0x12
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -109,6 +112,15 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_GRAPH_DESTROY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_GRAPH_DESTROY, \
 		struct drm_weave_graph_destroy)
+#define DRM_IOCTL_WEAVE_RING_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_RING_CREATE, \
+		 struct drm_weave_ring_create)
+#define DRM_IOCTL_WEAVE_RING_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_RING_DESTROY, \
+		struct drm_weave_ring_destroy)
+#define DRM_IOCTL_WEAVE_RING_ENTER \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_RING_ENTER, \
+		 struct drm_weave_ring_enter)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -338,6 +350,19 @@ struct drm_weave_device_info {
 	 * 1.6).
 	 */
 	__u32 max_client_claims;
+
+	/**
+	 * @max_client_rings: The most shared submission rings one file may
+	 * have at once (uAPI 1.9; zero from an older kernel, which has
+	 * none); see "DOC: shared submission rings".
+	 */
+	__u32 max_client_rings;
+
+	/**
+	 * @max_ring_units: The largest &drm_weave_ring_create.units (uAPI
+	 * 1.9).
+	 */
+	__u32 max_ring_units;
 };
 
 /**
@@ -418,7 +443,7 @@ struct drm_weave_client_usage {
 	/**
 	 * @kernel_bytes: Bytes the kernel holds for the client's scheduling
 	 * state: @ring_bytes + @job_bytes + @gate_bytes + @arena_bytes +
-	 * @alone_bytes.
+	 * @alone_bytes + @shared_ring_bytes (uAPI 1.9).
 	 */
 	__u64 kernel_bytes;
 
@@ -507,6 +532,19 @@ struct drm_weave_client_usage {
 	 * binding, plus one record.
 	 */
 	__u64 failure_bytes;
+
+	/**
+	 * @shared_ring_bytes: Bytes of the file's shared submission rings
+	 * (uAPI 1.9): the pages of each ring's header and of its descriptor
+	 * area, which the kernel allocates and charges to the memory cgroup
+	 * of the caller of %DRM_IOCTL_WEAVE_RING_CREATE, and the one buffer
+	 * into which the kernel copies descriptors, once the file has a
+	 * ring.  Part of @kernel_bytes.
+	 */
+	__u64 shared_ring_bytes;
+
+	/** @shared_rings: The file's shared submission rings (uAPI 1.9). */
+	__u64 shared_rings;
 };
 
 /**
@@ -1965,6 +2003,305 @@ struct drm_weave_replay {
 struct drm_weave_graph_destroy {
 	/** @graph: The graph. */
 	__u32 graph;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/**
+ * DOC: shared submission rings
+ *
+ * A shared submission ring (uAPI 1.9) carries tasks from a process to
+ * the kernel through memory both map, as io_uring's submission queue
+ * does, instead of an array passed to %DRM_IOCTL_WEAVE_ENQUEUE.  A ring
+ * feeds one stream, and a stream has at most one ring.  It is made of
+ * two regions, each mapped with mmap() of the render node at the offset
+ * that %DRM_IOCTL_WEAVE_RING_CREATE returns (below the offsets of
+ * buffers, which it never collides with):
+ *
+ * - the header, &struct drm_weave_ring_header, one page that only the
+ *   kernel writes: user space may map it read-only, and mmap() with
+ *   PROT_WRITE fails with -EPERM;
+ * - the submission area, written by user space: &struct
+ *   drm_weave_ring_sq, whose @tail says how far it has published, then,
+ *   from offset %DRM_WEAVE_RING_SQ_DESCS, the descriptors, @units units of
+ *   %DRM_WEAVE_RING_UNIT bytes.
+ *
+ * Positions: &drm_weave_ring_header.head and &drm_weave_ring_sq.tail count
+ * units, free running modulo 2^32; unit n lives at (n % @units).  The
+ * units from head to tail are published and not yet consumed: they are
+ * user space's to have written, and the kernel's to read.  A tail more
+ * than @units ahead of head (backwards included) is an error of the ring.
+ *
+ * Descriptors: a descriptor is &struct drm_weave_ring_desc (two units),
+ * then its bindings (&struct drm_weave_binding each), then its uniform
+ * bytes, packed, the whole rounded up to whole units; its @units says how
+ * many, and must be exactly that.  A descriptor never wraps: where fewer
+ * units are left before the end of the area than the next descriptor
+ * takes, user space writes a skip, a descriptor of type
+ * %DRM_WEAVE_RING_DESC_SKIP of one or more units (only its first two
+ * bytes are read), which the kernel steps over, and goes on at the
+ * start.  Fixed units with a length are a compromise: a no-op launch
+ * takes 32 bytes, a launch with a binding and four bytes of uniforms 64,
+ * and the largest descriptor %DRM_WEAVE_RING_DESC_MAX_UNITS units.
+ *
+ * Protocol: user space writes descriptors past the tail, then publishes
+ * them with a release store of the new tail (smp_store_release(), or
+ * __atomic_store_n(..., __ATOMIC_RELEASE)).  The kernel reads the tail
+ * with an acquire load, copies each descriptor once into its own memory
+ * and checks the copy only, so rewriting a ring at any moment never
+ * changes what was checked; after queueing, it stores the new head with
+ * a release store, and user space that reads it with an acquire load may
+ * reuse the units before it.
+ *
+ * Consuming: %DRM_IOCTL_WEAVE_RING_ENTER, the doorbell, consumes what is
+ * published on every ring of the file, at most
+ * %DRM_WEAVE_RING_ENTER_MAX descriptors (skips included) per call, and
+ * says how many.  Each task goes through every rule of
+ * %DRM_IOCTL_WEAVE_ENQUEUE (the checks, the limits, the ordering across
+ * streams, thresholds, isolation, capture windows, failures, staging),
+ * as if enqueued alone, in ring order, without in-syncs (which
+ * %DRM_IOCTL_WEAVE_ENQUEUE keeps).  A task the limits refuse for now
+ * (-EBUSY, -ENOMEM) stays published: the call ends there, and the next
+ * consumes it.
+ *
+ * Errors: a descriptor that ENQUEUE would refuse with an error that says
+ * it is wrong (-EINVAL, -ENOENT, -E2BIG, -EFAULT, -ECANCELED), or a tail
+ * out of range, stops its ring: the header's @error gets the negative
+ * errno, @error_index the position of the bad descriptor (the head, which
+ * stays there), and @flags %DRM_WEAVE_RING_STOPPED.  Nothing after it is
+ * consumed until %DRM_IOCTL_WEAVE_RING_ENTER with
+ * %DRM_WEAVE_RING_ENTER_RESUME on that ring acknowledges the error and
+ * consumes again from the same position, where user space will have
+ * rewritten the descriptor (or made it a skip).  Other rings, and other
+ * files, go on.
+ *
+ * Completions: &drm_weave_ring_header.completed is the stream's completed
+ * count (see "DOC: streams and slots"), updated as jobs complete, so a
+ * process sees how far its tasks got without a system call;
+ * %DRM_IOCTL_WEAVE_WAIT with %DRM_WEAVE_WAIT_SEQNO stays the way to sleep
+ * until then.  &drm_weave_ring_header.seqno is the sequence number of
+ * the last task consumed from the ring.
+ *
+ * Limits and memory: a file has at most max_client_rings rings of at most
+ * max_ring_units units (see &struct drm_weave_device_info).  Their pages
+ * are charged to the memory cgroup of the caller that creates them and
+ * counted in &drm_weave_client_usage.shared_ring_bytes.  Destroying the
+ * ring, or its stream, or closing the file, ends consumption; what was
+ * published and not consumed is dropped, and a mapping keeps the ring's
+ * pages until it is unmapped (and holds the file open, as any mapping of
+ * the node does).  The header page is the stream's: a later ring of the
+ * same stream has it again, reset.  After an unplug, the mappings get
+ * SIGBUS as those of buffers do.
+ */
+
+/**
+ * DRM_WEAVE_RING_UNIT - The unit of a ring's descriptor area, in bytes.
+ */
+#define DRM_WEAVE_RING_UNIT		16
+
+/**
+ * DRM_WEAVE_RING_SQ_DESCS - Offset of the descriptors in the submission
+ * area, in bytes: after &struct drm_weave_ring_sq, a cache line apart.
+ */
+#define DRM_WEAVE_RING_SQ_DESCS		64
+
+/**
+ * DRM_WEAVE_RING_DESC_MAX_UNITS - The most units of one descriptor: its
+ * head, eight bindings and 64 bytes of uniforms.
+ */
+#define DRM_WEAVE_RING_DESC_MAX_UNITS	18
+
+/**
+ * DRM_WEAVE_RING_DESC_SKIP - &drm_weave_ring_desc.type of a skip.
+ */
+#define DRM_WEAVE_RING_DESC_SKIP	0xff
+
+/**
+ * DRM_WEAVE_RING_ENTER_MAX - The most descriptors, skips included, one
+ * %DRM_IOCTL_WEAVE_RING_ENTER consumes.
+ */
+#define DRM_WEAVE_RING_ENTER_MAX	4096
+
+/**
+ * DRM_WEAVE_RING_STOPPED - A flag of &drm_weave_ring_header.flags: the
+ * ring stopped at an error (see "DOC: shared submission rings").
+ */
+#define DRM_WEAVE_RING_STOPPED		0x00000001u
+
+/**
+ * DRM_WEAVE_RING_NEED_WAKEUP - A flag of &drm_weave_ring_header.flags:
+ * reserved for a kernel that consumes rings on its own, which sets it
+ * when user space must ring the doorbell again.  This kernel consumes
+ * only on %DRM_IOCTL_WEAVE_RING_ENTER and always sets it.
+ */
+#define DRM_WEAVE_RING_NEED_WAKEUP	0x00000002u
+
+/**
+ * struct drm_weave_ring_header - The page of a ring that the kernel
+ * writes; user space maps it read-only.
+ */
+struct drm_weave_ring_header {
+	/**
+	 * @head: Units consumed, modulo 2^32; written with a release store
+	 * after the descriptors before it are queued.
+	 */
+	__u32 head;
+	/**
+	 * @flags: %DRM_WEAVE_RING_STOPPED, %DRM_WEAVE_RING_NEED_WAKEUP.
+	 */
+	__u32 flags;
+	/** @error: Zero, or the negative errno the ring stopped with. */
+	__s32 error;
+	/** @error_index: The position (a head) of the bad descriptor. */
+	__u32 error_index;
+	/**
+	 * @seqno: The stream's sequence number of the last task consumed
+	 * from this ring (zero before the first).
+	 */
+	__u64 seqno;
+	/**
+	 * @completed: The stream's completed count, raised as its jobs
+	 * complete: tasks up to this sequence number are done.
+	 */
+	__u64 completed;
+	/** @reserved: Zero; for what a later version adds. */
+	__u64 reserved[4];
+};
+
+/**
+ * struct drm_weave_ring_sq - The start of a ring's submission area, which
+ * user space writes.
+ */
+struct drm_weave_ring_sq {
+	/**
+	 * @tail: Units published, modulo 2^32; written with a release store
+	 * after the descriptors before it.
+	 */
+	__u32 tail;
+	/** @pad: Ignored. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_weave_ring_desc - The head of a descriptor in a ring, the
+ * fields of &struct drm_weave_task with the arrays inline.
+ *
+ * Followed by @num_bindings &struct drm_weave_binding and @uniforms_size
+ * bytes of uniforms, packed; see "DOC: shared submission rings".
+ */
+struct drm_weave_ring_desc {
+	/** @units: Units the descriptor takes, its head included. */
+	__u8 units;
+	/**
+	 * @type: One of &enum drm_weave_task_type, or
+	 * %DRM_WEAVE_RING_DESC_SKIP.
+	 */
+	__u8 type;
+	/** @num_bindings: Bindings that follow, at most 8. */
+	__u8 num_bindings;
+	/** @uniforms_size: Uniform bytes after them, at most 64. */
+	__u8 uniforms_size;
+	/** @kernel: As &drm_weave_task.kernel. */
+	__u32 kernel;
+	/** @grid: As &drm_weave_task.grid. */
+	__u32 grid[3];
+	/** @label: As &drm_weave_task.label. */
+	__u32 label;
+	/** @data: As &drm_weave_task.data, for a host write. */
+	__u64 data;
+};
+
+/**
+ * struct drm_weave_ring_create - Argument of %DRM_IOCTL_WEAVE_RING_CREATE.
+ *
+ * Makes a shared submission ring for @stream; see "DOC: shared submission
+ * rings".  Map @header_size bytes at @header_offset (read-only) and
+ * @sq_size bytes at @sq_offset.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or @pad is not zero, or @units is not a power of two
+ *   from 64 to max_ring_units.
+ * - -ENOENT: @stream names no stream of this client.
+ * - -EBUSY: the stream has a ring already.
+ * - -ENOSPC: the file has max_client_rings rings.
+ * - -ENOMEM: out of memory, or over the caller's memory cgroup limit.
+ * - -EINTR: a signal arrived while the call waited for the client's lock.
+ */
+struct drm_weave_ring_create {
+	/** @stream: The stream the ring feeds. */
+	__u32 stream;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/**
+	 * @units: Size of the descriptor area, in units of
+	 * %DRM_WEAVE_RING_UNIT bytes: a power of two, at least 64.
+	 */
+	__u32 units;
+	/** @ring: Out: the ring's handle, from 1. */
+	__u32 ring;
+	/** @header_offset: Out: the mmap() offset of the header. */
+	__u64 header_offset;
+	/** @sq_offset: Out: the mmap() offset of the submission area. */
+	__u64 sq_offset;
+	/** @header_size: Out: bytes of the header's mapping, a page. */
+	__u32 header_size;
+	/** @sq_size: Out: bytes of the submission area's mapping. */
+	__u32 sq_size;
+};
+
+/**
+ * struct drm_weave_ring_destroy - Argument of
+ * %DRM_IOCTL_WEAVE_RING_DESTROY.
+ *
+ * What was published and not consumed is dropped; tasks consumed stay
+ * queued.  Errors: -EINVAL if @pad is not zero; -ENOENT if @ring names
+ * no ring of this file; -EINTR as for &struct drm_weave_ring_create.
+ */
+struct drm_weave_ring_destroy {
+	/** @ring: The ring. */
+	__u32 ring;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/**
+ * DRM_WEAVE_RING_ENTER_RESUME - A flag of &drm_weave_ring_enter.flags:
+ * first acknowledge the error of ring &drm_weave_ring_enter.ring, which
+ * must be stopped, and let it be consumed again.
+ */
+#define DRM_WEAVE_RING_ENTER_RESUME	0x00000001u
+
+/**
+ * struct drm_weave_ring_enter - Argument of %DRM_IOCTL_WEAVE_RING_ENTER,
+ * the doorbell.
+ *
+ * Consumes the descriptors published on every ring of the file, ring by
+ * ring, at most %DRM_WEAVE_RING_ENTER_MAX in all, and sets @consumed to
+ * their number; see "DOC: shared submission rings".  A ring that stops
+ * at a bad descriptor is not an error of the call, which goes on with
+ * the other rings: its header tells.
+ *
+ * Errors (@consumed is written in any case):
+ *
+ * - -EINVAL: @flags is unknown, @pad is not zero, or @ring is not zero
+ *   without %DRM_WEAVE_RING_ENTER_RESUME.
+ * - -ENOENT: with %DRM_WEAVE_RING_ENTER_RESUME, @ring names no ring.
+ * - -EALREADY: with %DRM_WEAVE_RING_ENTER_RESUME, the ring is not
+ *   stopped.
+ * - -EBUSY, -ENOMEM: a task met a limit, or memory ran out, and nothing
+ *   was consumed; as for %DRM_IOCTL_WEAVE_ENQUEUE, the task stays
+ *   published.
+ * - -EINTR, -ERESTARTSYS: a signal, before anything was consumed.
+ * - -ENODEV: the device is unplugged.
+ */
+struct drm_weave_ring_enter {
+	/** @flags: Zero or %DRM_WEAVE_RING_ENTER_RESUME. */
+	__u32 flags;
+	/** @ring: The ring to resume, or zero. */
+	__u32 ring;
+	/** @consumed: Out: descriptors consumed, skips included. */
+	__u32 consumed;
 	/** @pad: Must be zero. */
 	__u32 pad;
 };

@@ -136,6 +136,7 @@ enum fz_op {
 	OP_SO_CREATE, OP_SO_DESTROY, OP_SO_EXPORT, OP_SO_IMPORT, OP_SO_WAIT,
 	OP_SO_TL_WAIT, OP_SO_RESET, OP_SO_SIGNAL, OP_SO_TL_SIGNAL,
 	OP_SO_QUERY, OP_SO_TRANSFER,
+	OP_RING_CREATE, OP_RING_DESTROY, OP_RING_ENTER,
 	OP_GET_CAP, OP_VERSION, OP_FORBIDDEN, OP_UNKNOWN, OP_NOT_DRM,
 	OP_NR
 };
@@ -243,6 +244,9 @@ union fz_arg {
 	struct drm_weave_capture capture;
 	struct drm_weave_replay replay;
 	struct drm_weave_graph_destroy graph_destroy;
+	struct drm_weave_ring_create ring_create;
+	struct drm_weave_ring_destroy ring_destroy;
+	struct drm_weave_ring_enter ring_enter;
 	struct drm_gem_close gem_close;
 	struct drm_prime_handle prime;
 	struct drm_syncobj_create so_create;
@@ -333,6 +337,11 @@ static struct {
 	bool core_guards;
 	/* The ENQUEUE mutations of the suite (fuzz_submit.c), or NULL. */
 	bool (*mut_enqueue)(struct fz_ctx *c, struct fz_enq *e);
+	/*
+	 * What the suite lets go of when a thread ends (fuzz_ring.c: its
+	 * rings' mappings, which hold their file), or NULL.
+	 */
+	void (*ctx_fini)(struct fz_ctx *c);
 	struct drm_weave_device_info info;
 	uint64_t page;
 	uint8_t *none;		/* a PROT_NONE page */

@@ -301,6 +301,8 @@ static inline void fz_ctx_fini(struct fz_ctx *c)
 {
 	unsigned int i;
 
+	if (fz.ctx_fini)
+		fz.ctx_fini(c);
 	for (i = 0; i < c->nfds; i++)
 		close(c->fds[i].fd);
 	c->nfds = 0;

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * weave: shared submission rings, their memory, mapping and doorbell.
+ */
+#ifndef _WEAVE_SRING_H_
+#define _WEAVE_SRING_H_
+
+#include <linux/types.h>
+
+#include "weave_drm.h"
+#include "weave_submit.h"
+
+struct drm_device;
+struct drm_file;
+struct file;
+struct vm_area_struct;
+struct weave_client;
+
+/** WEAVE_MAX_CLIENT_RINGS - max_client_rings: the most rings of a file. */
+#define WEAVE_MAX_CLIENT_RINGS		64
+/** WEAVE_MAX_RING_UNITS - max_ring_units: the largest ring, 1 MiB. */
+#define WEAVE_MAX_RING_UNITS		65536
+/** WEAVE_MIN_RING_UNITS - The smallest ring, 1 KiB. */
+#define WEAVE_MIN_RING_UNITS		64
+
+/* Descriptors one doorbell copies in and queues at once. */
+#define WEAVE_SRING_BATCH		64
+
+/**
+ * struct weave_sring - A shared submission ring (see "DOC: shared
+ * submission rings").
+ *
+ * Under the client's mutex, but @hdr, @sq and @descs, which user space
+ * maps too: the kernel writes only @hdr, which user space cannot, and
+ * reads @sq's tail and the descriptors once each.
+ */
+struct weave_sring {
+	/** @handle: Its handle in the client. */
+	u32 handle;
+	/** @stream: The stream it feeds; zero once the stream is gone. */
+	u32 stream;
+	/** @units: Units of its descriptor area, a power of two. */
+	u32 units;
+	/** @head: Units consumed: the kernel's own copy of @hdr->head. */
+	u32 head;
+	/** @stopped: It stopped at an error, which @hdr tells. */
+	bool stopped;
+	/** @hpage: The header page, the stream's (&weave_lstream.ring_page). */
+	struct page *hpage;
+	/** @hdr: The header, in @hpage. */
+	struct drm_weave_ring_header *hdr;
+	/** @sq: The submission area: its kernel mapping of @pages. */
+	struct drm_weave_ring_sq *sq;
+	/** @descs: The descriptors, in @sq. */
+	u8 *descs;
+	/** @npages: Entries of @pages. */
+	u32 npages;
+	/** @pages: The pages of the submission area; references. */
+	struct page *pages[] __counted_by(npages);
+};
+
+/**
+ * struct weave_sring_scratch - Where a doorbell copies descriptors, once
+ * each, before it checks them; one per client, under its mutex.
+ * @kt: The tasks of one batch.
+ * @end: Per task of @kt, the ring position after it.
+ * @raw: One descriptor as it was read.
+ */
+struct weave_sring_scratch {
+	struct weave_ktask kt[WEAVE_SRING_BATCH];
+	u32 end[WEAVE_SRING_BATCH];
+	u8 raw[DRM_WEAVE_RING_DESC_MAX_UNITS * DRM_WEAVE_RING_UNIT];
+};
+
+int weave_ring_create_ioctl(struct drm_device *drm, void *data,
+			    struct drm_file *file);
+int weave_ring_destroy_ioctl(struct drm_device *drm, void *data,
+			     struct drm_file *file);
+int weave_sring_mmap(struct file *filp, struct vm_area_struct *vma);
+void weave_sring_init(struct weave_client *c);
+void weave_sring_stream_gone(struct weave_client *c, u32 stream);
+void weave_sring_fini(struct weave_client *c);
+void weave_sring_stop(struct weave_sring *r, int err);
+
+#endif /* _WEAVE_SRING_H_ */
