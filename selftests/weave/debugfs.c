@@ -254,7 +254,11 @@ struct reader {
 	char buf[TEXT_MAX];
 };
 
-/* One read; a file gone (ENOENT, or EIO once removed) is allowed if @gone. */
+/*
+ * One read; a file gone is allowed if @gone: ENOENT, EIO once removed, or
+ * ENODEV from a device file read after the unplug and before the DRM core
+ * removes the device's directory.
+ */
 static void reader_one(struct reader *r, const char *path, bool gone)
 {
 	ssize_t n = dbg_read(path, r->buf, sizeof(r->buf));
@@ -263,7 +267,7 @@ static void reader_one(struct reader *r, const char *path, bool gone)
 		__atomic_add_fetch(&r->reads, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (n < 0 && gone && (n == -ENOENT || n == -EIO))
+	if (n < 0 && gone && (n == -ENOENT || n == -EIO || n == -ENODEV))
 		return;
 	if (!r->errors++)
 		snprintf(r->bad, sizeof(r->bad), "%.300s: %.200s", path,
