@@ -6,7 +6,8 @@
 # initramfs of busybox and scripts/syz-guest-rdinit, which links in the
 # host's root shared over 9p; sshd unpacked from Debian's packages; the
 # campaign's ssh key), writes syz-manager's config with the syscalls
-# restricted to weave's node, runs syz-manager under TCG for HOURS hours,
+# restricted to weave's node, runs syz-manager under TCG for HOURS hours
+# of fuzzing (counted from its first execution, not from the boot),
 # then has scripts/syz-report.sh print what it found.
 #
 # syzkaller's own "9p" image does not serve: its config loader takes
@@ -129,11 +130,23 @@ EOF
 mkdir -p "$out/workdir"
 
 secs=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
-say "fuzzing for $hours h ($secs s); http://127.0.0.1:$port; log $out/manager.log"
-start=$(date +%s)
+say "booting and checking the guest; http://127.0.0.1:$port; log $out/manager.log"
 nice -n 19 "$syz/bin/syz-manager" -config "$out/manager.cfg" > "$out/manager.log" 2>&1 &
 mgr=$!
 echo "$mgr" > "$out/manager.pid"
+# The hours count from the first execution: under TCG, booting the debug
+# kernel and syzkaller's machine check take 10 to 20 minutes on a loaded
+# host.
+execs() {
+	curl -sf --max-time 30 "http://127.0.0.1:$port/metrics" |
+		awk '$1 == "syz_exec_total" { printf "%d", $2 }'
+}
+until [ "$(execs)" -gt 0 ] 2> /dev/null; do
+	kill -0 "$mgr" 2> /dev/null || break
+	sleep 30
+done
+start=$(date +%s)
+say "fuzzing for $hours h ($secs s) from $(date -u +%H:%M) UTC"
 # Coverage is fetched from the running manager just before it is stopped.
 end=$((start + secs))
 while kill -0 "$mgr" 2> /dev/null && [ "$(date +%s)" -lt "$end" ]; do
