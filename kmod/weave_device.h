@@ -15,6 +15,7 @@
 
 #include "weave_engine.h"
 #include "weave_failure.h"
+#include "weave_sring_poll.h"
 
 struct dentry;
 struct file;
@@ -98,6 +99,9 @@ struct weave_device {
 
 	/** @engine: The soft engine: hardware queues and their workers. */
 	struct weave_engine *engine;
+
+	/** @spoll: The polling thread of rings of poll mode, and its list. */
+	struct weave_spoll spoll;
 
 	/**
 	 * @debugfs_clients: The directory of the clients' debugfs files in

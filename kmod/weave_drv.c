@@ -52,6 +52,7 @@
 #include "weave_report.h"
 #include "weave_sring.h"
 #include "weave_sring_enter.h"
+#include "weave_sring_poll.h"
 #include "weave_syncobj.h"
 
 /**
@@ -77,6 +78,13 @@
  *    ("DOC: staging").  At close, destroying the scheduler entities may
  *    wait, under it, for the client's jobs to leave them; those jobs never
  *    need the mutex, and an aborted job stops at its next task.
+ * 1a. &weave_spoll.lock, a device's mutex over its list of polled rings
+ *    (see "DOC: ring polling").  Ring creation, destruction and close
+ *    take it under the client's mutex; the polling thread takes it alone
+ *    and, holding it, takes a client's mutex only with mutex_trylock()
+ *    (it then lets go of the list's lock and consumes under the client's
+ *    mutex, as the doorbell does).  Nothing else is taken inside it but
+ *    the atomic updates of ring headers.
  * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
@@ -423,11 +431,23 @@ static int weave_mmap(struct file *filp, struct vm_area_struct *vma)
 	return drm_gem_mmap(filp, vma);
 }
 
-/* DRM_GEM_FOPS, with weave's ioctl and mmap() entry points. */
+/*
+ * The last close of a file: its rings leave the polling thread before
+ * drm_release() releases the file's buffer handles, which it looks up.
+ */
+static int weave_release(struct inode *inode, struct file *filp)
+{
+	struct drm_file *file = filp->private_data;
+
+	weave_sring_unpoll(file->driver_priv);
+	return drm_release(inode, filp);
+}
+
+/* DRM_GEM_FOPS, with weave's entry points: ioctl, mmap() and release. */
 static const struct file_operations weave_drm_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
-	.release = drm_release,
+	.release = weave_release,
 	.unlocked_ioctl = weave_ioctl,
 	.compat_ioctl = weave_compat_ioctl,
 	.poll = drm_poll,
@@ -536,9 +556,14 @@ static int weave_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = drm_dev_register(&wdev->drm, 0);
+	ret = weave_spoll_start(wdev);
 	if (ret)
 		return ret;
+	ret = drm_dev_register(&wdev->drm, 0);
+	if (ret) {
+		weave_spoll_stop(wdev);
+		return ret;
+	}
 
 	platform_set_drvdata(pdev, wdev);
 	return 0;
@@ -552,6 +577,8 @@ static void weave_remove(struct platform_device *pdev)
 {
 	struct weave_device *wdev = platform_get_drvdata(pdev);
 
+	/* First: it reads the clients' rings, and enters sections. */
+	weave_spoll_stop(wdev);
 	/* Before the DRM core removes the directory they are in. */
 	weave_debugfs_unplug(wdev);
 	drm_dev_unplug(&wdev->drm);
