@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the life of shared submission rings: their creation, memory,
- * mappings and destruction.
+ * mappings, place on the polling thread's list, and destruction.
  */
 
 #include <linux/err.h>
@@ -14,6 +14,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -26,7 +27,6 @@
 #include "weave_drm.h"
 #include "weave_engine.h"
 #include "weave_sring.h"
-#include "weave_sring_poll.h"
 
 /*
  * The mmap() offsets of a ring, in pages: a window of 1024 pages per
@@ -203,7 +203,7 @@ static int weave_sring_add(struct weave_client *c,
 	c->nsrings++;
 	if (r->polled) {
 		c->npolled++;
-		weave_spoll_add(c->wdev, r);
+		weave_sring_poll_add(c->wdev, r);
 	}
 	c->sring_bytes += weave_sring_cost(r->npages);
 	args->ring = id;
@@ -258,7 +258,7 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 		return ret;
 	}
 	if (poll)
-		weave_spoll_kick(c->wdev);
+		weave_sring_poll_kick(c->wdev);
 	args->header_offset = (u64)WEAVE_SRING_PGOFF(args->ring, 0) <<
 			      PAGE_SHIFT;
 	args->sq_offset = (u64)WEAVE_SRING_PGOFF(args->ring, 1) << PAGE_SHIFT;
@@ -272,7 +272,7 @@ static void weave_sring_remove(struct weave_client *c, struct weave_sring *r)
 {
 	/* The polling thread lets go of it first. */
 	if (r->polled) {
-		weave_spoll_del(c->wdev, r);
+		weave_sring_poll_del(c->wdev, r);
 		c->npolled--;
 	}
 	mutex_lock(&c->sring_lock);
@@ -392,7 +392,7 @@ void weave_sring_unpoll(struct weave_client *c)
 	mutex_lock(&c->lock);
 	xa_for_each(&c->srings, i, r)
 		if (r->polled)
-			weave_spoll_del(c->wdev, r);
+			weave_sring_poll_del(c->wdev, r);
 	mutex_unlock(&c->lock);
 }
 
@@ -426,6 +426,58 @@ void weave_sring_fini(struct weave_client *c)
 	kvfree(c->sring_scratch);
 	c->sring_scratch = NULL;
 	mutex_destroy(&c->sring_lock);
+}
+
+/**
+ * weave_sring_poll_add() - Put a new polled ring on its device's list.
+ * @wdev: The device.
+ * @r: The ring.
+ *
+ * Context: The ring's client's mutex held; takes &weave_spoll.lock.
+ */
+void weave_sring_poll_add(struct weave_device *wdev, struct weave_sring *r)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	mutex_lock(&sp->lock);
+	list_add_tail(&r->poll_link, &sp->rings);
+	sp->nrings++;
+	mutex_unlock(&sp->lock);
+}
+
+/**
+ * weave_sring_poll_del() - Take a polled ring off its device's list, if on it.
+ * @wdev: The device.
+ * @r: The ring.
+ *
+ * The thread does not use @r once this returns.
+ *
+ * Context: The ring's client's mutex held; takes &weave_spoll.lock.
+ */
+void weave_sring_poll_del(struct weave_device *wdev, struct weave_sring *r)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	mutex_lock(&sp->lock);
+	if (!list_empty(&r->poll_link)) {
+		list_del_init(&r->poll_link);
+		sp->nrings--;
+	}
+	mutex_unlock(&sp->lock);
+}
+
+/**
+ * weave_sring_poll_kick() - Wake a device's polling thread.
+ * @wdev: The device.
+ *
+ * Context: Any process context; takes no lock.
+ */
+void weave_sring_poll_kick(struct weave_device *wdev)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	atomic_set(&sp->kicked, 1);
+	wake_up(&sp->wq);
 }
 
 static const struct vm_operations_struct weave_sring_vm_ops = {

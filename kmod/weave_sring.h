@@ -17,6 +17,7 @@ struct mem_cgroup;
 struct mm_struct;
 struct vm_area_struct;
 struct weave_client;
+struct weave_device;
 
 /** WEAVE_MAX_CLIENT_RINGS - max_client_rings: the most rings of a file. */
 #define WEAVE_MAX_CLIENT_RINGS		64
@@ -112,5 +113,8 @@ void weave_sring_fini(struct weave_client *c);
 void weave_sring_stop(struct weave_sring *r, int err);
 void weave_sring_flags(struct weave_sring *r, u32 set, u32 clear);
 void weave_sring_unpoll(struct weave_client *c);
+void weave_sring_poll_add(struct weave_device *wdev, struct weave_sring *r);
+void weave_sring_poll_del(struct weave_device *wdev, struct weave_sring *r);
+void weave_sring_poll_kick(struct weave_device *wdev);
 
 #endif /* _WEAVE_SRING_H_ */

@@ -23,7 +23,6 @@
 #include "weave_staging.h"
 #include "weave_sring.h"
 #include "weave_sring_enter.h"
-#include "weave_sring_poll.h"
 #include "weave_submit.h"
 
 /**
@@ -409,7 +408,7 @@ int weave_ring_enter_ioctl(struct drm_device *drm, void *data,
 	args->consumed = call.consumed;
 	/* What the doorbell left, or is published next, is the thread's. */
 	if (READ_ONCE(c->npolled))
-		weave_spoll_kick(c->wdev);
+		weave_sring_poll_kick(c->wdev);
 	return call.consumed && ret != -ENODEV ? 0 : ret;
 }
 

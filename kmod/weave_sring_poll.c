@@ -221,8 +221,9 @@ static int weave_spoll_thread(void *arg)
 			cond_resched();
 			continue;
 		}
-		wait_event_idle(sp->wq, atomic_xchg(&sp->kicked, 0) ||
-					kthread_should_stop());
+		wait_event_idle(sp->wq,
+				atomic_xchg(&sp->kicked, 0) ||
+				kthread_should_stop());
 		weave_spoll_need_wakeup(sp, false);
 		idle_since = ktime_get_ns();
 	}
@@ -269,54 +270,4 @@ void weave_spoll_stop(struct weave_device *wdev)
 	if (sp->thread)
 		kthread_stop(sp->thread);
 	sp->thread = NULL;
-}
-
-/**
- * weave_spoll_add() - Put a new polled ring on its device's list.
- * @wdev: The device.
- * @r: The ring.
- *
- * Context: The ring's client's mutex held; takes &weave_spoll.lock.
- */
-void weave_spoll_add(struct weave_device *wdev, struct weave_sring *r)
-{
-	struct weave_spoll *sp = &wdev->spoll;
-
-	mutex_lock(&sp->lock);
-	list_add_tail(&r->poll_link, &sp->rings);
-	sp->nrings++;
-	mutex_unlock(&sp->lock);
-}
-
-/**
- * weave_spoll_del() - Take a polled ring off its device's list, if on it.
- * @wdev: The device.
- * @r: The ring.
- *
- * The thread does not use @r once this returns.
- *
- * Context: The ring's client's mutex held; takes &weave_spoll.lock.
- */
-void weave_spoll_del(struct weave_device *wdev, struct weave_sring *r)
-{
-	struct weave_spoll *sp = &wdev->spoll;
-
-	mutex_lock(&sp->lock);
-	if (!list_empty(&r->poll_link)) {
-		list_del_init(&r->poll_link);
-		sp->nrings--;
-	}
-	mutex_unlock(&sp->lock);
-}
-
-/**
- * weave_spoll_kick() - Wake a device's polling thread.
- * @wdev: The device.
- */
-void weave_spoll_kick(struct weave_device *wdev)
-{
-	struct weave_spoll *sp = &wdev->spoll;
-
-	atomic_set(&sp->kicked, 1);
-	wake_up(&sp->wq);
 }

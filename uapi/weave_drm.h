@@ -2086,12 +2086,14 @@ struct drm_weave_graph_destroy {
  * it polls, the flag is clear.  So that no wake-up is lost, both sides
  * follow io_uring's SQPOLL protocol: the kernel sets the flag, makes a
  * full barrier, then reads every tail again and sleeps only if nothing
- * is published; user space stores the tail (release), makes a full
+ * new is published; user space stores the tail (release), makes a full
  * barrier (__atomic_thread_fence(__ATOMIC_SEQ_CST)), then reads the
  * flags, and rings the doorbell if the flag is set.  A producer that
  * keeps publishing while the thread polls makes no system call.  A task
  * the thread cannot queue for now (a limit, a full staging arena) stays
- * published and the thread tries again while it polls; a ring whose
+ * published and the thread tries again while it polls, but once it
+ * sleeps only a doorbell consumes it: user space about to wait for what
+ * it published checks the flag first, as after publishing.  A ring whose
  * process has exited (its address space is gone) is not consumed.  Work
  * the thread does for a ring is charged to the memory cgroup of the
  * caller of %DRM_IOCTL_WEAVE_RING_CREATE, and host writes read that
