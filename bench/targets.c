@@ -190,7 +190,7 @@ int print_targets(const struct drm_weave_device_info *info,
 		else
 			print_ratio(ratios[k].name, med[k], ratios[k].target);
 	}
-	print_ratio("ring_syscalls_per_1000_tasks_poll_steady",
+	print_ratio("ring_syscalls_per_1000",
 		    ring_tasks ? 1000.0 * ring_entered / ring_tasks : 0,
 		    ring_calls_target);
 	if (bytes_per_task)
