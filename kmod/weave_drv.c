@@ -78,14 +78,14 @@
  *    ("DOC: staging").  At close, destroying the scheduler entities may
  *    wait, under it, for the client's jobs to leave them; those jobs never
  *    need the mutex, and an aborted job stops at its next task.
- * 1a. &weave_spoll.lock, a device's mutex over its list of polled rings
+ * 2. &weave_spoll.lock, a device's mutex over its list of polled rings
  *    (see "DOC: ring polling").  Ring creation, destruction and close
  *    take it under the client's mutex; the polling thread takes it alone
  *    and, holding it, takes a client's mutex only with mutex_trylock()
  *    (it then lets go of the list's lock and consumes under the client's
  *    mutex, as the doorbell does).  Nothing else is taken inside it but
  *    the atomic updates of ring headers.
- * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
+ * 3. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
  *    that lets go of its pin take it under the client mutex; READ takes
@@ -94,7 +94,7 @@
  *    mutex).  A pin takes it interruptibly.  Inside it, the shmem helper
  *    takes the object's reservation lock (since 6.8) or its pages_lock
  *    (before), interruptibly to pin.
- * 3. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
+ * 4. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
  *    of a job's buffers, all taken together, interruptibly, when a
  *    backend stream is flushed (a signal leaves the job held for the next
  *    flush, and the flush fails with -ERESTARTSYS); nothing is pinned,
@@ -103,13 +103,13 @@
  *    buffer's last queued task leaves the ring, or at close when the
  *    queued tasks are cancelled) or with no weave lock held (GEM close, a
  *    job freed on the scheduler thread or a workqueue).
- * 4. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ * 5. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
- * 5. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ * 6. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
- * 6. Fence locks: a gate's or hardware fence's own spinlock.
- * 7. &weave_failures.lock, the device's failure graph, a spinlock taken
+ * 7. Fence locks: a gate's or hardware fence's own spinlock.
+ * 8. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
