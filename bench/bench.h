@@ -61,6 +61,10 @@ int uring_check(void);
 double uring_nop_ns(void);
 double wakeup_ns(void);
 
+/* ring.c */
+double ring_task_ns(const struct drm_weave_device_info *info, uint32_t tasks,
+		    uint32_t *entered, int *err);
+
 /* fenced.c */
 double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,
 	      int *err);

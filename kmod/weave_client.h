@@ -158,6 +158,8 @@ struct weave_client {
 	u64 sring_bytes;
 	/** @nsrings: Entries of @srings. */
 	u32 nsrings;
+	/** @npolled: Of @srings, those of poll mode. */
+	u32 npolled;
 	/** @next_sring: Where the cyclic allocation of ring handles goes on. */
 	u32 next_sring;
 	/** @sring_next: The ring the next doorbell starts with. */

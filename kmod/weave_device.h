@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 
 #include <drm/drm_device.h>
 
@@ -19,6 +20,7 @@
 struct dentry;
 struct file;
 struct platform_device;
+struct task_struct;
 struct weave_engine;
 
 /* Limits of one ENQUEUE, fixed by the driver. */
@@ -31,6 +33,25 @@ struct weave_engine;
 
 /* The DRM driver name, and the name of the platform devices weave creates. */
 #define WEAVE_DRIVER_NAME	"weave"
+
+/**
+ * struct weave_spoll - The polling thread of a device and its rings (see
+ * "DOC: ring polling").
+ */
+struct weave_spoll {
+	/** @lock: Protects @rings and each ring's &weave_sring.poll_link. */
+	struct mutex lock;
+	/** @rings: The polled rings of every client, in visiting order. */
+	struct list_head rings;
+	/** @nrings: Entries of @rings. */
+	u32 nrings;
+	/** @thread: The thread, from probe until the unbind stops it. */
+	struct task_struct *thread;
+	/** @wq: Where it sleeps. */
+	wait_queue_head_t wq;
+	/** @kicked: A doorbell or a new ring asked it to wake. */
+	atomic_t kicked;
+};
 
 /**
  * struct weave_device - One weave device.
@@ -98,6 +119,9 @@ struct weave_device {
 
 	/** @engine: The soft engine: hardware queues and their workers. */
 	struct weave_engine *engine;
+
+	/** @spoll: The polling thread of rings of poll mode, and its list. */
+	struct weave_spoll spoll;
 
 	/**
 	 * @debugfs_clients: The directory of the clients' debugfs files in

@@ -52,6 +52,7 @@
 #include "weave_report.h"
 #include "weave_sring.h"
 #include "weave_sring_enter.h"
+#include "weave_sring_poll.h"
 #include "weave_syncobj.h"
 
 /**
@@ -77,7 +78,14 @@
  *    ("DOC: staging").  At close, destroying the scheduler entities may
  *    wait, under it, for the client's jobs to leave them; those jobs never
  *    need the mutex, and an aborted job stops at its next task.
- * 2. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
+ * 2. &weave_spoll.lock, a device's mutex over its list of polled rings
+ *    (see "DOC: ring polling").  Ring creation, destruction and close
+ *    take it under the client's mutex; the polling thread takes it alone
+ *    and, holding it, takes a client's mutex only with mutex_trylock()
+ *    (it then lets go of the list's lock and consumes under the client's
+ *    mutex, as the doorbell does).  Nothing else is taken inside it but
+ *    the atomic updates of ring headers.
+ * 3. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
  *    that lets go of its pin take it under the client mutex; READ takes
@@ -86,7 +94,7 @@
  *    mutex).  A pin takes it interruptibly.  Inside it, the shmem helper
  *    takes the object's reservation lock (since 6.8) or its pages_lock
  *    (before), interruptibly to pin.
- * 3. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
+ * 4. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
  *    of a job's buffers, all taken together, interruptibly, when a
  *    backend stream is flushed (a signal leaves the job held for the next
  *    flush, and the flush fails with -ERESTARTSYS); nothing is pinned,
@@ -95,13 +103,13 @@
  *    buffer's last queued task leaves the ring, or at close when the
  *    queued tasks are cancelled) or with no weave lock held (GEM close, a
  *    job freed on the scheduler thread or a workqueue).
- * 4. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ * 5. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
- * 5. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ * 6. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
- * 6. Fence locks: a gate's or hardware fence's own spinlock.
- * 7. &weave_failures.lock, the device's failure graph, a spinlock taken
+ * 7. Fence locks: a gate's or hardware fence's own spinlock.
+ * 8. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
@@ -423,11 +431,23 @@ static int weave_mmap(struct file *filp, struct vm_area_struct *vma)
 	return drm_gem_mmap(filp, vma);
 }
 
-/* DRM_GEM_FOPS, with weave's ioctl and mmap() entry points. */
+/*
+ * The last close of a file: its rings leave the polling thread before
+ * drm_release() releases the file's buffer handles, which it looks up.
+ */
+static int weave_release(struct inode *inode, struct file *filp)
+{
+	struct drm_file *file = filp->private_data;
+
+	weave_sring_unpoll(file->driver_priv);
+	return drm_release(inode, filp);
+}
+
+/* DRM_GEM_FOPS, with weave's entry points: ioctl, mmap() and release. */
 static const struct file_operations weave_drm_fops = {
 	.owner = THIS_MODULE,
 	.open = drm_open,
-	.release = drm_release,
+	.release = weave_release,
 	.unlocked_ioctl = weave_ioctl,
 	.compat_ioctl = weave_compat_ioctl,
 	.poll = drm_poll,
@@ -536,9 +556,14 @@ static int weave_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
-	ret = drm_dev_register(&wdev->drm, 0);
+	ret = weave_spoll_start(wdev);
 	if (ret)
 		return ret;
+	ret = drm_dev_register(&wdev->drm, 0);
+	if (ret) {
+		weave_spoll_stop(wdev);
+		return ret;
+	}
 
 	platform_set_drvdata(pdev, wdev);
 	return 0;
@@ -552,6 +577,8 @@ static void weave_remove(struct platform_device *pdev)
 {
 	struct weave_device *wdev = platform_get_drvdata(pdev);
 
+	/* First: it reads the clients' rings, and enters sections. */
+	weave_spoll_stop(wdev);
 	/* Before the DRM core removes the directory they are in. */
 	weave_debugfs_unplug(wdev);
 	drm_dev_unplug(&wdev->drm);

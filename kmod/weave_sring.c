@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the life of shared submission rings: their creation, memory,
- * mappings and destruction.
+ * mappings, place on the polling thread's list, and destruction.
  */
 
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
 #include <linux/log2.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -69,6 +72,9 @@ static void weave_sring_free(struct weave_sring *r)
 			put_page(r->pages[i]);
 	if (r->hpage)
 		put_page(r->hpage);
+	if (r->mm)
+		mmdrop(r->mm);
+	mem_cgroup_put(r->memcg);
 	kfree(r);
 }
 
@@ -86,6 +92,7 @@ static struct weave_sring *weave_sring_alloc(u32 units)
 		return NULL;
 	r->npages = npages;
 	r->units = units;
+	INIT_LIST_HEAD(&r->poll_link);
 	for (i = 0; i < npages; i++) {
 		r->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!r->pages[i])
@@ -194,6 +201,10 @@ static int weave_sring_add(struct weave_client *c,
 	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	c->nsrings++;
+	if (r->polled) {
+		c->npolled++;
+		weave_sring_poll_add(c->wdev, r);
+	}
 	c->sring_bytes += weave_sring_cost(r->npages);
 	args->ring = id;
 	return 0;
@@ -213,17 +224,28 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_ring_create *args = data;
 	struct weave_client *c = file->driver_priv;
+	bool poll = args->flags & DRM_WEAVE_RING_CREATE_POLL;
 	struct weave_sring *r;
 	int ret;
 
-	if (args->flags || !is_power_of_2(args->units) ||
+	if (args->flags & ~DRM_WEAVE_RING_CREATE_POLL ||
+	    !is_power_of_2(args->units) ||
 	    args->units < WEAVE_MIN_RING_UNITS ||
-	    args->units > WEAVE_MAX_RING_UNITS)
+	    args->units > WEAVE_MAX_RING_UNITS || (poll && !current->mm))
 		return -EINVAL;
 	/* Allocated before the lock: it is not held for that long. */
 	r = weave_sring_alloc(args->units);
 	if (!r)
 		return -ENOMEM;
+	r->client = c;
+	r->file = file;
+	if (poll) {
+		/* What the polling thread works in for this ring. */
+		r->polled = true;
+		mmgrab(current->mm);
+		r->mm = current->mm;
+		r->memcg = get_mem_cgroup_from_mm(current->mm);
+	}
 	ret = weave_client_lock(c);
 	if (ret) {
 		weave_sring_free(r);
@@ -235,6 +257,8 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 		weave_sring_free(r);
 		return ret;
 	}
+	if (poll)
+		weave_sring_poll_kick(c->wdev);
 	args->header_offset = (u64)WEAVE_SRING_PGOFF(args->ring, 0) <<
 			      PAGE_SHIFT;
 	args->sq_offset = (u64)WEAVE_SRING_PGOFF(args->ring, 1) << PAGE_SHIFT;
@@ -246,6 +270,11 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 /* Take @r out of @c, under its mutex, and free it. */
 static void weave_sring_remove(struct weave_client *c, struct weave_sring *r)
 {
+	/* The polling thread lets go of it first. */
+	if (r->polled) {
+		weave_sring_poll_del(c->wdev, r);
+		c->npolled--;
+	}
 	mutex_lock(&c->sring_lock);
 	xa_erase(&c->srings, r->handle);
 	mutex_unlock(&c->sring_lock);
@@ -299,8 +328,26 @@ void weave_sring_stop(struct weave_sring *r, int err)
 	WRITE_ONCE(r->hdr->error, err);
 	WRITE_ONCE(r->hdr->error_index, r->head);
 	/* A reader that sees the flag (acquire) sees the error word. */
-	smp_store_release(&r->hdr->flags,
-			  READ_ONCE(r->hdr->flags) | DRM_WEAVE_RING_STOPPED);
+	weave_sring_flags(r, DRM_WEAVE_RING_STOPPED, 0);
+}
+
+/**
+ * weave_sring_flags() - Change the flags of a ring's header.
+ * @r: The ring.
+ * @set: Flags to set.
+ * @clear: Flags to clear.
+ *
+ * Atomic, and fully ordered: the polling thread changes
+ * %DRM_WEAVE_RING_NEED_WAKEUP without the client's mutex, which the
+ * others are changed under; what was written before is seen by a reader
+ * that loads the new flags with acquire.
+ */
+void weave_sring_flags(struct weave_sring *r, u32 set, u32 clear)
+{
+	u32 old = READ_ONCE(r->hdr->flags);
+
+	while (!try_cmpxchg(&r->hdr->flags, &old, (old | set) & ~clear))
+		;
 }
 
 /**
@@ -325,6 +372,28 @@ void weave_sring_stream_gone(struct weave_client *c, u32 stream)
 		if (!r->stopped)
 			weave_sring_stop(r, -ENOENT);
 	}
+}
+
+/**
+ * weave_sring_unpoll() - Take a client's rings off the polling thread, as
+ * its file is released.
+ * @c: The client.
+ *
+ * Before the DRM core releases the file's buffer handles, which the
+ * thread would look up.
+ *
+ * Context: Takes the client's mutex, then &weave_spoll.lock.
+ */
+void weave_sring_unpoll(struct weave_client *c)
+{
+	struct weave_sring *r;
+	unsigned long i;
+
+	mutex_lock(&c->lock);
+	xa_for_each(&c->srings, i, r)
+		if (r->polled)
+			weave_sring_poll_del(c->wdev, r);
+	mutex_unlock(&c->lock);
 }
 
 /**
@@ -357,6 +426,58 @@ void weave_sring_fini(struct weave_client *c)
 	kvfree(c->sring_scratch);
 	c->sring_scratch = NULL;
 	mutex_destroy(&c->sring_lock);
+}
+
+/**
+ * weave_sring_poll_add() - Put a new polled ring on its device's list.
+ * @wdev: The device.
+ * @r: The ring.
+ *
+ * Context: The ring's client's mutex held; takes &weave_spoll.lock.
+ */
+void weave_sring_poll_add(struct weave_device *wdev, struct weave_sring *r)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	mutex_lock(&sp->lock);
+	list_add_tail(&r->poll_link, &sp->rings);
+	sp->nrings++;
+	mutex_unlock(&sp->lock);
+}
+
+/**
+ * weave_sring_poll_del() - Take a polled ring off its device's list, if on it.
+ * @wdev: The device.
+ * @r: The ring.
+ *
+ * The thread does not use @r once this returns.
+ *
+ * Context: The ring's client's mutex held; takes &weave_spoll.lock.
+ */
+void weave_sring_poll_del(struct weave_device *wdev, struct weave_sring *r)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	mutex_lock(&sp->lock);
+	if (!list_empty(&r->poll_link)) {
+		list_del_init(&r->poll_link);
+		sp->nrings--;
+	}
+	mutex_unlock(&sp->lock);
+}
+
+/**
+ * weave_sring_poll_kick() - Wake a device's polling thread.
+ * @wdev: The device.
+ *
+ * Context: Any process context; takes no lock.
+ */
+void weave_sring_poll_kick(struct weave_device *wdev)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	atomic_set(&sp->kicked, 1);
+	wake_up(&sp->wq);
 }
 
 static const struct vm_operations_struct weave_sring_vm_ops = {

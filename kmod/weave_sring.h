@@ -13,8 +13,11 @@
 struct drm_device;
 struct drm_file;
 struct file;
+struct mem_cgroup;
+struct mm_struct;
 struct vm_area_struct;
 struct weave_client;
+struct weave_device;
 
 /** WEAVE_MAX_CLIENT_RINGS - max_client_rings: the most rings of a file. */
 #define WEAVE_MAX_CLIENT_RINGS		64
@@ -25,6 +28,8 @@ struct weave_client;
 
 /* Descriptors one doorbell copies in and queues at once. */
 #define WEAVE_SRING_BATCH		64
+/* Descriptors the polling thread consumes of one ring per visit. */
+#define WEAVE_SRING_POLL_BUDGET		WEAVE_SRING_BATCH
 
 /**
  * struct weave_sring - A shared submission ring (see "DOC: shared
@@ -45,6 +50,31 @@ struct weave_sring {
 	u32 head;
 	/** @stopped: It stopped at an error, which @hdr tells. */
 	bool stopped;
+	/** @polled: Of poll mode: on &weave_spoll.rings while it lives. */
+	bool polled;
+	/**
+	 * @poll_blocked: The polling thread could not queue what is
+	 * published up to @poll_blocked_tail for now; written under the
+	 * client's mutex, read racily by the thread.
+	 */
+	bool poll_blocked;
+	/** @poll_blocked_tail: The tail @poll_blocked is about. */
+	u32 poll_blocked_tail;
+	/** @poll_faults: The thread's rounds of faulting a host write in. */
+	u32 poll_faults;
+	/** @poll_link: In &weave_spoll.rings, under its lock; or empty. */
+	struct list_head poll_link;
+	/** @client: The client, for the polling thread. */
+	struct weave_client *client;
+	/** @file: The client's file, for the polling thread. */
+	struct drm_file *file;
+	/**
+	 * @mm: Of poll mode: the creator's address space, which host
+	 * writes read; a reference on the struct (mmgrab()), not its pages.
+	 */
+	struct mm_struct *mm;
+	/** @memcg: Of poll mode: the creator's memory cgroup; a reference. */
+	struct mem_cgroup *memcg;
 	/** @hpage: The header page, the stream's (&weave_lstream.ring_page). */
 	struct page *hpage;
 	/** @hdr: The header, in @hpage. */
@@ -81,5 +111,10 @@ void weave_sring_init(struct weave_client *c);
 void weave_sring_stream_gone(struct weave_client *c, u32 stream);
 void weave_sring_fini(struct weave_client *c);
 void weave_sring_stop(struct weave_sring *r, int err);
+void weave_sring_flags(struct weave_sring *r, u32 set, u32 clear);
+void weave_sring_unpoll(struct weave_client *c);
+void weave_sring_poll_add(struct weave_device *wdev, struct weave_sring *r);
+void weave_sring_poll_del(struct weave_device *wdev, struct weave_sring *r);
+void weave_sring_poll_kick(struct weave_device *wdev);
 
 #endif /* _WEAVE_SRING_H_ */

@@ -279,11 +279,11 @@ static int weave_sring_resume(struct weave_client *c, u32 handle)
 		return -EALREADY;
 	h = r->hdr;
 	r->stopped = false;
+	r->poll_faults = 0;
 	WRITE_ONCE(h->error, 0);
 	WRITE_ONCE(h->error_index, 0);
 	/* After the error word is cleared, as weave_sring_stop() sets it. */
-	smp_store_release(&h->flags,
-			  READ_ONCE(h->flags) & ~DRM_WEAVE_RING_STOPPED);
+	weave_sring_flags(r, 0, DRM_WEAVE_RING_STOPPED);
 	/* A ring whose stream is gone stops again at once. */
 	if (!r->stream)
 		weave_sring_stop(r, -ENOENT);
@@ -406,5 +406,54 @@ int weave_ring_enter_ioctl(struct drm_device *drm, void *data,
 		cond_resched();
 	}
 	args->consumed = call.consumed;
+	/* What the doorbell left, or is published next, is the thread's. */
+	if (READ_ONCE(c->npolled))
+		weave_sring_poll_kick(c->wdev);
 	return call.consumed && ret != -ENODEV ? 0 : ret;
+}
+
+/**
+ * weave_sring_poll_ring() - Consume one ring for the polling thread.
+ * @c: The ring's client.
+ * @r: The ring, of poll mode.
+ * @budget: The most descriptors to consume.
+ * @fault: Out: a host write's bytes to fault in with no lock held before
+ *	the next visit, or a zero length.
+ *
+ * As one try of the doorbell on @r alone, with page faults disabled: the
+ * same function consumes, so the same rules hold.  A host write whose
+ * bytes are not resident is faulted in by the caller and tried again at
+ * the next visits, up to %WEAVE_FAULT_IN_TRIES rounds, after which
+ * -EFAULT stands and stops the ring.  A task that cannot be queued for
+ * now stays published, and marks the ring blocked at its tail.
+ *
+ * Context: The client's mutex held, inside a drm_dev_enter() section, in
+ * the address space and memory cgroup of the ring's creator.
+ * Return: The descriptors consumed, or a negative transient errno.
+ */
+int weave_sring_poll_ring(struct weave_client *c, struct weave_sring *r,
+			  u32 budget, struct weave_sring_fault *fault)
+{
+	struct weave_sring_call call = {
+		.budget = budget,
+		.fault_final = r->poll_faults >= WEAVE_FAULT_IN_TRIES,
+	};
+	int ret;
+
+	fault->len = 0;
+	pagefault_disable();
+	ret = weave_sring_consume(c, r->file, r, &call);
+	pagefault_enable();
+	if (call.consumed)
+		r->poll_faults = 0;
+	if (ret == -EFAULT) {
+		fault->ptr = call.fault_ptr;
+		fault->len = call.fault_len;
+		/* Bytes nobody knows cannot be faulted in: final next time. */
+		r->poll_faults = fault->len ? r->poll_faults + 1 :
+					      WEAVE_FAULT_IN_TRIES;
+	}
+	WRITE_ONCE(r->poll_blocked_tail, READ_ONCE(r->sq->tail));
+	WRITE_ONCE(r->poll_blocked, ret && ret != -EFAULT);
+	return ret ? ret : call.consumed;
 }

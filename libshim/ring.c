@@ -13,7 +13,16 @@
 WEAVE_PUBLIC int weave_ring_create(int fd, uint32_t stream, uint32_t units,
 				   struct weave_ring *ring)
 {
-	struct drm_weave_ring_create args = { .stream = stream, .units = units };
+	return weave_ring_create_flags(fd, stream, units, 0, ring);
+}
+
+WEAVE_PUBLIC int weave_ring_create_flags(int fd, uint32_t stream,
+					 uint32_t units, uint32_t flags,
+					 struct weave_ring *ring)
+{
+	struct drm_weave_ring_create args = {
+		.stream = stream, .flags = flags, .units = units,
+	};
 	struct drm_weave_ring_destroy d = { 0 };
 	void *hdr, *sq;
 	int ret;

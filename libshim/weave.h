@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	5
+#define WEAVE_VERSION_MINOR	6
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -1132,6 +1132,15 @@ int weave_graph_destroy(int fd, uint32_t graph);
  * The tasks a ring queues wait in their stream's slot like those of
  * weave_enqueue(): flush the stream (weave_flush()) to run them before
  * the slot fills.
+ *
+ * Since libweave 1.6, for uAPI 1.10, weave_ring_create_flags() with
+ * %DRM_WEAVE_RING_CREATE_POLL makes a ring of poll mode, which a kernel
+ * thread consumes; weave_ring_submit() publishes and rings the doorbell
+ * only if the header says %DRM_WEAVE_RING_NEED_WAKEUP (always, on a ring
+ * of doorbell mode), so a producer that keeps a polled ring busy makes no
+ * system call.  Before waiting for what it published (the head, or the
+ * completions), a producer calls weave_ring_wakeup(): a task the thread
+ * could not queue for now is left to the doorbell once the thread sleeps.
  */
 
 /**
@@ -1175,6 +1184,22 @@ struct weave_ring {
  */
 int weave_ring_create(int fd, uint32_t stream, uint32_t units,
 		      struct weave_ring *ring);
+
+/**
+ * weave_ring_create_flags() - weave_ring_create(), with flags.
+ * @fd: The file that holds @stream.
+ * @stream: The stream the ring feeds; it has no ring yet.
+ * @units: As for weave_ring_create().
+ * @flags: Zero or %DRM_WEAVE_RING_CREATE_POLL.
+ * @ring: Out: the ring.
+ *
+ * Since libweave 1.6, for uAPI 1.10.
+ *
+ * Return: as weave_ring_create(); -EINVAL for %DRM_WEAVE_RING_CREATE_POLL
+ * from a kernel older than uAPI 1.10.
+ */
+int weave_ring_create_flags(int fd, uint32_t stream, uint32_t units,
+			    uint32_t flags, struct weave_ring *ring);
 
 /**
  * weave_ring_destroy() - Unmap a ring and destroy it.
@@ -1411,6 +1436,61 @@ static inline int weave_ring_noop(struct weave_ring *ring)
 	d->type = DRM_WEAVE_TASK_LAUNCH;
 	d->kernel = DRM_WEAVE_KERNEL_NOOP;
 	return 0;
+}
+
+/**
+ * weave_ring_needs_wakeup() - Whether the doorbell must be rung for what
+ * was published.
+ * @ring: The ring, published.
+ *
+ * Since libweave 1.6.  A full barrier after the tail's store, then the
+ * flags: the kernel's polling thread sets the flag, makes a full barrier
+ * and reads the tails, so one side always sees the other.
+ *
+ * Return: Whether %DRM_WEAVE_RING_NEED_WAKEUP is set.
+ */
+static inline int weave_ring_needs_wakeup(const struct weave_ring *ring)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return !!(__atomic_load_n(&ring->hdr->flags, __ATOMIC_RELAXED) &
+		  DRM_WEAVE_RING_NEED_WAKEUP);
+}
+
+/**
+ * weave_ring_wakeup() - Ring the doorbell if the ring needs it.
+ * @ring: The ring, published.
+ * @entered: If not NULL, incremented when the doorbell was rung.
+ *
+ * Since libweave 1.6.
+ *
+ * Return: 0, or the error of weave_ring_enter().
+ */
+static inline int weave_ring_wakeup(struct weave_ring *ring,
+				    uint32_t *entered)
+{
+	if (!weave_ring_needs_wakeup(ring))
+		return 0;
+	if (entered)
+		(*entered)++;
+	return weave_ring_enter(ring->fd, NULL);
+}
+
+/**
+ * weave_ring_submit() - Publish what was reserved, and ring the doorbell
+ * only if the ring needs it.
+ * @ring: The ring.
+ * @entered: If not NULL, incremented when the doorbell was rung.
+ *
+ * Since libweave 1.6.  On a polled ring whose thread polls, no system
+ * call.
+ *
+ * Return: 0, or the error of weave_ring_enter().
+ */
+static inline int weave_ring_submit(struct weave_ring *ring,
+				    uint32_t *entered)
+{
+	weave_ring_publish(ring);
+	return weave_ring_wakeup(ring, entered);
 }
 
 #if defined(__cplusplus)

@@ -51,7 +51,7 @@ extern "C" {
  * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		9
+#define DRM_WEAVE_UAPI_MINOR		10
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -2075,6 +2075,30 @@ struct drm_weave_graph_destroy {
  * rewritten the descriptor (or made it a skip).  Other rings, and other
  * files, go on.
  *
+ * Poll mode (uAPI 1.10): a ring made with %DRM_WEAVE_RING_CREATE_POLL is
+ * also consumed by a kernel thread of the device, with no system call,
+ * and its doorbell wakes that thread.  The thread consumes a bounded
+ * number of descriptors of each polled ring in turn, with the same rules
+ * as the doorbell (which still consumes polled rings too), and sleeps
+ * once no polled ring has had anything to consume for the time the
+ * module parameter ring_poll_idle_us sets.  Before it sleeps it sets
+ * %DRM_WEAVE_RING_NEED_WAKEUP in the header of every polled ring; while
+ * it polls, the flag is clear.  So that no wake-up is lost, both sides
+ * follow io_uring's SQPOLL protocol: the kernel sets the flag, makes a
+ * full barrier, then reads every tail again and sleeps only if nothing
+ * new is published; user space stores the tail (release), makes a full
+ * barrier (__atomic_thread_fence(__ATOMIC_SEQ_CST)), then reads the
+ * flags, and rings the doorbell if the flag is set.  A producer that
+ * keeps publishing while the thread polls makes no system call.  A task
+ * the thread cannot queue for now (a limit, a full staging arena) stays
+ * published and the thread tries again while it polls, but once it
+ * sleeps only a doorbell consumes it: user space about to wait for what
+ * it published checks the flag first, as after publishing.  A ring whose
+ * process has exited (its address space is gone) is not consumed.  Work
+ * the thread does for a ring is charged to the memory cgroup of the
+ * caller of %DRM_IOCTL_WEAVE_RING_CREATE, and host writes read that
+ * caller's memory.
+ *
  * Completions: &drm_weave_ring_header.completed is the stream's completed
  * count (see "DOC: streams and slots"), updated as jobs complete, so a
  * process sees how far its tasks got without a system call;
@@ -2130,9 +2154,11 @@ struct drm_weave_graph_destroy {
 
 /**
  * DRM_WEAVE_RING_NEED_WAKEUP - A flag of &drm_weave_ring_header.flags:
- * reserved for a kernel that consumes rings on its own, which sets it
- * when user space must ring the doorbell again.  This kernel consumes
- * only on %DRM_IOCTL_WEAVE_RING_ENTER and always sets it.
+ * user space must ring the doorbell (%DRM_IOCTL_WEAVE_RING_ENTER) for
+ * what it publishes to be consumed.  Always set on a ring of doorbell
+ * mode; on a ring of poll mode (uAPI 1.10), set while the device's
+ * polling thread sleeps, clear while it polls (see "DOC: shared
+ * submission rings", Poll mode).
  */
 #define DRM_WEAVE_RING_NEED_WAKEUP	0x00000002u
 
@@ -2212,6 +2238,13 @@ struct drm_weave_ring_desc {
 };
 
 /**
+ * DRM_WEAVE_RING_CREATE_POLL - A flag of &drm_weave_ring_create.flags
+ * (uAPI 1.10): the ring is of poll mode, consumed by the device's
+ * polling thread too (see "DOC: shared submission rings", Poll mode).
+ */
+#define DRM_WEAVE_RING_CREATE_POLL	0x00000001u
+
+/**
  * struct drm_weave_ring_create - Argument of %DRM_IOCTL_WEAVE_RING_CREATE.
  *
  * Makes a shared submission ring for @stream; see "DOC: shared submission
@@ -2220,7 +2253,8 @@ struct drm_weave_ring_desc {
  *
  * Errors:
  *
- * - -EINVAL: @flags or @pad is not zero, or @units is not a power of two
+ * - -EINVAL: @flags has a bit other than %DRM_WEAVE_RING_CREATE_POLL
+ *   (before uAPI 1.10: is not zero), or @units is not a power of two
  *   from 64 to max_ring_units.
  * - -ENOENT: @stream names no stream of this client.
  * - -EBUSY: the stream has a ring already.
@@ -2231,7 +2265,7 @@ struct drm_weave_ring_desc {
 struct drm_weave_ring_create {
 	/** @stream: The stream the ring feeds. */
 	__u32 stream;
-	/** @flags: Must be zero. */
+	/** @flags: Zero or %DRM_WEAVE_RING_CREATE_POLL (uAPI 1.10). */
 	__u32 flags;
 	/**
 	 * @units: Size of the descriptor area, in units of

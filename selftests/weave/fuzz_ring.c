@@ -16,6 +16,7 @@ struct fz_ring {
 	struct weave_ring r;
 	uint64_t reopens;	/* the thread's reopens when it was made */
 	uint32_t head;		/* the head last seen */
+	int polled;		/* of poll mode: the kernel's thread consumes */
 };
 
 static struct fz_ring fz_rings[FZ_RING_CTXS][FZ_RINGS];
@@ -51,7 +52,7 @@ static struct fz_ring *fz_ring_pool(struct fz_ctx *c, unsigned int **n)
 }
 
 static const struct fz_field fz_ring_create_fields[] = {
-	FZ_FIELD(ring_create, flags, FZ_BREAK_NONZERO, 0, "flags"),
+	FZ_FIELD(ring_create, flags, FZ_BREAK_BIT, 1, "unknown flag"),
 	FZ_FIELD(ring_create, stream, FZ_BREAK_HANDLE, 0, "bad stream"),
 	FZ_FIELD(ring_create, units, FZ_BREAK_ABOVE, 65536, "units too many"),
 };
@@ -63,6 +64,9 @@ static void gen_ring_create(struct fz_ctx *c)
 
 	a->stream = fz_stream_handle(c);
 	a->units = units[fz_below(c, 4)];
+	/* Some of poll mode (uAPI 1.10), which the thread consumes. */
+	if (fz.info.uapi_minor >= 10 && fz_one_in(c, 3))
+		a->flags = DRM_WEAVE_RING_CREATE_POLL;
 	while (fz_mutate(c)) {
 		if (fz_one_in(c, 3)) {
 			a->units = (uint32_t)fz_edgy(c);
@@ -74,7 +78,8 @@ static void gen_ring_create(struct fz_ctx *c)
 		fz_mut_field(c, fz_ring_create_fields,
 			     ARRAY_SIZE(fz_ring_create_fields), true);
 	}
-	fz_detail(c, "stream %u units %u", a->stream, a->units);
+	fz_detail(c, "stream %u units %u flags %#x", a->stream, a->units,
+		  a->flags);
 }
 
 static void check_ring_create(struct fz_ctx *c, int ret)
@@ -130,7 +135,11 @@ static void check_ring_create(struct fz_ctx *c, int ret)
 	x->r.descs = (uint8_t *)sq + DRM_WEAVE_RING_SQ_DESCS;
 	x->r.sq_size = a->sq_size;
 	x->reopens = c->stat.reopens;
-	if (x->r.hdr->head || x->r.hdr->flags != DRM_WEAVE_RING_NEED_WAKEUP ||
+	x->polled = !!(a->flags & DRM_WEAVE_RING_CREATE_POLL);
+	/* The thread may have cleared NEED_WAKEUP of a polled one already. */
+	if (x->r.hdr->head ||
+	    (x->r.hdr->flags | (x->polled ? DRM_WEAVE_RING_NEED_WAKEUP : 0)) !=
+	    DRM_WEAVE_RING_NEED_WAKEUP ||
 	    x->r.hdr->error || a->header_size != fz.page)
 		fz_fail(c, "RING_CREATE: ring %u's header is not fresh",
 			a->ring);
@@ -291,7 +300,13 @@ static void fz_ring_header_check(struct fz_ctx *c, struct fz_ring *x)
 		fz_fail(c, "ring %u: head went from %u to %u", x->r.ring,
 			x->head, head);
 	x->head = head;
-	if (!(flags & DRM_WEAVE_RING_NEED_WAKEUP) ||
+	/*
+	 * Of a polled ring, NEED_WAKEUP comes and goes with its thread; on
+	 * a shared file the stream's header page may be a later ring's, of
+	 * poll mode, made by another thread.
+	 */
+	if ((!(flags & DRM_WEAVE_RING_NEED_WAKEUP) && !x->polled &&
+	     !c->shared) ||
 	    flags & ~(DRM_WEAVE_RING_NEED_WAKEUP | DRM_WEAVE_RING_STOPPED))
 		fz_fail(c, "ring %u: flags %#x", x->r.ring, flags);
 	if (flags & DRM_WEAVE_RING_STOPPED &&

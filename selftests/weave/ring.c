@@ -155,7 +155,7 @@ TEST_F(ring, bad_args)
 	uint32_t other = weave_test_stream(_metadata, self->fd,
 					   DRM_WEAVE_PRIORITY_NORMAL);
 
-	ASSERT_EQ(-EINVAL, ring_create_raw(self->fd, other, 64, 1, &c));
+	ASSERT_EQ(-EINVAL, ring_create_raw(self->fd, other, 64, 2, &c));
 	ASSERT_EQ(-EINVAL, ring_create_raw(self->fd, other, 96, 0, &c));
 	ASSERT_EQ(-EINVAL, ring_create_raw(self->fd, other, 32, 0, &c));
 	ASSERT_EQ(-EINVAL, ring_create_raw(self->fd, other, 0, 0, &c));

@@ -728,6 +728,45 @@ TEST_F(unplug, repeated_unbind_and_bind)
 }
 
 /*
+ * An unbind while the polling thread consumes a ring (uAPI 1.10): it is
+ * stopped before the device goes, and a device bound again has a new one.
+ */
+TEST_F(unplug, unbind_with_a_polled_ring)
+{
+	struct weave_ring r;
+	uint32_t stream;
+	int i, fd;
+
+	ASSERT_LE(10u, self->info.uapi_minor);
+	stream = weave_test_stream(_metadata, self->fd,
+				   DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_ring_create_flags(self->fd, stream, 1024,
+					     DRM_WEAVE_RING_CREATE_POLL, &r));
+	for (i = 0; i < 400 && !weave_ring_noop(&r); i++)
+		;
+	weave_ring_publish(&r);
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(-ENODEV, weave_ring_enter(self->fd, NULL));
+	/* The mappings hold the file: they go first. */
+	munmap(r.sq, r.sq_size);
+	munmap((void *)r.hdr, self->page);
+	close_and_rebind(_metadata, self);
+
+	fd = weave_test_open(_metadata);
+	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_ring_create_flags(fd, stream, 64,
+					     DRM_WEAVE_RING_CREATE_POLL, &r));
+	ASSERT_EQ(0, weave_ring_noop(&r));
+	ASSERT_EQ(0, weave_ring_submit(&r, NULL));
+	for (i = 0; i < 30000 && weave_ring_head(&r) != r.tail; i++)
+		usleep(1000);
+	ASSERT_EQ(r.tail, weave_ring_head(&r));
+	ASSERT_EQ(0, weave_ring_destroy(&r));
+	close(fd);
+	weave_test_await_refs(_metadata, self->base);
+}
+
+/*
  * An unbind with no file open, and writes the driver core refuses (with
  * -ENODEV or -EBUSY, depending on the kernel), which change nothing.
  */

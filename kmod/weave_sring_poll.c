@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * weave: the polling thread of a device, which consumes the published
+ * descriptors of every polled ring of every client.
+ */
+
+#include <linux/err.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/memcontrol.h>
+#include <linux/moduleparam.h>
+#include <linux/pagemap.h>
+#include <linux/platform_device.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_managed.h>
+
+#include "weave_client.h"
+#include "weave_device.h"
+#include "weave_drm.h"
+#include "weave_sring.h"
+#include "weave_sring_enter.h"
+#include "weave_sring_poll.h"
+
+/**
+ * DOC: ring polling
+ *
+ * Each device has one polling thread, weave-poll/N, started at probe and
+ * stopped first thing at the unbind (before drm_dev_unplug()), so that
+ * nothing it reads is freed under it and unload never waits for it.  It
+ * sleeps while the device has no ring of poll mode.
+ *
+ * Awake, it makes passes over &weave_spoll.rings: each visit takes the
+ * ring at the front and moves it to the back (round robin across rings
+ * and clients), and consumes at most %WEAVE_SRING_POLL_BUDGET descriptors
+ * of it with weave_sring_poll_ring(), the doorbell's consume, under the
+ * client's mutex, in the ring creator's address space (mmget_not_zero(),
+ * kthread_use_mm(): host writes read it; a ring whose address space is
+ * gone is skipped) and memory cgroup (set_active_memcg(): what the
+ * thread allocates for the client is charged to it), in a drm_dev_enter()
+ * section per pass.  It yields (cond_resched()) after each visit.  The
+ * submit path's other uses of current are harmless in the thread: it
+ * has no signals to see, and the only credential check (CAP_SYS_NICE)
+ * is at stream creation, not on the submit path.
+ *
+ * References: the thread takes a client's mutex only with
+ * mutex_trylock() while it holds &weave_spoll.lock, and every ring is
+ * taken off the list under both, so a ring it visits, its client and
+ * its file live while it holds the mutex; a busy client is visited again
+ * later.  A ring leaves the list when it is destroyed, when its stream's
+ * client is closed (the file's release, before the DRM core releases its
+ * buffer handles), and with the process's exit, which closes the file.
+ * The ring holds its creator's mm_struct (mmgrab()) and memory cgroup.
+ *
+ * Sleeping: when no visit has consumed anything for ring_poll_idle_us
+ * microseconds, the thread sets %DRM_WEAVE_RING_NEED_WAKEUP in every
+ * polled ring's header (fully ordered), makes a full barrier, and reads
+ * every tail again: if a ring has something published that it did not
+ * find blocked (a limit, a full arena) at that same tail, it clears the
+ * flags and polls on; else it sleeps until a doorbell, a new polled ring
+ * or the unbind wakes it, and clears the flags as it wakes (and on every
+ * visit, for rings made while it polls).  User space stores its tail,
+ * makes a full barrier, then reads the flags: either the thread sees the
+ * tail, or user space sees the flag and rings the doorbell.
+ */
+
+static unsigned int ring_poll_idle_us = 2000;
+
+/* Set ring_poll_idle_us, at load or later, within its bounds. */
+static int weave_spoll_idle_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, WEAVE_RING_POLL_IDLE_US_MAX);
+}
+
+static const struct kernel_param_ops weave_spoll_idle_ops = {
+	.set = weave_spoll_idle_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(ring_poll_idle_us, &weave_spoll_idle_ops, &ring_poll_idle_us,
+		0644);
+MODULE_PARM_DESC(ring_poll_idle_us,
+		 "Microseconds the ring polling thread polls with nothing to consume before it sleeps (0-"
+		 __stringify(WEAVE_RING_POLL_IDLE_US_MAX) ", default 2000)");
+
+/* Whether @r has published what the thread may consume now. */
+static bool weave_spoll_ring_pending(const struct weave_sring *r)
+{
+	u32 tail = READ_ONCE(r->sq->tail);
+
+	if (READ_ONCE(r->stopped) || !READ_ONCE(r->stream) ||
+	    tail == READ_ONCE(r->hdr->head) || !atomic_read(&r->mm->mm_users))
+		return false;
+	return !READ_ONCE(r->poll_blocked) ||
+	       tail != READ_ONCE(r->poll_blocked_tail);
+}
+
+/*
+ * Set (or clear) NEED_WAKEUP on every polled ring; when setting, return
+ * whether one has something to consume, read after a full barrier.
+ */
+static bool weave_spoll_need_wakeup(struct weave_spoll *sp, bool set)
+{
+	struct weave_sring *r;
+	bool pending = false;
+
+	mutex_lock(&sp->lock);
+	list_for_each_entry(r, &sp->rings, poll_link)
+		weave_sring_flags(r, set ? DRM_WEAVE_RING_NEED_WAKEUP : 0,
+				  set ? 0 : DRM_WEAVE_RING_NEED_WAKEUP);
+	if (set) {
+		/* Pairs with user space's barrier between tail and flags. */
+		smp_mb();
+		list_for_each_entry(r, &sp->rings, poll_link)
+			pending |= weave_spoll_ring_pending(r);
+	}
+	mutex_unlock(&sp->lock);
+	return pending;
+}
+
+/* Consume @r of @c, whose mutex is held, in its creator's context. */
+static int weave_spoll_consume(struct weave_client *c, struct weave_sring *r)
+{
+	struct mm_struct *mm = r->mm;
+	struct weave_sring_fault fault;
+	struct mem_cgroup *old;
+	int ret;
+
+	if (!mmget_not_zero(mm)) {
+		mutex_unlock(&c->lock);
+		return 0;
+	}
+	kthread_use_mm(mm);
+	old = set_active_memcg(r->memcg);
+	ret = weave_sring_poll_ring(c, r, WEAVE_SRING_POLL_BUDGET, &fault);
+	set_active_memcg(old);
+	mutex_unlock(&c->lock);
+	/* With no lock held, as the doorbell does; @r may be gone now. */
+	if (fault.len)
+		fault_in_readable(u64_to_user_ptr(fault.ptr), fault.len);
+	kthread_unuse_mm(mm);
+	mmput(mm);
+	return ret;
+}
+
+/*
+ * Visit the ring at the front of @sp's list and move it to the back.
+ * Return: whether it consumed something.
+ */
+static bool weave_spoll_visit(struct weave_spoll *sp)
+{
+	struct weave_client *c;
+	struct weave_sring *r;
+
+	mutex_lock(&sp->lock);
+	r = list_first_entry_or_null(&sp->rings, struct weave_sring,
+				     poll_link);
+	if (!r) {
+		mutex_unlock(&sp->lock);
+		return false;
+	}
+	list_move_tail(&r->poll_link, &sp->rings);
+	if (READ_ONCE(r->hdr->flags) & DRM_WEAVE_RING_NEED_WAKEUP)
+		weave_sring_flags(r, 0, DRM_WEAVE_RING_NEED_WAKEUP);
+	c = r->client;
+	/* Never waits for a client under the list's lock: see the DOC. */
+	if (!mutex_trylock(&c->lock)) {
+		mutex_unlock(&sp->lock);
+		return false;
+	}
+	mutex_unlock(&sp->lock);
+	return weave_spoll_consume(c, r) > 0;
+}
+
+/* One pass: each ring of @wdev visited once.  Return: any progress. */
+static bool weave_spoll_pass(struct weave_device *wdev)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+	bool progress = false;
+	u32 i, n;
+	int idx;
+
+	if (!drm_dev_enter(&wdev->drm, &idx))
+		return false;
+	mutex_lock(&sp->lock);
+	n = sp->nrings;
+	mutex_unlock(&sp->lock);
+	for (i = 0; i < n && !kthread_should_stop(); i++) {
+		progress |= weave_spoll_visit(sp);
+		cond_resched();
+	}
+	drm_dev_exit(idx);
+	return progress;
+}
+
+/* The thread: poll while there is work, then sleep (see the DOC). */
+static int weave_spoll_thread(void *arg)
+{
+	struct weave_device *wdev = arg;
+	struct weave_spoll *sp = &wdev->spoll;
+	u64 idle_since = ktime_get_ns();
+
+	while (!kthread_should_stop()) {
+		if (weave_spoll_pass(wdev)) {
+			idle_since = ktime_get_ns();
+			continue;
+		}
+		if (ktime_get_ns() - idle_since <
+		    (u64)READ_ONCE(ring_poll_idle_us) * NSEC_PER_USEC) {
+			cond_resched();
+			continue;
+		}
+		if (weave_spoll_need_wakeup(sp, true)) {
+			weave_spoll_need_wakeup(sp, false);
+			cond_resched();
+			continue;
+		}
+		wait_event_idle(sp->wq,
+				atomic_xchg(&sp->kicked, 0) ||
+				kthread_should_stop());
+		weave_spoll_need_wakeup(sp, false);
+		idle_since = ktime_get_ns();
+	}
+	return 0;
+}
+
+/**
+ * weave_spoll_start() - Start a device's polling thread, at probe.
+ * @wdev: The device.
+ *
+ * Return: 0, or the negative errno of kthread_run().
+ */
+int weave_spoll_start(struct weave_device *wdev)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+	struct task_struct *t;
+	int ret;
+
+	ret = drmm_mutex_init(&wdev->drm, &sp->lock);
+	if (ret)
+		return ret;
+	INIT_LIST_HEAD(&sp->rings);
+	init_waitqueue_head(&sp->wq);
+	atomic_set(&sp->kicked, 0);
+	t = kthread_run(weave_spoll_thread, wdev, "weave-poll/%d",
+			wdev->pdev->id);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	sp->thread = t;
+	return 0;
+}
+
+/**
+ * weave_spoll_stop() - Stop a device's polling thread, at the unbind.
+ * @wdev: The device.
+ *
+ * Waits until it has returned; its rings stay on the list, unvisited,
+ * until their files are closed.
+ */
+void weave_spoll_stop(struct weave_device *wdev)
+{
+	struct weave_spoll *sp = &wdev->spoll;
+
+	if (sp->thread)
+		kthread_stop(sp->thread);
+	sp->thread = NULL;
+}

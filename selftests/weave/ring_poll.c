@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: shared submission rings of poll mode (uAPI 1.10): consumption by
+ * the device's polling thread with no system call, the wake-up flag, the
+ * error word and resume, teardown mid-stream, two clients, and misuse of
+ * the flag and of the ring_poll_idle_us parameter.
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+
+#define POLL_PARAM	"/sys/module/weave/parameters/ring_poll_idle_us"
+/*
+ * The bound of every wait for the thread: no timing assertion, and below
+ * the harness's timeout, so that a wait that fails says which.
+ */
+#define POLL_WAIT_MS	8000
+/* A long idle time, so that the thread polls through a test's steps. */
+#define POLL_LONG_US	1000000
+
+FIXTURE(ring_poll) {
+	WEAVE_TEST_FILE_FIELDS;
+	uint32_t stream;
+	struct weave_ring r;
+	char idle[32];
+};
+
+/* Writes @val to ring_poll_idle_us; returns 0 or -errno. */
+static int poll_param_set(const char *val)
+{
+	int fd = open(POLL_PARAM, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Reads ring_poll_idle_us into @buf; returns 0 or -errno. */
+static int poll_param_get(char *buf, size_t size)
+{
+	int fd = open(POLL_PARAM, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	return 0;
+}
+
+FIXTURE_SETUP(ring_poll)
+{
+	char val[32];
+
+	WEAVE_TEST_FILE_SETUP();
+	ASSERT_LE(10u, self->info.uapi_minor) {
+		TH_LOG("uAPI 1.%u has no polled rings", self->info.uapi_minor);
+	}
+	ASSERT_EQ(0, poll_param_get(self->idle, sizeof(self->idle)));
+	snprintf(val, sizeof(val), "%u", POLL_LONG_US);
+	ASSERT_EQ(0, poll_param_set(val));
+	self->stream = weave_test_stream(_metadata, self->fd,
+					 DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_ring_create_flags(self->fd, self->stream, 64,
+					     DRM_WEAVE_RING_CREATE_POLL,
+					     &self->r));
+}
+
+FIXTURE_TEARDOWN(ring_poll)
+{
+	poll_param_set(self->idle);
+	close(self->fd);
+}
+
+typedef FIXTURE_DATA(ring_poll) ring_poll_t;
+
+/* --- helpers ------------------------------------------------------------- */
+
+static uint32_t poll_flags(const struct weave_ring *r)
+{
+	return __atomic_load_n(&r->hdr->flags, __ATOMIC_ACQUIRE);
+}
+
+/* Waits, bounded, until @r's flags & @mask is @want; returns whether. */
+static int poll_wait_flags(const struct weave_ring *r, uint32_t mask,
+			   uint32_t want)
+{
+	int ms;
+
+	for (ms = 0; ms < POLL_WAIT_MS; ms++) {
+		if ((poll_flags(r) & mask) == want)
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Waits, bounded, until the kernel consumed all @r published. */
+static int poll_wait_head(const struct weave_ring *r)
+{
+	int ms;
+
+	for (ms = 0; ms < POLL_WAIT_MS; ms++) {
+		if (weave_ring_head(r) == r->tail ||
+		    poll_flags(r) & DRM_WEAVE_RING_STOPPED)
+			return weave_ring_head(r) == r->tail;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Reserves @n no-op launches; returns how many there was room for. */
+static uint32_t poll_noops(struct weave_ring *r, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (weave_ring_noop(r))
+			break;
+	return i;
+}
+
+/*
+ * Publishes @n no-ops while the thread polls, with no system call, and
+ * waits until it consumed them.  The thread may have gone to sleep just
+ * before the publication (the flag says so, and the doorbell is rung):
+ * then try again, a few times.  Returns the tries that made no call.
+ */
+static int poll_round(struct __test_metadata *_metadata, struct weave_ring *r,
+		      uint32_t n)
+{
+	uint32_t entered = 0;
+	int tries;
+
+	for (tries = 0; tries < 5; tries++) {
+		if (poll_flags(r) & DRM_WEAVE_RING_NEED_WAKEUP)
+			EXPECT_EQ(0, weave_ring_enter(r->fd, NULL));
+		EXPECT_TRUE(poll_wait_flags(r, DRM_WEAVE_RING_NEED_WAKEUP, 0));
+		entered = 0;
+		EXPECT_EQ(n, poll_noops(r, n));
+		EXPECT_EQ(0, weave_ring_submit(r, &entered));
+		EXPECT_TRUE(poll_wait_head(r));
+		if (!entered)
+			return 1;
+	}
+	return 0;
+}
+
+static int create_raw(int fd, uint32_t stream, uint32_t flags)
+{
+	struct drm_weave_ring_create c = {
+		.stream = stream, .flags = flags, .units = 64,
+	};
+
+	return weave_test_ioctl(fd, DRM_IOCTL_WEAVE_RING_CREATE, &c);
+}
+
+/* Makes the next descriptor of @r a no-op on a buffer handle nobody has. */
+static void poll_bad(struct weave_ring *r)
+{
+	struct drm_weave_ring_desc *d = weave_ring_reserve(r, 1, 0);
+
+	d->type = DRM_WEAVE_TASK_LAUNCH;
+	d->kernel = DRM_WEAVE_KERNEL_NOOP;
+	weave_ring_desc_bindings(d)[0] =
+		weave_binding(WEAVE_TEST_BAD_HANDLE, DRM_WEAVE_ACCESS_READ, 0,
+			      4);
+}
+
+/* --- tests ---------------------------------------------------------------- */
+
+TEST_F(ring_poll, consumed_without_syscall)
+{
+	uint64_t seqno;
+	int ms;
+
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 8));
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 24));
+	/* Ring order and seqnos as the doorbell's: 32 tasks so far. */
+	seqno = weave_ring_seqno(&self->r);
+	ASSERT_EQ(32u, seqno);
+	/* Completions come to the header too. */
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	for (ms = 0; ms < POLL_WAIT_MS; ms++) {
+		if (weave_ring_completed(&self->r) >= seqno)
+			break;
+		usleep(1000);
+	}
+	ASSERT_LE(seqno, weave_ring_completed(&self->r));
+}
+
+TEST_F(ring_poll, wakeup_flag)
+{
+	/* The thread polls: the flag is clear. */
+	ASSERT_TRUE(poll_wait_flags(&self->r, DRM_WEAVE_RING_NEED_WAKEUP, 0));
+	/* After the idle time, it sleeps, with the flag set. */
+	ASSERT_EQ(0, poll_param_set("1000"));
+	ASSERT_TRUE(poll_wait_flags(&self->r, DRM_WEAVE_RING_NEED_WAKEUP,
+				    DRM_WEAVE_RING_NEED_WAKEUP));
+	ASSERT_EQ(0, poll_param_set("1000000"));
+	/* The doorbell wakes it: the flag clears. */
+	ASSERT_EQ(0, weave_ring_enter(self->fd, NULL));
+	ASSERT_TRUE(poll_wait_flags(&self->r, DRM_WEAVE_RING_NEED_WAKEUP, 0));
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 4));
+	/* A published ring keeps it from sleeping until it is consumed. */
+	ASSERT_EQ(0, poll_param_set("0"));
+	ASSERT_EQ(4u, poll_noops(&self->r, 4));
+	ASSERT_EQ(0, weave_ring_submit(&self->r, NULL));
+	ASSERT_TRUE(poll_wait_head(&self->r));
+	ASSERT_EQ(8u, weave_ring_seqno(&self->r));
+}
+
+TEST_F(ring_poll, error_and_resume)
+{
+	uint32_t bad, index = ~0u, consumed = ~0u;
+
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 2));
+	ASSERT_EQ(2u, poll_noops(&self->r, 2));
+	bad = self->r.tail;
+	poll_bad(&self->r);
+	ASSERT_EQ(2u, poll_noops(&self->r, 2));
+	ASSERT_EQ(0, weave_ring_submit(&self->r, NULL));
+	ASSERT_TRUE(poll_wait_flags(&self->r, DRM_WEAVE_RING_STOPPED,
+				    DRM_WEAVE_RING_STOPPED));
+	ASSERT_EQ(-ENOENT, weave_ring_error(&self->r, &index));
+	ASSERT_EQ(bad, index);
+	ASSERT_EQ(bad, weave_ring_head(&self->r));
+	ASSERT_EQ(4u, weave_ring_seqno(&self->r));
+	/* The thread does not go past it, however long it polls. */
+	usleep(20000);
+	ASSERT_EQ(bad, weave_ring_head(&self->r));
+	/* Made a skip and resumed, the rest is consumed. */
+	weave_ring_skip_bad(&self->r);
+	ASSERT_EQ(0, weave_ring_resume(&self->r, &consumed));
+	ASSERT_TRUE(poll_wait_head(&self->r));
+	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
+	ASSERT_EQ(6u, weave_ring_seqno(&self->r));
+	ASSERT_EQ(-EALREADY, weave_ring_resume(&self->r, NULL));
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 2));
+}
+
+TEST_F(ring_poll, destroy_mid_stream)
+{
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		poll_noops(&self->r, 30);
+		weave_ring_publish(&self->r);
+		/* Whatever the thread has consumed of it so far. */
+		ASSERT_EQ(0, weave_ring_destroy(&self->r));
+		ASSERT_EQ(0, weave_ring_create_flags(self->fd, self->stream,
+						     64,
+						     DRM_WEAVE_RING_CREATE_POLL,
+						     &self->r));
+	}
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 4));
+	/* And the stream goes under a ring being consumed. */
+	poll_noops(&self->r, 30);
+	weave_ring_publish(&self->r);
+	ASSERT_EQ(0, weave_stream_destroy(self->fd, self->stream));
+	ASSERT_TRUE(poll_wait_flags(&self->r, DRM_WEAVE_RING_STOPPED,
+				    DRM_WEAVE_RING_STOPPED));
+	ASSERT_EQ(-ENOENT, weave_ring_error(&self->r, NULL));
+}
+
+TEST_F(ring_poll, close_mid_stream)
+{
+	struct weave_ring r2;
+	uint32_t s2;
+	int fd2, i;
+
+	for (i = 0; i < 10; i++) {
+		fd2 = weave_test_open(_metadata);
+		s2 = weave_test_stream(_metadata, fd2,
+				       DRM_WEAVE_PRIORITY_NORMAL);
+		ASSERT_EQ(0, weave_ring_create_flags(fd2, s2, 64,
+						     DRM_WEAVE_RING_CREATE_POLL,
+						     &r2));
+		poll_noops(&r2, 30);
+		weave_ring_publish(&r2);
+		/* The mappings hold the file: it is still consumed. */
+		ASSERT_EQ(0, close(fd2));
+		ASSERT_TRUE(poll_wait_head(&r2));
+		poll_noops(&r2, 30);
+		weave_ring_publish(&r2);
+		/* The last mapping goes mid-stream: the file is released. */
+		munmap(r2.sq, r2.sq_size);
+		munmap((void *)r2.hdr, self->page);
+	}
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 4));
+}
+
+TEST_F(ring_poll, exit_mid_stream)
+{
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; i < 5; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			struct weave_ring r2;
+			int fd2 = weave_device_open(0);
+			uint32_t s2;
+			int n;
+
+			if (fd2 < 0 ||
+			    weave_stream_create(fd2, DRM_WEAVE_PRIORITY_NORMAL,
+						&s2) ||
+			    weave_ring_create_flags(fd2, s2, 64,
+						    DRM_WEAVE_RING_CREATE_POLL,
+						    &r2))
+				_exit(1);
+			/* Keep it busy, then exit with it published. */
+			for (n = 0; n < 200; n++) {
+				poll_noops(&r2, 30);
+				weave_ring_publish(&r2);
+			}
+			_exit(0);
+		}
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_EQ(0, WEXITSTATUS(status));
+	}
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 4));
+}
+
+TEST_F(ring_poll, two_clients)
+{
+	struct weave_ring r2;
+	uint32_t s2;
+	int fd2, i;
+
+	fd2 = weave_test_open(_metadata);
+	s2 = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
+	ASSERT_EQ(0, weave_ring_create_flags(fd2, s2, 64,
+					     DRM_WEAVE_RING_CREATE_POLL, &r2));
+	/* One client's ring stops; the other's goes on. */
+	poll_bad(&r2);
+	ASSERT_EQ(0, weave_ring_submit(&r2, NULL));
+	ASSERT_TRUE(poll_wait_flags(&r2, DRM_WEAVE_RING_STOPPED,
+				    DRM_WEAVE_RING_STOPPED));
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 16));
+	/* Both busy: both consumed, each by turns. */
+	weave_ring_skip_bad(&r2);
+	ASSERT_EQ(0, weave_ring_resume(&r2, NULL));
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(16u, poll_noops(&self->r, 16));
+		ASSERT_EQ(16u, poll_noops(&r2, 16));
+		ASSERT_EQ(0, weave_ring_submit(&self->r, NULL));
+		ASSERT_EQ(0, weave_ring_submit(&r2, NULL));
+		ASSERT_TRUE(poll_wait_head(&self->r));
+		ASSERT_TRUE(poll_wait_head(&r2));
+		ASSERT_EQ(0, weave_flush(fd2, s2, NULL));
+		ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	}
+	ASSERT_EQ(0, weave_ring_error(&r2, NULL));
+	ASSERT_EQ(0, weave_ring_destroy(&r2));
+	close(fd2);
+}
+
+TEST_F(ring_poll, misuse)
+{
+	uint32_t other = weave_test_stream(_metadata, self->fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+	char val[32];
+
+	/* Unknown flags, with the poll flag or without. */
+	ASSERT_EQ(-EINVAL, create_raw(self->fd, other, 2));
+	ASSERT_EQ(-EINVAL, create_raw(self->fd, other,
+				      DRM_WEAVE_RING_CREATE_POLL | 2));
+	ASSERT_EQ(-EINVAL, create_raw(self->fd, other, 1u << 31));
+	/* A stream has one ring, of either mode. */
+	ASSERT_EQ(-EBUSY, create_raw(self->fd, self->stream,
+				     DRM_WEAVE_RING_CREATE_POLL));
+	ASSERT_EQ(-EBUSY, create_raw(self->fd, self->stream, 0));
+	ASSERT_EQ(-ENOENT, create_raw(self->fd, WEAVE_TEST_BAD_HANDLE,
+				      DRM_WEAVE_RING_CREATE_POLL));
+	/* Resuming a polled ring that did not stop. */
+	ASSERT_EQ(-EALREADY, weave_ring_resume(&self->r, NULL));
+	/* The parameter keeps its bounds. */
+	ASSERT_EQ(-EINVAL, poll_param_set("1000001"));
+	ASSERT_EQ(-EINVAL, poll_param_set("-1"));
+	ASSERT_EQ(-EINVAL, poll_param_set("many"));
+	ASSERT_EQ(0, poll_param_get(val, sizeof(val)));
+	ASSERT_EQ((uint32_t)POLL_LONG_US, (uint32_t)strtoul(val, NULL, 10));
+	ASSERT_EQ(0, poll_param_set("0"));
+	/* Polling long enough for poll_round() to see it poll. */
+	ASSERT_EQ(0, poll_param_set("1000000"));
+	ASSERT_TRUE(poll_round(_metadata, &self->r, 2));
+}
+
+TEST_HARNESS_MAIN
