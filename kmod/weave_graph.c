@@ -40,51 +40,56 @@
  *
  * A window's recording is a &struct weave_graph that its slot's entry of
  * &weave_client.recording owns from BEGIN until the window closes.  An
- * ENQUEUE of the owner moves its checked launches there, holding their
- * buffers' tracking records as a queued task would; a replay copies them
- * back into a submission, which takes holds of its own, so that the graph
- * can go at any time.  Sealing moves the recording into
+ * ENQUEUE of the owner moves its checked launches there as the compact
+ * ring entries it prepared them into (&weave_graph.entries, unchanged),
+ * holding their buffers' tracking records as a queued task would; a
+ * submission that queues them copies the entries, taking holds of its
+ * own, so that the graph can go at any time.  Sealing encodes them once
+ * into the graph's template and moves the recording into
  * &weave_client.graphs.  A window that closes any other way frees its
  * recording, abandoned or aborted, doomed or not; a doomed one that its
  * owner's BEGIN or END closes first queues it as tasks that do not run and
- * taint what they should have written, in their place in the slot's order.
- * All of it is under the client's mutex.
+ * taint what they should have written, in their place in the slot's
+ * order.  All of it is under the client's mutex.
  */
 
 /*
  * Add @recorded and @held to the recorded and held bindings of the records
- * of @g's tasks from @from on, for each of their bindings; a record that
- * no longer needs its pin lets it go.
+ * of @g's entries from byte @from on, for each of their bindings; a record
+ * that no longer needs its pin lets it go.
  */
 static void weave_graph_count(struct weave_client *c, struct weave_graph *g,
-			      u32 from, int recorded, int held)
+			      size_t from, int recorded, int held)
 {
+	const struct weave_binding *b;
+	const struct weave_entry *e;
 	struct weave_btrack *bt;
-	u32 i, j;
+	u32 j;
 
-	for (i = from; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++) {
-			bt = container_of(g->tasks[i].bindings[j].track,
-					  struct weave_btrack, track);
+	for (e = (void *)((u8 *)g->entries + from);
+	     (u8 *)e < (u8 *)g->entries + g->bytes;
+	     e = weave_core_entry_next(e)) {
+		b = weave_core_entry_bindings(e);
+		for (j = 0; j < e->num_bindings; j++) {
+			bt = container_of(b[j].track, struct weave_btrack,
+					  track);
 			bt->recorded += recorded;
 			bt->held += held;
 			if (held)
 				weave_btrack_release(c, bt);
 		}
+	}
 }
 
 static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
 {
-	u32 i;
-
 	if (!g)
 		return;
 	weave_eng_template_put(g->tmpl);
 	kvfree(g->tracks);
 	weave_graph_count(c, g, 0, 0, -1);
-	for (i = 0; i < g->ntasks; i++)
-		weave_task_release(c, &g->tasks[i]);
-	kvfree(g->tasks);
+	weave_entries_release(c, g->entries, g->ntasks);
+	kvfree(g->entries);
 	dma_fence_put(g->last);
 	kfree(g);
 }
@@ -211,49 +216,63 @@ void weave_graph_doom(struct weave_client *c, u32 stream, int err)
  * weave_graph_record() - Record an ENQUEUE's launches into the window.
  * @c: The client.
  * @stream: The owner of a recording window.
- * @tasks: The call's @n prepared tasks.
+ * @entries: The call's @n prepared entries, back to back.
  * @n: Their number.
  *
- * The launches move into the recording, which holds them; the other tasks
- * move to the front of @tasks, in their order.  On error nothing moved.
+ * The launches' entries move into the recording as they are, holding what
+ * they held; the other entries move to the front of @entries, in their
+ * order.  On error nothing moved.
  *
  * Context: The client's mutex held.
- * Return: How many tasks are left in @tasks, or -ENOSPC if the recording
- * would pass %WEAVE_MAX_GRAPH_TASKS, or -ENOMEM.
+ * Return: How many entries are left in @entries, or -ENOSPC if the
+ * recording would pass %WEAVE_MAX_GRAPH_TASKS, or -ENOMEM.
  */
 int weave_graph_record(struct weave_client *c, u32 stream,
-		       struct weave_task *tasks, u32 n)
+		       struct weave_entry *entries, u32 n)
 {
 	u32 slot = weave_core_slot(&c->core, stream);
 	struct weave_graph *g = c->recording[slot];
+	struct weave_entry *e, *next, *keep = entries;
+	size_t size, bytes = 0, from = g->bytes;
 	u32 i, launches = 0, left = 0;
-	struct weave_task *grown;
+	void *grown;
 
-	for (i = 0; i < n; i++)
-		launches += tasks[i].kind == WEAVE_TASK_LAUNCH;
+	for (i = 0, e = entries; i < n; i++, e = weave_core_entry_next(e)) {
+		if (e->kind != WEAVE_TASK_LAUNCH)
+			continue;
+		launches++;
+		bytes += weave_core_entry_size(e);
+	}
 	if (g->ntasks + launches > WEAVE_MAX_GRAPH_TASKS)
 		return -ENOSPC;
-	if (g->ntasks + launches > g->cap) {
-		u32 cap = max3(16u, 2 * g->cap, g->ntasks + launches);
-
-		cap = min_t(u32, cap, WEAVE_MAX_GRAPH_TASKS);
-		grown = kvmalloc_array(cap, sizeof(*grown), GFP_KERNEL_ACCOUNT);
+	if (g->bytes + bytes > g->cap) {
+		size = max3((size_t)PAGE_SIZE, 2 * g->cap, g->bytes + bytes);
+		size = min_t(size_t, size,
+			     WEAVE_MAX_GRAPH_TASKS * WEAVE_ENTRY_MAX_SIZE);
+		grown = kvmalloc(size, GFP_KERNEL_ACCOUNT);
 		if (!grown)
 			return -ENOMEM;
-		if (g->ntasks)
-			memcpy(grown, g->tasks, g->ntasks * sizeof(*grown));
-		kvfree(g->tasks);
-		g->tasks = grown;
-		g->cap = cap;
+		if (g->bytes)
+			memcpy(grown, g->entries, g->bytes);
+		kvfree(g->entries);
+		g->entries = grown;
+		g->cap = size;
 	}
-	launches = g->ntasks;
-	for (i = 0; i < n; i++) {
-		if (tasks[i].kind == WEAVE_TASK_LAUNCH)
-			g->tasks[g->ntasks++] = tasks[i];
-		else
-			tasks[left++] = tasks[i];
+	for (i = 0, e = entries; i < n; i++, e = next) {
+		size = weave_core_entry_size(e);
+		next = (void *)((u8 *)e + size);
+		if (e->kind == WEAVE_TASK_LAUNCH) {
+			memcpy((u8 *)g->entries + g->bytes, e, size);
+			g->bytes += size;
+			g->ntasks++;
+			continue;
+		}
+		if (keep != e)
+			memmove(keep, e, size);
+		keep = (void *)((u8 *)keep + size);
+		left++;
 	}
-	weave_graph_count(c, g, launches, 1, 1);
+	weave_graph_count(c, g, from, 1, 1);
 	return left;
 }
 
@@ -341,7 +360,7 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 	if (g && g->ntasks) {
 		weave_graph_count(c, g, 0, -1, 0);
 		e.tasks.count = g->ntasks;
-		if (!weave_submit(c, file, &e, g->tasks, g->ntasks,
+		if (!weave_submit(c, file, &e, g->entries, g->ntasks,
 				  args->error ?: -EIO, NULL, NULL))
 			weave_core_flush(&c->core, owner);
 	}
@@ -415,25 +434,31 @@ static void weave_graph_unseal(struct weave_graph *g)
  */
 static int weave_graph_seal(struct weave_graph *g)
 {
+	const struct weave_binding *b;
+	const struct weave_entry *e;
 	struct weave_track *track;
 	u32 i, j, k, n = 0;
 
 	if (!g->ntasks)
 		return 0;
-	for (i = 0; i < g->ntasks; i++)
-		n += g->tasks[i].num_bindings;
+	for (i = 0, e = g->entries; i < g->ntasks;
+	     i++, e = weave_core_entry_next(e))
+		n += e->num_bindings;
 	g->tracks = kvmalloc_array(n, sizeof(*g->tracks), GFP_KERNEL_ACCOUNT);
-	g->tmpl = g->tracks ? weave_eng_template_create(g->tasks, g->ntasks) :
-		  NULL;
+	g->tmpl = g->tracks ? weave_eng_template_create(g->entries,
+							g->ntasks) : NULL;
 	if (!g->tmpl) {
 		kvfree(g->tracks);
 		g->tracks = NULL;
 		return -ENOMEM;
 	}
 	/* Sorted, so that each is kept once in O(n log n). */
-	for (i = 0, k = 0; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++)
-			g->tracks[k++] = g->tasks[i].bindings[j].track;
+	for (i = 0, k = 0, e = g->entries; i < g->ntasks;
+	     i++, e = weave_core_entry_next(e)) {
+		b = weave_core_entry_bindings(e);
+		for (j = 0; j < e->num_bindings; j++)
+			g->tracks[k++] = b[j].track;
+	}
 	sort(g->tracks, n, sizeof(*g->tracks), weave_track_cmp, NULL);
 	for (i = 0; i < n; i++) {
 		track = g->tracks[i];
@@ -605,7 +630,7 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 		fences[nf++] = dma_fence_get(g->last);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
-		ret = weave_eng_ctx_fail_reserve(c->ectx, g->tasks, g->ntasks,
+		ret = weave_eng_ctx_fail_reserve(c->ectx, g->entries, g->ntasks,
 						 false);
 	if (!ret && nf) {
 		in = weave_eng_insync_create(c->ectx, fences, nf);
