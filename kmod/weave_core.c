@@ -41,22 +41,17 @@ static struct weave_slot *weave_slot_of(const struct weave_core *s,
 	return &s->slots[weave_core_slot(s, stream)];
 }
 
+/* What an entry cannot hold of @task; weave_entry_check() does the rest. */
 static int weave_task_check(const struct weave_task *task)
 {
 	if (task->num_bindings > WEAVE_MAX_BINDINGS ||
 	    task->uniform_len > WEAVE_MAX_UNIFORM_BYTES ||
-	    task->refuse > 0 || task->refuse < -MAX_ERRNO)
+	    task->refuse > 0 || task->refuse < -MAX_ERRNO ||
+	    task->kind > WEAVE_TASK_HOST_WRITE ||
+	    (task->kind == WEAVE_TASK_LAUNCH &&
+	     (task->kernel_id > U8_MAX || task->data)))
 		return -EINVAL;
-	switch (task->kind) {
-	case WEAVE_TASK_LAUNCH:
-		/* &weave_entry.kernel_id is a u8. */
-		if (task->kernel_id > U8_MAX || task->data)
-			return -EINVAL;
-		return 0;
-	case WEAVE_TASK_HOST_WRITE:
-		return 0;
-	}
-	return -EINVAL;
+	return 0;
 }
 
 /* What weave_core_register_entry() accepts, as documented there. */
@@ -71,23 +66,17 @@ static int weave_entry_check(const struct weave_entry *e)
 	    e->refuse > 0 || e->refuse < -MAX_ERRNO ||
 	    e->flags & ~WEAVE_ENTRY_GRID)
 		return -EINVAL;
-	for (i = 0; i < e->num_bindings; i++) {
-		if (!b[i].track || !b[i].access ||
-		    b[i].access & ~WEAVE_ACCESS_RW)
+	for (i = 0; i < e->num_bindings; i++)
+		if (!b[i].track || !b[i].access || b[i].access & ~WEAVE_ACCESS_RW)
 			return -EINVAL;
-	}
-
-	switch (e->kind) {
-	case WEAVE_TASK_LAUNCH:
+	if (e->kind == WEAVE_TASK_LAUNCH)
 		return 0;
-	case WEAVE_TASK_HOST_WRITE:
-		w = weave_core_entry_write(e);
-		if (e->num_bindings != 1 || !w->data || !w->len ||
-		    !(b[0].access & WEAVE_ACCESS_WRITE) || b[0].size != w->len)
-			return -EINVAL;
-		return 0;
-	}
-	return -EINVAL;
+	w = weave_core_entry_write(e);
+	if (e->kind != WEAVE_TASK_HOST_WRITE || e->num_bindings != 1 ||
+	    !w->data || !w->len || !(b[0].access & WEAVE_ACCESS_WRITE) ||
+	    b[0].size != w->len)
+		return -EINVAL;
+	return 0;
 }
 
 static void weave_track_put(struct weave_core *s, struct weave_track *track)
@@ -240,7 +229,7 @@ static int weave_core_run(struct weave_core *s, u32 n, bool keep, u32 stream)
 /*
  * After an execution a caller asked for, free the free chunks of the n
  * slots in s->set[] (see "DOC: Ring memory").  Not inside
- * weave_core_register(), whose pushes may need them.
+ * weave_core_register_entry(), whose pushes may need them.
  */
 static void weave_core_trim(struct weave_core *s, u32 n)
 {
@@ -367,19 +356,6 @@ int weave_core_reserve(struct weave_core *core, u32 stream,
 }
 
 /**
- * weave_core_next_seqno() - The seqno the next registered task gets.
- * @core: The scheduler.
- *
- * Context: &weave_core.lock held.
- * Return: &weave_task.seqno of the next task weave_core_register() takes;
- * each later one gets the next number.
- */
-u64 weave_core_next_seqno(const struct weave_core *core)
-{
-	return core->seqno + 1;
-}
-
-/**
  * weave_core_register_entry() - Queue a prepared entry on a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
@@ -462,9 +438,7 @@ int weave_core_register_entry(struct weave_core *core, u32 stream,
  *	weave_core_register_entry() takes, then given that entry's
  *	@task->stream, @task->slot and @task->seqno.
  *
- * For callers that describe a task whole (the core's unit tests); the
- * submission path prepares entries instead.
- *
+ * For callers that describe a task whole; ENQUEUE prepares entries.
  * Context: &weave_core.lock held.
  * Return: As weave_core_register_entry(); -EINVAL also for a kernel id
  * past 255 or a launch with staging.
@@ -477,10 +451,10 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	int ret;
 
 	ret = weave_task_check(task);
-	if (ret)
-		return ret;
-	weave_core_entry_pack(e, task);
-	ret = weave_core_register_entry(core, stream, e);
+	if (!ret) {
+		weave_core_entry_pack(e, task);
+		ret = weave_core_register_entry(core, stream, e);
+	}
 	if (ret)
 		return ret;
 	task->stream = e->stream;

@@ -350,7 +350,6 @@ int weave_core_set_strategy(struct weave_core *core,
 			    enum weave_strategy strategy);
 int weave_core_reserve(struct weave_core *core, u32 stream,
 		       const struct weave_entry *entries, u32 n);
-u64 weave_core_next_seqno(const struct weave_core *core);
 int weave_core_register_entry(struct weave_core *core, u32 stream,
 			      struct weave_entry *e);
 int weave_core_register(struct weave_core *core, u32 stream,
@@ -368,5 +367,18 @@ int weave_core_isolate_put(struct weave_core *core, u32 stream);
 bool weave_core_isolated(const struct weave_core *core, u32 stream);
 u32 weave_core_slot_queued(const struct weave_core *core, u32 stream);
 u64 weave_core_queued(const struct weave_core *core);
+
+/**
+ * weave_core_next_seqno() - The seqno the next registered task gets.
+ * @core: The scheduler.
+ *
+ * Context: &weave_core.lock held.
+ * Return: &weave_entry.seqno of the next entry weave_core_register_entry()
+ * takes; each later one gets the next number.
+ */
+static inline u64 weave_core_next_seqno(const struct weave_core *core)
+{
+	return core->seqno + 1;
+}
 
 #endif /* _WEAVE_CORE_H_ */

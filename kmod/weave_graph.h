@@ -66,6 +66,11 @@ void weave_graphs_fini(struct weave_client *c);
 void weave_capture_stream_gone(struct weave_client *c, u32 stream);
 int weave_graph_record(struct weave_client *c, u32 stream,
 		       struct weave_entry *entries, u32 n);
+void weave_graph_count(struct weave_client *c, struct weave_graph *g,
+		       size_t from, int recorded, int held);
+void weave_graph_free(struct weave_client *c, struct weave_graph *g);
+void weave_graph_unseal(struct weave_graph *g);
+int weave_graph_seal(struct weave_graph *g);
 void weave_graph_doom(struct weave_client *c, u32 stream, int err);
 bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj);
 

@@ -31,6 +31,7 @@
 #include "weave_fence.h"
 #include "weave_insync.h"
 #include "weave_job.h"
+#include "weave_prepare.h"
 #include "weave_propagate.h"
 #include "weave_staging.h"
 #include "weave_submit.h"
@@ -48,7 +49,10 @@
  * (weave_core_reserve()) and the in-fences' gates; only then does it link
  * the gates to the slot and register the tasks with the scheduler core,
  * neither of which can fail.  Every step before that point undoes itself
- * on error.
+ * on error.  A slot whose pending gates would pass %WEAVE_MAX_SLOT_GATES
+ * is executed first, which hands them to a job.  The work is bounded by
+ * max_tasks_per_enqueue, max_bindings, max_in_syncs and
+ * %DRM_WEAVE_MAX_STRIDE.
  *
  * Each task is read once (a chunk of %WEAVE_TASK_CHUNK user tasks at a
  * time, or the shared ring's copy), checked once, and encoded once: its
@@ -58,10 +62,7 @@
  * cgroup).  The pin, refusal, failure-reservation, ring-reservation and
  * record steps walk those entries; registering moves each into the ring
  * as it is (weave_core_register_entry()), and a recording window keeps
- * them as they are too (see "DOC: graphs").  A slot whose pending gates would pass %WEAVE_MAX_SLOT_GATES
- * is executed first, which hands them to a job.  The work is bounded by
- * max_tasks_per_enqueue, max_bindings, max_in_syncs and
- * %DRM_WEAVE_MAX_STRIDE.
+ * them as they are too (see "DOC: graphs").
  *
  * All of that is one try, inside a drm_dev_enter() section and with page
  * faults disabled.  A try that finds user memory missing, or the slot's
@@ -110,292 +111,6 @@ static bool weave_uarray_tasks(void *dst, const void __user *usrc, u32 n)
 fault:
 	user_access_end();
 	return false;
-}
-
-/*
- * Whether @a and @b are ranges of one buffer that overlap without being
- * the same range.
- */
-static bool weave_bindings_cross(const struct weave_binding *a,
-				 const struct weave_binding *b)
-{
-	if (a->bo != b->bo)
-		return false;
-	if (a->offset == b->offset && a->size == b->size)
-		return false;
-	return a->offset < b->offset + b->size &&
-	       b->offset < a->offset + a->size;
-}
-
-/* The access each binding of a launch must include, by kernel. */
-static int weave_launch_check(const struct drm_weave_task *ut,
-			      const struct weave_entry *e)
-{
-	const struct weave_binding *b = weave_core_entry_bindings(e);
-	u32 arg = 0;
-
-	if (e->uniform_len >= 4)
-		memcpy(&arg, weave_core_entry_uniforms(e), 4);
-
-	switch (ut->kernel) {
-	case DRM_WEAVE_KERNEL_NOOP:
-		return e->num_bindings ? -EINVAL : 0;
-	case DRM_WEAVE_KERNEL_FILL:
-		if (e->num_bindings != 1 || e->uniform_len < 4 ||
-		    !(b[0].access & WEAVE_ACCESS_WRITE) || b[0].size % 4)
-			return -EINVAL;
-		return 0;
-	case DRM_WEAVE_KERNEL_COPY:
-		if (e->num_bindings != 2 ||
-		    !(b[0].access & WEAVE_ACCESS_READ) ||
-		    !(b[1].access & WEAVE_ACCESS_WRITE) ||
-		    b[0].size != b[1].size)
-			return -EINVAL;
-		return 0;
-	case DRM_WEAVE_KERNEL_ADD_U32:
-		if (e->num_bindings != 3 ||
-		    !(b[0].access & WEAVE_ACCESS_READ) ||
-		    !(b[1].access & WEAVE_ACCESS_READ) ||
-		    !(b[2].access & WEAVE_ACCESS_WRITE) ||
-		    b[0].size != b[2].size || b[1].size != b[2].size ||
-		    b[2].size % 4)
-			return -EINVAL;
-		/* In place, or apart: see &enum drm_weave_kernel. */
-		if (weave_bindings_cross(&b[2], &b[0]) ||
-		    weave_bindings_cross(&b[2], &b[1]))
-			return -EINVAL;
-		return 0;
-	case DRM_WEAVE_KERNEL_CRC32C:
-		if (e->num_bindings != 2 ||
-		    !(b[0].access & WEAVE_ACCESS_READ) ||
-		    !(b[1].access & WEAVE_ACCESS_WRITE) || b[1].size != 4)
-			return -EINVAL;
-		return 0;
-	case DRM_WEAVE_KERNEL_DELAY:
-		if (e->num_bindings || e->uniform_len < 4 ||
-		    arg > WEAVE_MAX_DELAY_US)
-			return -EINVAL;
-		return 0;
-	case DRM_WEAVE_KERNEL_FAIL:
-		if (e->uniform_len < 4 || !arg || arg > MAX_ERRNO)
-			return -EINVAL;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Where a host write's entry keeps its staging. */
-static struct weave_entry_write *weave_entry_write_of(struct weave_entry *e)
-{
-	return weave_core_entry_part(e, weave_core_entry_write_off(e));
-}
-
-/*
- * Copy step of a task: check the user task @ut's header and write its
- * entry's head, grid and uniforms at @e, which holds nothing yet; the
- * uniforms from @kt if it is not NULL (@ut is then &kt->task), else from
- * user memory.  The head counts every binding @ut has, none resolved yet.
- */
-static int weave_task_copy(const struct drm_weave_task *ut,
-			   const struct weave_ktask *kt, struct weave_entry *e)
-{
-	struct weave_grid grid;
-	void *uniforms;
-
-	if (ut->bindings.count > WEAVE_MAX_BINDINGS ||
-	    !weave_uarray_valid(&ut->bindings,
-				sizeof(struct drm_weave_binding)) ||
-	    ut->uniforms_size > WEAVE_MAX_UNIFORM_BYTES || ut->pad)
-		return -EINVAL;
-	*e = (struct weave_entry) {
-		.label = ut->label,
-		.num_bindings = ut->bindings.count,
-	};
-	switch (ut->type) {
-	case DRM_WEAVE_TASK_LAUNCH:
-		if (ut->data)
-			return -EINVAL;
-		grid = (struct weave_grid) {
-			ut->grid[0] ?: 1, ut->grid[1] ?: 1, ut->grid[2] ?: 1,
-		};
-		e->kind = WEAVE_TASK_LAUNCH;
-		/* Past 255, weave_launch_check() refuses ut->kernel. */
-		e->kernel_id = (u8)ut->kernel;
-		e->uniform_len = ut->uniforms_size;
-		if (grid.x != 1 || grid.y != 1 || grid.z != 1) {
-			e->flags = WEAVE_ENTRY_GRID;
-			memcpy(e + 1, &grid, sizeof(grid));
-		}
-		uniforms = weave_core_entry_part(e,
-					weave_core_entry_uniforms_off(e));
-		if (kt)
-			memcpy(uniforms, kt->uniforms, ut->uniforms_size);
-		else if (ut->uniforms_size &&
-			 copy_from_user(uniforms, u64_to_user_ptr(ut->uniforms),
-					ut->uniforms_size))
-			return -EFAULT;
-		return 0;
-	case DRM_WEAVE_TASK_HOST_WRITE:
-		if (ut->kernel || ut->uniforms_size || !ut->data ||
-		    ut->bindings.count != 1)
-			return -EINVAL;
-		e->kind = WEAVE_TASK_HOST_WRITE;
-		*weave_entry_write_of(e) = (struct weave_entry_write) { };
-		return 0;
-	}
-	return -EINVAL;
-}
-
-/* Resolve the user binding @ub into @b, taking the buffer's track. */
-static int weave_binding_resolve(struct weave_client *c,
-				 struct drm_file *file,
-				 const struct drm_weave_binding *ub,
-				 struct weave_binding *b)
-{
-	struct drm_gem_object *obj;
-	struct weave_btrack *bt;
-	u64 end;
-
-	if (!ub->access || ub->access & ~(DRM_WEAVE_ACCESS_READ |
-					  DRM_WEAVE_ACCESS_WRITE) ||
-	    !ub->size)
-		return -EINVAL;
-	obj = drm_gem_object_lookup(file, ub->handle);
-	if (!obj)
-		return -ENOENT;
-	if (obj->import_attach ||
-	    check_add_overflow(ub->offset, ub->size, &end) ||
-	    end > obj->size) {
-		drm_gem_object_put(obj);
-		return -EINVAL;
-	}
-	bt = weave_btrack_get(c, obj);
-	drm_gem_object_put(obj);	/* the track holds one */
-	if (IS_ERR(bt))
-		return PTR_ERR(bt);
-	*b = (struct weave_binding) {
-		.bo = bt->obj,
-		.track = &bt->track,
-		.offset = ub->offset,
-		.size = ub->size,
-		.access = (ub->access & DRM_WEAVE_ACCESS_READ ?
-			   WEAVE_ACCESS_READ : 0) |
-			  (ub->access & DRM_WEAVE_ACCESS_WRITE ?
-			   WEAVE_ACCESS_WRITE : 0),
-	};
-	return 0;
-}
-
-/*
- * Resolve step of a task: copy and resolve each binding of @ut (from @kt,
- * if it is not NULL) into its place in @e.  *@nb counts those resolved,
- * which hold their tracks, on error too.
- */
-static int weave_task_bind(struct weave_client *c, struct drm_file *file,
-			   const struct drm_weave_task *ut,
-			   const struct weave_ktask *kt, struct weave_entry *e,
-			   u32 *nb)
-{
-	struct weave_binding *b;
-	struct drm_weave_binding ub;
-	int ret;
-
-	b = weave_core_entry_part(e, weave_core_entry_bindings_off(e));
-	for (*nb = 0; *nb < ut->bindings.count; (*nb)++) {
-		ret = kt ? 0 : weave_uarray_elem(&ub, sizeof(ub),
-						 &ut->bindings, *nb);
-		if (ret)
-			return ret;
-		ret = weave_binding_resolve(c, file,
-					    kt ? &kt->bindings[*nb] : &ub,
-					    &b[*nb]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* What one ENQUEUE staged so far. */
-struct weave_stage {
-	u32 stream;	/* its stream */
-	u32 slot;	/* the stream's slot */
-	u64 bytes;	/* host-write bytes, which max_staged_bytes counts */
-	u64 arena;	/* of the slot's arena, at weave_core_arena_cost() */
-	struct weave_room *room;	/* where a full arena is told */
-	const struct weave_ktask *kt;	/* kernel copies of the tasks, or NULL */
-};
-
-/*
- * Stage step of a host write: room for its bytes (see "DOC: staging"),
- * then a copy from @ut->data into the staging @e's entry then owns.
- * Under pressure, after executing the slot, -EAGAIN to wait for room with
- * no lock held, or -EBUSY if that wait timed out.
- */
-static int weave_task_stage(struct weave_client *c,
-			    const struct drm_weave_task *ut,
-			    struct weave_entry *e, struct weave_stage *st)
-{
-	const struct weave_limits *lim = &c->wdev->limits;
-	const struct weave_binding *b = weave_core_entry_bindings(e);
-	struct weave_entry_write *w = weave_entry_write_of(e);
-	u64 cost, len = b[0].size;
-	bool arena;
-	void *p;
-
-	if (!(b[0].access & WEAVE_ACCESS_WRITE))
-		return -EINVAL;
-	if (len > lim->max_staged_bytes)
-		return -E2BIG;
-	if (atomic64_read(&c->ectx->staged_bytes) + st->bytes + len >
-	    lim->max_staged_bytes)
-		return -EBUSY;
-	cost = weave_core_arena_cost(len);
-	arena = st->arena + cost <= lim->slot_staging_bytes / 2;
-	p = weave_eng_staging_get(c->ectx, st->slot, len, arena);
-	if (!p) {
-		/* Its work under way, the slot's slices come back. */
-		weave_core_flush(&c->core, st->stream);
-		st->room->full = !st->room->last;
-		st->room->slot = st->slot;
-		return st->room->last ? -EBUSY : -EAGAIN;
-	}
-	if (IS_ERR(p))
-		return PTR_ERR(p);
-	w->data = p;
-	w->len = len;
-	if (arena)
-		st->arena += cost;
-	if (copy_from_user(p, u64_to_user_ptr(ut->data), len))
-		return -EFAULT;
-	st->bytes += len;
-	return 0;
-}
-
-/*
- * Check and resolve the user task @ut, already copied in, straight into
- * its entry at @e; its bindings and uniforms come from @kt if it is not
- * NULL.  @st says what this call staged so far.  On error @e holds
- * nothing.
- */
-static int weave_task_prepare(struct weave_client *c, struct drm_file *file,
-			      const struct drm_weave_task *ut,
-			      const struct weave_ktask *kt,
-			      struct weave_entry *e, struct weave_stage *st)
-{
-	u32 nb = 0;
-	int ret;
-
-	ret = weave_task_copy(ut, kt, e);
-	if (ret)
-		return ret;
-	ret = weave_task_bind(c, file, ut, kt, e, &nb);
-	if (!ret && e->kind == WEAVE_TASK_LAUNCH)
-		ret = weave_launch_check(ut, e);
-	else if (!ret)
-		ret = weave_task_stage(c, ut, e, st);
-	if (ret)
-		weave_entry_release(c, e, nb);
-	return ret;
 }
 
 /*
