@@ -142,40 +142,71 @@ struct weave_btrack *weave_btrack_get(struct weave_client *c,
 }
 
 /**
- * weave_task_hold() - Take another hold of the tracking records of a
- * prepared task's buffers, for a copy of it.
+ * weave_entry_hold() - Take another hold of the tracking records of a
+ * prepared entry's buffers, for a copy of it.
  * @c: The client.
- * @t: The task, which has no staging.
+ * @e: The entry, which has no staging.
  */
-void weave_task_hold(struct weave_client *c, const struct weave_task *t)
+void weave_entry_hold(struct weave_client *c, const struct weave_entry *e)
 {
+	const struct weave_binding *b = weave_core_entry_bindings(e);
 	u32 i;
 
-	for (i = 0; i < t->num_bindings; i++)
-		container_of(t->bindings[i].track, struct weave_btrack,
-			     track)->busy++;
+	for (i = 0; i < e->num_bindings; i++)
+		container_of(b[i].track, struct weave_btrack, track)->busy++;
 }
 
 /**
- * weave_task_release() - Undo weave_task_prepare(), or weave_task_hold():
- * the tracks a task holds and its staged bytes.
+ * weave_entry_release() - Undo the preparation of an entry, or
+ * weave_entry_hold(): the tracks it holds and its staged bytes.
  * @c: The client.
- * @t: The task, which holds nothing afterwards.
+ * @e: The entry, which holds nothing afterwards; its size stays as it
+ *	was, so that a run of entries can still be walked.
+ * @nb: How many of its bindings hold their track: the first @nb.
+ *
+ * Return: The bytes of staging it let go of.
  */
-void weave_task_release(struct weave_client *c, struct weave_task *t)
+u64 weave_entry_release(struct weave_client *c, struct weave_entry *e,
+			u32 nb)
 {
+	const struct weave_binding *b = weave_core_entry_bindings(e);
+	struct weave_entry_write *w;
 	struct weave_btrack *bt;
+	u64 len = 0;
 	u32 i;
 
-	for (i = 0; i < t->num_bindings; i++) {
-		bt = container_of(t->bindings[i].track, struct weave_btrack,
-				  track);
+	for (i = 0; i < nb; i++) {
+		bt = container_of(b[i].track, struct weave_btrack, track);
 		bt->busy--;
 		weave_btrack_release(c, bt);
 	}
-	t->num_bindings = 0;
-	if (t->data) {
-		weave_eng_staging_drop(c->ectx, t->data, t->len);
-		t->data = NULL;
+	if (e->kind != WEAVE_TASK_HOST_WRITE)
+		return 0;
+	w = weave_core_entry_part(e, weave_core_entry_write_off(e));
+	if (w->data) {
+		len = w->len;
+		weave_eng_staging_drop(c->ectx, w->data, w->len);
+		w->data = NULL;
 	}
+	return len;
+}
+
+/**
+ * weave_entries_release() - weave_entry_release() of a run of entries.
+ * @c: The client.
+ * @entries: The first, the others back to back after it.
+ * @n: How many; each holds all its bindings' tracks.
+ *
+ * Return: The bytes of staging they let go of.
+ */
+u64 weave_entries_release(struct weave_client *c, struct weave_entry *entries,
+			  u32 n)
+{
+	struct weave_entry *e = entries;
+	u64 len = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++, e = weave_core_entry_next(e))
+		len += weave_entry_release(c, e, e->num_bindings);
+	return len;
 }

@@ -117,11 +117,11 @@ struct weave_client {
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**
-	 * @tasks_buf: Scratch for the tasks of one enqueue, kept between
-	 * calls up to %WEAVE_ENQUEUE_CACHE entries (allocations are zeroed,
-	 * which costs).
+	 * @entries_buf: Scratch where one enqueue prepares its tasks' ring
+	 * entries, back to back, %WEAVE_ENTRY_MAX_SIZE bytes per task at
+	 * most; kept between calls up to %WEAVE_ENQUEUE_CACHE tasks.
 	 */
-	struct weave_task *tasks_buf;
+	struct weave_entry *entries_buf;
 	/**
 	 * @task_chunk: The user tasks an enqueue copied in last, under @lock;
 	 * here rather than on the ioctl's stack, which it would outgrow.
@@ -132,8 +132,8 @@ struct weave_client {
 	 * One more for a replay: its graph's last replay.
 	 */
 	struct dma_fence *in_fences[WEAVE_MAX_IN_SYNCS + 1];
-	/** @tasks_cap: Entries of @tasks_buf. */
-	u32 tasks_cap;
+	/** @entries_cap: The tasks whose entries @entries_buf has room for. */
+	u32 entries_cap;
 	/** @next_stream: Where the cyclic allocation of handles goes on. */
 	u32 next_stream;
 	/** @nstreams: Entries of &weave_ectx.streams. */
@@ -188,7 +188,10 @@ int weave_btrack_pin(struct weave_btrack *bt);
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 struct weave_btrack *weave_btrack_get(struct weave_client *c,
 				      struct drm_gem_object *obj);
-void weave_task_hold(struct weave_client *c, const struct weave_task *t);
-void weave_task_release(struct weave_client *c, struct weave_task *t);
+void weave_entry_hold(struct weave_client *c, const struct weave_entry *e);
+u64 weave_entry_release(struct weave_client *c, struct weave_entry *e,
+			u32 nb);
+u64 weave_entries_release(struct weave_client *c, struct weave_entry *entries,
+			  u32 n);
 
 #endif /* _WEAVE_CLIENT_H_ */

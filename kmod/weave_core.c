@@ -41,35 +41,42 @@ static struct weave_slot *weave_slot_of(const struct weave_core *s,
 	return &s->slots[weave_core_slot(s, stream)];
 }
 
+/* What an entry cannot hold of @task; weave_entry_check() does the rest. */
 static int weave_task_check(const struct weave_task *task)
 {
-	u32 i;
-
 	if (task->num_bindings > WEAVE_MAX_BINDINGS ||
 	    task->uniform_len > WEAVE_MAX_UNIFORM_BYTES ||
-	    task->refuse > 0 || task->refuse < -MAX_ERRNO)
+	    task->refuse > 0 || task->refuse < -MAX_ERRNO ||
+	    task->kind > WEAVE_TASK_HOST_WRITE ||
+	    (task->kind == WEAVE_TASK_LAUNCH &&
+	     (task->kernel_id > U8_MAX || task->data)))
 		return -EINVAL;
-	for (i = 0; i < task->num_bindings; i++) {
-		const struct weave_binding *b = &task->bindings[i];
+	return 0;
+}
 
-		if (!b->track || !b->access || b->access & ~WEAVE_ACCESS_RW)
-			return -EINVAL;
-	}
+/* What weave_core_register_entry() accepts, as documented there. */
+static int weave_entry_check(const struct weave_entry *e)
+{
+	const struct weave_binding *b = weave_core_entry_bindings(e);
+	const struct weave_entry_write *w;
+	u32 i;
 
-	switch (task->kind) {
-	case WEAVE_TASK_LAUNCH:
-		/* &weave_entry.kernel_id is a u8. */
-		if (task->kernel_id > U8_MAX || task->data)
+	if (e->num_bindings > WEAVE_MAX_BINDINGS ||
+	    e->uniform_len > WEAVE_MAX_UNIFORM_BYTES ||
+	    e->refuse > 0 || e->refuse < -MAX_ERRNO ||
+	    e->flags & ~WEAVE_ENTRY_GRID)
+		return -EINVAL;
+	for (i = 0; i < e->num_bindings; i++)
+		if (!b[i].track || !b[i].access || b[i].access & ~WEAVE_ACCESS_RW)
 			return -EINVAL;
+	if (e->kind == WEAVE_TASK_LAUNCH)
 		return 0;
-	case WEAVE_TASK_HOST_WRITE:
-		if (task->num_bindings != 1 || !task->data || !task->len ||
-		    !(task->bindings[0].access & WEAVE_ACCESS_WRITE) ||
-		    task->bindings[0].size != task->len)
-			return -EINVAL;
-		return 0;
-	}
-	return -EINVAL;
+	w = weave_core_entry_write(e);
+	if (e->kind != WEAVE_TASK_HOST_WRITE || e->num_bindings != 1 ||
+	    !w->data || !w->len || !(b[0].access & WEAVE_ACCESS_WRITE) ||
+	    b[0].size != w->len)
+		return -EINVAL;
+	return 0;
 }
 
 static void weave_track_put(struct weave_core *s, struct weave_track *track)
@@ -222,7 +229,7 @@ static int weave_core_run(struct weave_core *s, u32 n, bool keep, u32 stream)
 /*
  * After an execution a caller asked for, free the free chunks of the n
  * slots in s->set[] (see "DOC: Ring memory").  Not inside
- * weave_core_register(), whose pushes may need them.
+ * weave_core_register_entry(), whose pushes may need them.
  */
 static void weave_core_trim(struct weave_core *s, u32 n)
 {
@@ -315,24 +322,25 @@ static int weave_slot_init(struct weave_core *s, u32 idx)
  * weave_core_reserve() - Make a logical stream's slot ready for tasks.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
- * @tasks: The tasks the caller is about to register on @stream, in
- *	order; their sizes are all that is read.
- * @n: Entries of @tasks; may be 0.
+ * @entries: The entries the caller is about to register on @stream, in
+ *	order and back to back (weave_core_entry_next()); their sizes are
+ *	all that is read.
+ * @n: Number of @entries; may be 0.
  *
  * Creates the slot's backend stream if it has none yet and sets aside
- * every ring chunk that registering @tasks may take, the only steps of
- * weave_core_register() that can fail for a well-formed task, so that a
- * caller can commit to registering before it registers.  What it sets
- * aside holds until an execution the caller asks for (a flush, execute,
- * isolation or destroy of the slot) frees it: reserve after those.  See
- * "DOC: Ring memory".
+ * every ring chunk that registering @entries may take, the only steps of
+ * weave_core_register_entry() that can fail for a well-formed entry, so
+ * that a caller can commit to registering before it registers.  What it
+ * sets aside holds until an execution the caller asks for (a flush,
+ * execute, isolation or destroy of the slot) frees it: reserve after
+ * those.  See "DOC: Ring memory".
  *
  * Context: &weave_core.lock held.
  * Return: 0, or the error of creating the slot's backend stream or
  * -ENOMEM; the chunks set aside so far then stay on the free list.
  */
 int weave_core_reserve(struct weave_core *core, u32 stream,
-		       const struct weave_task *tasks, u32 n)
+		       const struct weave_entry *entries, u32 n)
 {
 	u32 idx = weave_core_slot(core, stream);
 	struct weave_ring *r = &core->slots[idx].ring;
@@ -343,71 +351,61 @@ int weave_core_reserve(struct weave_core *core, u32 stream,
 	ret = weave_slot_init(core, idx);
 	if (ret)
 		return ret;
-	need = weave_core_ring_chunks_needed(r, tasks, n);
+	need = weave_core_ring_chunks_needed(r, entries, n);
 	return weave_core_ring_set_aside(r, need, &core->ring_bytes);
 }
 
 /**
- * weave_core_next_seqno() - The seqno the next registered task gets.
- * @core: The scheduler.
- *
- * Context: &weave_core.lock held.
- * Return: &weave_task.seqno of the next task weave_core_register() takes;
- * each later one gets the next number.
- */
-u64 weave_core_next_seqno(const struct weave_core *core)
-{
-	return core->seqno + 1;
-}
-
-/**
- * weave_core_register() - Queue a task on a logical stream.
+ * weave_core_register_entry() - Queue a prepared entry on a logical stream.
  * @core: The scheduler core.
  * @stream: The logical stream handle.
- * @task: The task; packed into a ring entry (weave_core_entry_pack()), with
- *	@task->stream, @task->slot and @task->seqno set first.
+ * @e: The entry, complete but for its &weave_entry.stream,
+ *	&weave_entry.slot and &weave_entry.seqno, which are set first; then
+ *	it is moved into the slot's ring as it is, with no re-encoding.
  *
  * The seed's algorithm: 1) align: execute, as one set, the other slots on
  * which tasks binding the same buffers are still queued (the target slot
- * is not drained); 2) push the task on the slot's ring; 3) if the ring
+ * is not drained); 2) push the entry on the slot's ring; 3) if the ring
  * holds max_tasks tasks, execute the slot.  Creates the slot's ring and
- * backend stream on first use.  On success the task's staging belongs to
- * the core ("DOC: Task ownership").  These executions leave no task
- * queued: a task the backend refuses goes to its fail op ("DOC: Errors").
+ * backend stream on first use.  On success the entry's staging belongs to
+ * the core ("DOC: Task ownership"), and @e is a spent copy.  These
+ * executions leave no task queued: a task the backend refuses goes to its
+ * fail op ("DOC: Errors").
  *
  * Context: &weave_core.lock held.
- * Return: 0 if the task was accepted; -EINVAL if it is malformed (too many
- * bindings, too many uniform bytes, bad access flags, a kernel id past
- * 255, a refusal that is not an errno, a host write that is not one
- * written binding of @task->len bytes); or the error of creating the
- * slot's backend stream or growing its ring, which cannot happen after
- * weave_core_reserve() of @stream with this task among its tasks.  On
- * error nothing changed, but for a free chunk that may stay.
+ * Return: 0 if the entry was accepted; -EINVAL if it is malformed (too
+ * many bindings, too many uniform bytes, unknown flags, bad access flags,
+ * a refusal that is not an errno, a host write that is not one written
+ * binding of its &weave_entry_write.len bytes); or the error of creating
+ * the slot's backend stream or growing its ring, which cannot happen
+ * after weave_core_reserve() of @stream with this entry among its
+ * entries.  On error nothing changed, but for a free chunk that may stay.
  */
-int weave_core_register(struct weave_core *core, u32 stream,
-			struct weave_task *task)
+int weave_core_register_entry(struct weave_core *core, u32 stream,
+			      struct weave_entry *e)
 {
 	u32 idx = weave_core_slot(core, stream);
 	struct weave_slot *slot = &core->slots[idx];
+	const struct weave_binding *b = weave_core_entry_bindings(e);
 	u32 align[WEAVE_MAX_BINDINGS];
 	struct weave_track *track;
 	u32 i, n = 0;
 	int ret;
 
 	lockdep_assert_held(core->lock);
-	ret = weave_task_check(task);
+	ret = weave_entry_check(e);
 	if (ret)
 		return ret;
 	ret = weave_slot_init(core, idx);
 	if (!ret)
 		ret = weave_core_ring_make_room(&slot->ring,
-						weave_core_entry_size_of(task),
+						weave_core_entry_size(e),
 						&core->ring_bytes);
 	if (ret)
 		return ret;
 
-	for (i = 0; i < task->num_bindings; i++) {
-		track = task->bindings[i].track;
+	for (i = 0; i < e->num_bindings; i++) {
+		track = b[i].track;
 		if (track->queued && track->slot != idx)
 			align[n++] = track->slot;
 	}
@@ -415,20 +413,53 @@ int weave_core_register(struct weave_core *core, u32 stream,
 	if (n)
 		weave_core_exec(core, align, n, false, stream);
 
-	task->stream = stream;
-	task->slot = idx;
-	task->seqno = ++core->seqno;
-	for (i = 0; i < task->num_bindings; i++) {
-		track = task->bindings[i].track;
+	e->stream = stream;
+	e->slot = idx;
+	e->seqno = ++core->seqno;
+	for (i = 0; i < e->num_bindings; i++) {
+		track = b[i].track;
 		WARN_ON_ONCE(track->queued && track->slot != idx);
 		track->slot = idx;
 		track->queued++;
 	}
 	/* Align executed other slots only: the room made above is there. */
-	weave_core_ring_push(&slot->ring, task);
+	weave_core_ring_push(&slot->ring, e);
 
 	if (slot->ring.count >= core->max_tasks)
 		weave_core_exec(core, &idx, 1, false, stream);
+	return 0;
+}
+
+/**
+ * weave_core_register() - Queue a task on a logical stream.
+ * @core: The scheduler core.
+ * @stream: The logical stream handle.
+ * @task: The task; packed into an entry (weave_core_entry_pack()) that
+ *	weave_core_register_entry() takes, then given that entry's
+ *	@task->stream, @task->slot and @task->seqno.
+ *
+ * For callers that describe a task whole; ENQUEUE prepares entries.
+ * Context: &weave_core.lock held.
+ * Return: As weave_core_register_entry(); -EINVAL also for a kernel id
+ * past 255 or a launch with staging.
+ */
+int weave_core_register(struct weave_core *core, u32 stream,
+			struct weave_task *task)
+{
+	u64 buf[WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
+	struct weave_entry *e = (struct weave_entry *)buf;
+	int ret;
+
+	ret = weave_task_check(task);
+	if (!ret) {
+		weave_core_entry_pack(e, task);
+		ret = weave_core_register_entry(core, stream, e);
+	}
+	if (ret)
+		return ret;
+	task->stream = e->stream;
+	task->slot = e->slot;
+	task->seqno = e->seqno;
 	return 0;
 }
 

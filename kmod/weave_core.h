@@ -62,15 +62,17 @@ struct weave_slot;
  * When queued drops to zero, track_idle is called: every task that bound
  * the buffer has been handed to the backend or cancelled, and the caller
  * may free the track.  It must not free a track bound by the task that
- * weave_core_register() is registering, as align may idle it mid-call.
+ * weave_core_register_entry() is registering, as align may idle it
+ * mid-call.
  */
 
 /**
  * DOC: Task ownership
  *
- * A task owns its host-write staging &weave_task.data.  The caller owns it
- * until weave_core_register() returns 0; then the core owns it, packed
- * into the ring.  An enqueue that succeeds hands it to the backend, and so
+ * A task owns its host-write staging (&weave_entry_write.data of its
+ * entry, &weave_task.data of a task described whole).  The caller owns it
+ * until weave_core_register_entry() returns 0; then the core owns it,
+ * moved into the ring with the entry.  An enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it, as it made it.  A task whose enqueue
  * failed is still the core's.  A task cancelled by weave_core_fini() goes
  * to the backend's drop.  Buffer references behind
@@ -81,9 +83,9 @@ struct weave_slot;
 /**
  * DOC: Errors
  *
- * weave_core_register() fails only when it rejects the task: -EINVAL for
- * a malformed task, or the error of ring allocation or create_stream.  The
- * task is then untouched and still the caller's.
+ * weave_core_register_entry() fails only when it rejects the entry:
+ * -EINVAL for a malformed one, or the error of ring allocation or
+ * create_stream.  The entry is then untouched and still the caller's.
  *
  * Once accepted, a task leaves the ring through enqueue, fail or, at
  * teardown, cancellation.  A backend refuses a task by failing its enqueue
@@ -96,7 +98,7 @@ struct weave_slot;
  *   queued in their slots, in order, the backend streams the execution
  *   used are still flushed, and the call reports the error.  Calling again
  *   hands them over.
- * - The executions inside weave_core_register() (align and threshold)
+ * - The executions inside weave_core_register_entry() (align, threshold)
  *   cannot keep it, as the new task must find its buffers' queued tasks on
  *   its own slot and room in the ring: the core hands the task to fail,
  *   with the backend stream it was refused on, and goes on with the rest.
@@ -110,7 +112,7 @@ struct weave_slot;
  *
  * The core validates only what guards its own memory and invariants:
  * binding count, uniform length, access flags, non-NULL tracks and the
- * shape of a host write (weave_core_register()).  The ioctl layer
+ * shape of a host write (weave_core_register_entry()).  The ioctl layer
  * validates user input: handles, ranges against buffer sizes, copies.
  */
 
@@ -162,9 +164,12 @@ struct weave_slot;
  * plus the chunks reserved for the registrations under way.
  *
  * Growing can fail, and registering a task must not once the caller has
- * committed to it: weave_core_reserve() sets aside, for a list of tasks,
- * every chunk their registration may take, whatever executions happen in
- * between; weave_core_register() then takes only those.
+ * committed to it: weave_core_reserve() sets aside, for a run of
+ * prepared entries, every chunk their registration may take, whatever
+ * executions happen in between; weave_core_register_entry() then takes
+ * only those.  A caller prepares each task straight into its entry, in a
+ * scratch of its own, and registering moves the entry into the ring as it
+ * is: a task is encoded once.
  */
 
 /** WEAVE_CORE_MAX_STREAMS - The largest accepted max_streams. */
@@ -344,8 +349,9 @@ void weave_core_fini(struct weave_core *core);
 int weave_core_set_strategy(struct weave_core *core,
 			    enum weave_strategy strategy);
 int weave_core_reserve(struct weave_core *core, u32 stream,
-		       const struct weave_task *tasks, u32 n);
-u64 weave_core_next_seqno(const struct weave_core *core);
+		       const struct weave_entry *entries, u32 n);
+int weave_core_register_entry(struct weave_core *core, u32 stream,
+			      struct weave_entry *e);
 int weave_core_register(struct weave_core *core, u32 stream,
 			struct weave_task *task);
 int weave_core_execute(struct weave_core *core, const u32 *streams,
@@ -361,5 +367,18 @@ int weave_core_isolate_put(struct weave_core *core, u32 stream);
 bool weave_core_isolated(const struct weave_core *core, u32 stream);
 u32 weave_core_slot_queued(const struct weave_core *core, u32 stream);
 u64 weave_core_queued(const struct weave_core *core);
+
+/**
+ * weave_core_next_seqno() - The seqno the next registered task gets.
+ * @core: The scheduler.
+ *
+ * Context: &weave_core.lock held.
+ * Return: &weave_entry.seqno of the next entry weave_core_register_entry()
+ * takes; each later one gets the next number.
+ */
+static inline u64 weave_core_next_seqno(const struct weave_core *core)
+{
+	return core->seqno + 1;
+}
 
 #endif /* _WEAVE_CORE_H_ */

@@ -200,7 +200,7 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	xa_for_each(&c->ectx->streams, idx, ls)
 		weave_eng_lstream_put(ls);
 	xa_destroy(&c->ectx->streams);
-	kvfree(c->tasks_buf);
+	kvfree(c->entries_buf);
 	mutex_unlock(&c->lock);
 
 	weave_eng_ctx_put(c->ectx);

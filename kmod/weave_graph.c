@@ -9,7 +9,6 @@
 #include <linux/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/xarray.h>
 
@@ -40,54 +39,18 @@
  *
  * A window's recording is a &struct weave_graph that its slot's entry of
  * &weave_client.recording owns from BEGIN until the window closes.  An
- * ENQUEUE of the owner moves its checked launches there, holding their
- * buffers' tracking records as a queued task would; a replay copies them
- * back into a submission, which takes holds of its own, so that the graph
- * can go at any time.  Sealing moves the recording into
+ * ENQUEUE of the owner moves its checked launches there as the compact
+ * ring entries it prepared them into (&weave_graph.entries, unchanged),
+ * holding their buffers' tracking records as a queued task would; a
+ * submission that queues them copies the entries, taking holds of its
+ * own, so that the graph can go at any time.  Sealing encodes them once
+ * into the graph's template and moves the recording into
  * &weave_client.graphs.  A window that closes any other way frees its
  * recording, abandoned or aborted, doomed or not; a doomed one that its
  * owner's BEGIN or END closes first queues it as tasks that do not run and
- * taint what they should have written, in their place in the slot's order.
- * All of it is under the client's mutex.
+ * taint what they should have written, in their place in the slot's
+ * order.  All of it is under the client's mutex.
  */
-
-/*
- * Add @recorded and @held to the recorded and held bindings of the records
- * of @g's tasks from @from on, for each of their bindings; a record that
- * no longer needs its pin lets it go.
- */
-static void weave_graph_count(struct weave_client *c, struct weave_graph *g,
-			      u32 from, int recorded, int held)
-{
-	struct weave_btrack *bt;
-	u32 i, j;
-
-	for (i = from; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++) {
-			bt = container_of(g->tasks[i].bindings[j].track,
-					  struct weave_btrack, track);
-			bt->recorded += recorded;
-			bt->held += held;
-			if (held)
-				weave_btrack_release(c, bt);
-		}
-}
-
-static void weave_graph_free(struct weave_client *c, struct weave_graph *g)
-{
-	u32 i;
-
-	if (!g)
-		return;
-	weave_eng_template_put(g->tmpl);
-	kvfree(g->tracks);
-	weave_graph_count(c, g, 0, 0, -1);
-	for (i = 0; i < g->ntasks; i++)
-		weave_task_release(c, &g->tasks[i]);
-	kvfree(g->tasks);
-	dma_fence_put(g->last);
-	kfree(g);
-}
 
 /**
  * weave_graphs_init() - Set up a client's capture state.
@@ -207,56 +170,6 @@ void weave_graph_doom(struct weave_client *c, u32 stream, int err)
 		atomic_cmpxchg(&ls->doom, 0, err);
 }
 
-/**
- * weave_graph_record() - Record an ENQUEUE's launches into the window.
- * @c: The client.
- * @stream: The owner of a recording window.
- * @tasks: The call's @n prepared tasks.
- * @n: Their number.
- *
- * The launches move into the recording, which holds them; the other tasks
- * move to the front of @tasks, in their order.  On error nothing moved.
- *
- * Context: The client's mutex held.
- * Return: How many tasks are left in @tasks, or -ENOSPC if the recording
- * would pass %WEAVE_MAX_GRAPH_TASKS, or -ENOMEM.
- */
-int weave_graph_record(struct weave_client *c, u32 stream,
-		       struct weave_task *tasks, u32 n)
-{
-	u32 slot = weave_core_slot(&c->core, stream);
-	struct weave_graph *g = c->recording[slot];
-	u32 i, launches = 0, left = 0;
-	struct weave_task *grown;
-
-	for (i = 0; i < n; i++)
-		launches += tasks[i].kind == WEAVE_TASK_LAUNCH;
-	if (g->ntasks + launches > WEAVE_MAX_GRAPH_TASKS)
-		return -ENOSPC;
-	if (g->ntasks + launches > g->cap) {
-		u32 cap = max3(16u, 2 * g->cap, g->ntasks + launches);
-
-		cap = min_t(u32, cap, WEAVE_MAX_GRAPH_TASKS);
-		grown = kvmalloc_array(cap, sizeof(*grown), GFP_KERNEL_ACCOUNT);
-		if (!grown)
-			return -ENOMEM;
-		if (g->ntasks)
-			memcpy(grown, g->tasks, g->ntasks * sizeof(*grown));
-		kvfree(g->tasks);
-		g->tasks = grown;
-		g->cap = cap;
-	}
-	launches = g->ntasks;
-	for (i = 0; i < n; i++) {
-		if (tasks[i].kind == WEAVE_TASK_LAUNCH)
-			g->tasks[g->ntasks++] = tasks[i];
-		else
-			tasks[left++] = tasks[i];
-	}
-	weave_graph_count(c, g, launches, 1, 1);
-	return left;
-}
-
 /* Fill the out fields of @args from @stream's window. */
 static void weave_capture_report(struct weave_client *c, u32 stream,
 				 struct drm_weave_capture *args)
@@ -341,7 +254,7 @@ static int weave_capture_fail(struct weave_client *c, struct drm_file *file,
 	if (g && g->ntasks) {
 		weave_graph_count(c, g, 0, -1, 0);
 		e.tasks.count = g->ntasks;
-		if (!weave_submit(c, file, &e, g->tasks, g->ntasks,
+		if (!weave_submit(c, file, &e, g->entries, g->ntasks,
 				  args->error ?: -EIO, NULL, NULL))
 			weave_core_flush(&c->core, owner);
 	}
@@ -386,60 +299,6 @@ static int weave_capture_begin_op(struct weave_client *c,
 		return ret;
 	}
 	c->recording[slot] = g;
-	return 0;
-}
-
-static int weave_track_cmp(const void *a, const void *b)
-{
-	const struct weave_track *x = *(struct weave_track * const *)a;
-	const struct weave_track *y = *(struct weave_track * const *)b;
-
-	if (x == y)
-		return 0;
-	return x < y ? -1 : 1;
-}
-
-/* Undo weave_graph_seal(): @g records on. */
-static void weave_graph_unseal(struct weave_graph *g)
-{
-	weave_eng_template_put(g->tmpl);
-	g->tmpl = NULL;
-	kvfree(g->tracks);
-	g->tracks = NULL;
-	g->ntracks = 0;
-}
-
-/*
- * Make what a replay of @g needs: its template, and the tracking structs
- * of its buffers, each once.  0 or -ENOMEM, with nothing made.
- */
-static int weave_graph_seal(struct weave_graph *g)
-{
-	struct weave_track *track;
-	u32 i, j, k, n = 0;
-
-	if (!g->ntasks)
-		return 0;
-	for (i = 0; i < g->ntasks; i++)
-		n += g->tasks[i].num_bindings;
-	g->tracks = kvmalloc_array(n, sizeof(*g->tracks), GFP_KERNEL_ACCOUNT);
-	g->tmpl = g->tracks ? weave_eng_template_create(g->tasks, g->ntasks) :
-		  NULL;
-	if (!g->tmpl) {
-		kvfree(g->tracks);
-		g->tracks = NULL;
-		return -ENOMEM;
-	}
-	/* Sorted, so that each is kept once in O(n log n). */
-	for (i = 0, k = 0; i < g->ntasks; i++)
-		for (j = 0; j < g->tasks[i].num_bindings; j++)
-			g->tracks[k++] = g->tasks[i].bindings[j].track;
-	sort(g->tracks, n, sizeof(*g->tracks), weave_track_cmp, NULL);
-	for (i = 0; i < n; i++) {
-		track = g->tracks[i];
-		if (!g->ntracks || g->tracks[g->ntracks - 1] != track)
-			g->tracks[g->ntracks++] = track;
-	}
 	return 0;
 }
 
@@ -605,7 +464,7 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 		fences[nf++] = dma_fence_get(g->last);
 	/* What the tasks' failures may take of the failure graph. */
 	if (!ret)
-		ret = weave_eng_ctx_fail_reserve(c->ectx, g->tasks, g->ntasks,
+		ret = weave_eng_ctx_fail_reserve(c->ectx, g->entries, g->ntasks,
 						 false);
 	if (!ret && nf) {
 		in = weave_eng_insync_create(c->ectx, fences, nf);

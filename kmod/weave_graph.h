@@ -12,7 +12,7 @@ struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct weave_client;
-struct weave_task;
+struct weave_entry;
 struct weave_template;
 struct weave_track;
 
@@ -28,22 +28,26 @@ struct weave_track;
  */
 struct weave_graph {
 	/**
-	 * @tasks: The recorded launches, checked and resolved: each binding
-	 * holds its buffer's tracking record busy, and so the buffer.
+	 * @entries: The recorded launches, as the ring entries an ENQUEUE
+	 * prepared, moved here as they are, back to back: checked and
+	 * resolved, each binding holding its buffer's tracking record busy,
+	 * and so the buffer.
 	 */
-	struct weave_task *tasks;
-	/** @ntasks: Used entries of @tasks. */
+	struct weave_entry *entries;
+	/** @ntasks: Number of @entries. */
 	u32 ntasks;
-	/** @cap: Entries of @tasks. */
-	u32 cap;
+	/** @bytes: Bytes of @entries used. */
+	size_t bytes;
+	/** @cap: Bytes of @entries allocated. */
+	size_t cap;
 	/**
-	 * @tmpl: Once sealed, @tasks encoded for replays (see "DOC: job
+	 * @tmpl: Once sealed, @entries encoded for replays (see "DOC: job
 	 * templates"); a reference.  NULL while recording, or with no task.
 	 */
 	struct weave_template *tmpl;
 	/**
-	 * @tracks: Once sealed, the tracking structs of the buffers @tasks
-	 * bind, each once, which @tasks hold.
+	 * @tracks: Once sealed, the tracking structs of the buffers @entries
+	 * bind, each once, which @entries hold.
 	 */
 	struct weave_track **tracks;
 	/** @ntracks: Entries of @tracks. */
@@ -61,7 +65,12 @@ int weave_graphs_init(struct weave_client *c);
 void weave_graphs_fini(struct weave_client *c);
 void weave_capture_stream_gone(struct weave_client *c, u32 stream);
 int weave_graph_record(struct weave_client *c, u32 stream,
-		       struct weave_task *tasks, u32 n);
+		       struct weave_entry *entries, u32 n);
+void weave_graph_count(struct weave_client *c, struct weave_graph *g,
+		       size_t from, int recorded, int held);
+void weave_graph_free(struct weave_client *c, struct weave_graph *g);
+void weave_graph_unseal(struct weave_graph *g);
+int weave_graph_seal(struct weave_graph *g);
 void weave_graph_doom(struct weave_client *c, u32 stream, int err);
 bool weave_graph_records(struct weave_client *c, struct drm_gem_object *obj);
 

@@ -79,8 +79,8 @@
  * weave_eng_ctx_fail_reserve() - Set memory aside for the failures of tasks
  * a client enqueues.
  * @ctx: The client's engine context.
- * @tasks: The tasks.
- * @n: Entries of @tasks.
+ * @entries: The tasks' entries, back to back (weave_core_entry_next()).
+ * @n: Number of @entries.
  * @queued_only: Count only the tasks that a recording stream queues, not
  *	the launches its recording takes.
  *
@@ -97,9 +97,11 @@
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
  */
 int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
-			       const struct weave_task *tasks, u32 n,
+			       const struct weave_entry *entries, u32 n,
 			       bool queued_only)
 {
+	const struct weave_entry *e = entries;
+	const struct weave_binding *b;
 	struct weave_failures *g = ctx->failures;
 	bool idle = !atomic64_read(&ctx->pending_tasks);
 	u64 nrec = 0, nnodes = 0;
@@ -107,12 +109,13 @@ int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
 	u32 i, j;
 	int ret;
 
-	for (i = 0; i < n; i++) {
-		if (queued_only && tasks[i].kind == WEAVE_TASK_LAUNCH)
+	for (i = 0; i < n; i++, e = weave_core_entry_next(e)) {
+		if (queued_only && e->kind == WEAVE_TASK_LAUNCH)
 			continue;
 		nrec++;
-		for (j = 0; j < tasks[i].num_bindings; j++)
-			if (tasks[i].bindings[j].access & WEAVE_ACCESS_WRITE)
+		b = weave_core_entry_bindings(e);
+		for (j = 0; j < e->num_bindings; j++)
+			if (b[j].access & WEAVE_ACCESS_WRITE)
 				nnodes += WEAVE_CLAIM_NODES;
 	}
 	if (!idle) {

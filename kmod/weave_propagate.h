@@ -9,13 +9,13 @@
 #include <linux/types.h>
 
 struct weave_ectx;
+struct weave_entry;
 struct weave_etask;
 struct weave_job;
 struct weave_tally;
-struct weave_task;
 
 int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
-			       const struct weave_task *tasks, u32 n,
+			       const struct weave_entry *entries, u32 n,
 			       bool queued_only);
 void weave_eng_ctx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
 			      u64 *bytes);

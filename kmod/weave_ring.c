@@ -122,8 +122,9 @@ static u32 weave_core_ring_room(const struct weave_ring *r)
  * weave_core_ring_chunks_needed() - The chunks that appending entries
  * would take.
  * @r: The ring, as it is.
- * @tasks: The tasks whose entries would be appended, in order.
- * @n: Entries of @tasks.
+ * @entries: The entries that would be appended, in order, back to back
+ *	(weave_core_entry_next()).
+ * @n: Number of @entries.
  *
  * Entries go to the tail chunk while they fit, then to a new one.  Pops
  * only empty chunks or give them to the free list, so this bounds what
@@ -132,13 +133,14 @@ static u32 weave_core_ring_room(const struct weave_ring *r)
  * Return: The number of new chunks.
  */
 u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
-				  const struct weave_task *tasks, u32 n)
+				  const struct weave_entry *entries, u32 n)
 {
 	u32 i, need = 0, room = weave_core_ring_room(r);
+	const struct weave_entry *e = entries;
 	size_t size;
 
-	for (i = 0; i < n; i++) {
-		size = weave_core_entry_size_of(&tasks[i]);
+	for (i = 0; i < n; i++, e = weave_core_entry_next(e)) {
+		size = weave_core_entry_size(e);
 		if (size > room) {
 			need++;
 			room = WEAVE_CHUNK_ROOM;
@@ -189,13 +191,14 @@ int weave_core_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes)
 }
 
 /**
- * weave_core_ring_push() - Append a task's entry.
+ * weave_core_ring_push() - Append an entry.
  * @r: The ring, with room for it (weave_core_ring_make_room()).
- * @task: The task, packed with weave_core_entry_pack().
+ * @e: The entry, complete: its weave_core_entry_size() bytes are moved
+ *	into the ring as they are.
  */
-void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task)
+void weave_core_ring_push(struct weave_ring *r, const struct weave_entry *e)
 {
-	size_t size = weave_core_entry_size_of(task);
+	size_t size = weave_core_entry_size(e);
 	struct weave_chunk *c;
 
 	if (weave_core_ring_room(r) < size) {
@@ -210,7 +213,7 @@ void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task)
 			r->head = c;
 		r->tail = c;
 	}
-	weave_core_entry_pack((void *)((u8 *)r->tail->data + r->tail->used), task);
+	memcpy((u8 *)r->tail->data + r->tail->used, e, size);
 	r->tail->used += size;
 	r->count++;
 }

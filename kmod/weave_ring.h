@@ -38,10 +38,10 @@ void weave_core_entry_pack(struct weave_entry *e,
 			   const struct weave_task *task);
 
 u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
-				  const struct weave_task *tasks, u32 n);
+				  const struct weave_entry *entries, u32 n);
 int weave_core_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes);
 int weave_core_ring_make_room(struct weave_ring *r, size_t size, u64 *bytes);
-void weave_core_ring_push(struct weave_ring *r, const struct weave_task *task);
+void weave_core_ring_push(struct weave_ring *r, const struct weave_entry *e);
 struct weave_entry *weave_core_ring_peek(const struct weave_ring *r);
 void weave_core_ring_pop(struct weave_ring *r);
 void weave_core_ring_trim(struct weave_ring *r, u64 *bytes);

@@ -15,7 +15,7 @@ struct drm_file;
 struct drm_weave_enqueue;
 struct weave_client;
 struct weave_lstream;
-struct weave_task;
+struct weave_entry;
 
 /**
  * struct weave_room - What an ENQUEUE that found its staging arena full
@@ -37,14 +37,15 @@ struct weave_room {
 /**
  * struct weave_recorder - Where the launches of an ENQUEUE of a stream
  * that records its capture window go instead of the queue.
- * @record: Move the launches of the @n prepared @tasks into the window of
- *	@stream, and the other tasks to the front of @tasks; return how many
- *	are left in @tasks, or a negative errno with nothing moved.
+ * @record: Move the launches among the @n prepared @entries (back to
+ *	back) into the window of @stream, and the other entries to the front
+ *	of @entries, in order; return how many are left in @entries, or a
+ *	negative errno with nothing moved.
  * @doom: Doom the window of @stream with @err, if it is not doomed yet.
  */
 struct weave_recorder {
 	int (*record)(struct weave_client *c, u32 stream,
-		      struct weave_task *tasks, u32 n);
+		      struct weave_entry *entries, u32 n);
 	void (*doom)(struct weave_client *c, u32 stream, int err);
 };
 
@@ -64,7 +65,7 @@ struct weave_ktask {
 int weave_submit_from(struct weave_client *c, struct drm_file *file,
 		      struct drm_weave_enqueue *args,
 		      const struct weave_ktask *kt,
-		      const struct weave_task *recorded, u32 nrecorded,
+		      const struct weave_entry *recorded, u32 nrecorded,
 		      int refuse, const struct weave_recorder *rec,
 		      struct weave_room *room);
 
@@ -84,7 +85,7 @@ int weave_submit_from(struct weave_client *c, struct drm_file *file,
  */
 static inline int weave_submit(struct weave_client *c, struct drm_file *file,
 			       struct drm_weave_enqueue *args,
-			       const struct weave_task *recorded,
+			       const struct weave_entry *recorded,
 			       u32 nrecorded, int refuse,
 			       const struct weave_recorder *rec,
 			       struct weave_room *room)

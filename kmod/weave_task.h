@@ -286,4 +286,31 @@ static inline u64 weave_core_entry_len(const struct weave_entry *e)
 	return e->kind == WEAVE_TASK_HOST_WRITE ? weave_core_entry_write(e)->len : 0;
 }
 
+/**
+ * weave_core_entry_next() - The entry that follows another, back to back.
+ * @e: An entry of a packed run of entries (a ring chunk's, or a caller's
+ *	scratch of prepared entries).
+ *
+ * Return: Where the next entry starts, weave_core_entry_size() past @e.
+ */
+static inline struct weave_entry *
+weave_core_entry_next(const struct weave_entry *e)
+{
+	return (struct weave_entry *)((const u8 *)e + weave_core_entry_size(e));
+}
+
+/**
+ * weave_core_entry_part() - Where a part of an entry is written.
+ * @e: The entry, whose head says which parts it has.
+ * @off: The part's offset, from a weave_core_entry_*_off() helper.
+ *
+ * For a caller that prepares an entry in place.
+ *
+ * Return: The part's first byte.
+ */
+static inline void *weave_core_entry_part(struct weave_entry *e, size_t off)
+{
+	return (u8 *)e + off;
+}
+
 #endif /* _WEAVE_TASK_H_ */

@@ -19,7 +19,7 @@
 #include "weave_fence.h"
 #include "weave_job.h"
 #include "weave_lists.h"
-#include "weave_ring.h"
+#include "weave_task.h"
 #include "weave_template.h"
 
 /**
@@ -42,26 +42,30 @@
  * goes last: destroying a graph with replays in flight is safe.
  */
 
-/* Gather the buffers of @tasks into @tmpl, each once; 0 or -ENOMEM. */
+/* Gather the buffers of @entries into @tmpl, each once; 0 or -ENOMEM. */
 static int weave_template_bos(struct weave_template *tmpl,
-			      const struct weave_task *tasks, u32 n)
+			      const struct weave_entry *entries, u32 n)
 {
+	const struct weave_binding *b;
+	const struct weave_entry *e;
 	struct weave_jbo *all;
 	u32 i, j, nall = 0;
 
-	for (i = 0; i < n; i++)
-		nall += tasks[i].num_bindings;
+	for (i = 0, e = entries; i < n; i++, e = weave_core_entry_next(e))
+		nall += e->num_bindings;
 	if (!nall)
 		return 0;
 	all = kvmalloc_array(nall, sizeof(*all), GFP_KERNEL_ACCOUNT);
 	if (!all)
 		return -ENOMEM;
 	nall = 0;
-	for (i = 0; i < n; i++)
-		for (j = 0; j < tasks[i].num_bindings; j++) {
-			all[nall].obj = tasks[i].bindings[j].bo;
-			all[nall++].access = tasks[i].bindings[j].access;
+	for (i = 0, e = entries; i < n; i++, e = weave_core_entry_next(e)) {
+		b = weave_core_entry_bindings(e);
+		for (j = 0; j < e->num_bindings; j++) {
+			all[nall].obj = b[j].bo;
+			all[nall++].access = b[j].access;
 		}
+	}
 	nall = weave_core_jbos_merge(all, nall);
 	tmpl->bos = kvmalloc_array(nall, sizeof(*tmpl->bos),
 				   GFP_KERNEL_ACCOUNT);
@@ -79,53 +83,45 @@ static int weave_template_bos(struct weave_template *tmpl,
 
 /**
  * weave_eng_template_create() - Encode a graph's tasks once.
- * @tasks: The graph's launches, checked and resolved.
+ * @entries: The graph's launches, checked and resolved, as the ring
+ *	entries they were prepared into, back to back.
  * @n: Their number, not zero.
  *
  * See "DOC: job templates".  The template holds its own references to
- * the buffers, so @tasks may go before it.
+ * the buffers, so @entries may go before it.
  *
  * Context: The client's mutex held.
  * Return: The template with one reference, or NULL if out of memory.
  */
-struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
-						 u32 n)
+struct weave_template *
+weave_eng_template_create(const struct weave_entry *entries, u32 n)
 {
+	const struct weave_entry *e = entries;
 	struct weave_template *tmpl;
 	struct weave_ebinding *more;
-	struct weave_entry *e;
 	u32 i, extra;
 
-	/* The encoder reads ring entries: each task is packed as one first. */
-	e = kmalloc(WEAVE_ENTRY_MAX_SIZE, GFP_KERNEL);
-	if (!e)
-		return NULL;
 	tmpl = kvzalloc(struct_size(tmpl, tasks, n), GFP_KERNEL_ACCOUNT);
-	if (!tmpl) {
-		kfree(e);
+	if (!tmpl)
 		return NULL;
-	}
 	kref_init(&tmpl->ref);
 	tmpl->ntasks = n;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++, e = weave_core_entry_next(e)) {
 		more = NULL;
-		if (tasks[i].num_bindings > WEAVE_ETASK_BINDINGS) {
-			extra = tasks[i].num_bindings - WEAVE_ETASK_BINDINGS;
+		if (e->num_bindings > WEAVE_ETASK_BINDINGS) {
+			extra = e->num_bindings - WEAVE_ETASK_BINDINGS;
 			more = kmalloc_array(extra, sizeof(*more),
 					     GFP_KERNEL_ACCOUNT);
 			if (!more)
 				goto err;
 		}
-		weave_core_entry_pack(e, &tasks[i]);
 		weave_eng_etask_fill(&tmpl->tasks[i], e, more);
 	}
-	if (weave_template_bos(tmpl, tasks, n))
+	if (weave_template_bos(tmpl, entries, n))
 		goto err;
-	kfree(e);
 	return tmpl;
 
 err:
-	kfree(e);
 	weave_eng_template_put(tmpl);
 	return NULL;
 }

@@ -9,13 +9,13 @@
 
 struct dma_fence;
 struct weave_bstream;
+struct weave_entry;
 struct weave_insync;
 struct weave_lstream;
-struct weave_task;
 struct weave_template;
 
-struct weave_template *weave_eng_template_create(const struct weave_task *tasks,
-						 u32 n);
+struct weave_template *
+weave_eng_template_create(const struct weave_entry *entries, u32 n);
 int weave_eng_template_queue(struct weave_bstream *bs,
 			     struct weave_template *tmpl,
 			     struct weave_lstream *ls, u64 first_seqno,

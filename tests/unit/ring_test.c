@@ -87,6 +87,18 @@ static struct weave_task task_of(struct mock_backend *m, u32 kernel, u32 nb,
 	ASSERT_EQ(0, weave_core_register(&self->s, (stream), &__t));	\
 } while (0)
 
+/* Pack @n tasks back to back into @run, as a caller's scratch holds them. */
+static void pack_run(u64 *run, const struct weave_task *t, u32 n)
+{
+	struct weave_entry *e = (void *)run;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		weave_core_entry_pack(e, &t[i]);
+		e = weave_core_entry_next(e);
+	}
+}
+
 /* The bytes whole chunks for @bytes of entries take, 496 to a chunk. */
 #define CHUNKS(n)	((u64)(n) * WEAVE_RING_CHUNK_BYTES)
 
@@ -242,6 +254,7 @@ TEST_F(ring, the_largest_entries_stay_within_the_bound)
  */
 TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 {
+	static u64 run[150 * WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
 	struct weave_task batch[150];
 	unsigned long before;
 	u64 bytes;
@@ -250,8 +263,10 @@ TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 	REG(1, task_of(&self->m, 1, 1, 3));	/* a partly used tail */
 	for (i = 0; i < 150; i++)
 		batch[i] = task_of(&self->m, i, i % 4, i % 40);
+	pack_run(run, batch, 150);
 	bytes = self->s.ring_bytes;
-	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, batch, MAX_TASKS - 2));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, (void *)run,
+					MAX_TASKS - 2));
 	weave_test_kmalloc_fail = true;
 	before = weave_test_kmallocs;
 	for (i = 0; i < MAX_TASKS - 2; i++)
@@ -264,7 +279,7 @@ TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 	ASSERT_LT(bytes, self->s.ring_bytes);
 
 	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
-	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, batch, 150));
+	ASSERT_EQ(0, weave_core_reserve(&self->s, 1, (void *)run, 150));
 	weave_test_kmalloc_fail = true;
 	before = weave_test_kmallocs;
 	for (i = 0; i < 150; i++)
@@ -278,6 +293,7 @@ TEST_F(ring, reserve_sets_aside_every_chunk_a_batch_takes)
 /* Without room and without memory, register fails and changes nothing. */
 TEST_F(ring, register_without_memory_changes_nothing)
 {
+	static u64 run[20 * WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
 	struct weave_task t = task_of(&self->m, 1, 2, 0);
 	struct weave_task batch[20];
 	u32 i;
@@ -290,11 +306,42 @@ TEST_F(ring, register_without_memory_changes_nothing)
 	ASSERT_EQ(0u, weave_core_queued(&self->s));
 	for (i = 0; i < 20; i++)
 		batch[i] = task_of(&self->m, 1, 0, 0);
-	ASSERT_EQ(-ENOMEM, weave_core_reserve(&self->s, 0, batch, 20));
+	pack_run(run, batch, 20);
+	ASSERT_EQ(-ENOMEM, weave_core_reserve(&self->s, 0, (void *)run, 20));
 	weave_test_kmalloc_fail = false;
 	ASSERT_EQ(0u, self->s.ring_bytes);
 	REG(0, t);
 	ASSERT_EQ(2u, self->m.tracks[0].queued + self->m.tracks[1].queued);
+}
+
+/*
+ * A prepared entry is moved into the ring as it is, given its stream, slot
+ * and seqno; one the core cannot trust is refused, changing nothing.
+ */
+TEST_F(ring, register_entry_moves_the_prepared_entry)
+{
+	static u64 buf[WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
+	struct weave_entry *e = (void *)buf;
+	struct weave_task t = task_of(&self->m, 7, 2, 9);
+
+	t.grid.y = 3;
+	t.stream_seqno = 41;
+	weave_core_entry_pack(e, &t);
+	e->flags |= 0x80;
+	ASSERT_EQ(-EINVAL, weave_core_register_entry(&self->s, 1, e));
+	e->flags &= ~0x80;
+	((struct weave_binding *)weave_core_entry_bindings(e))[1].access = 0;
+	ASSERT_EQ(-EINVAL, weave_core_register_entry(&self->s, 1, e));
+	ASSERT_EQ(0u, self->s.seqno);
+	ASSERT_EQ(0u, self->s.ring_bytes);
+	weave_core_entry_pack(e, &t);
+	ASSERT_EQ(0, weave_core_register_entry(&self->s, 1, e));
+	ASSERT_EQ(1u, e->seqno);
+	ASSERT_EQ(1u, e->stream);
+	ASSERT_EQ(1u, weave_core_slot_queued(&self->s, 1));
+	ASSERT_EQ(2u, self->m.tracks[0].queued + self->m.tracks[1].queued);
+	ASSERT_EQ(0, weave_core_flush(&self->s, 1));
+	ASSERT_EQ(0u, weave_core_slot_queued(&self->s, 1));
 }
 
 /* What an entry cannot hold is refused. */
