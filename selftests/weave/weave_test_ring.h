@@ -51,6 +51,7 @@ enum weave_test_ring_why {
 	WEAVE_TEST_RING_SHAPE,	/* a count, stride, size or field */
 	WEAVE_TEST_RING_PTR,	/* memory the route cannot read */
 	WEAVE_TEST_RING_NORING,	/* RING_CREATE refused (no stream, say) */
+	WEAVE_TEST_RING_WHOLE,	/* a test of ENQUEUE's all-or-nothing */
 	WEAVE_TEST_RING_WHYS
 };
 
@@ -116,7 +117,7 @@ static void weave_test_ring_report(void)
 		return;
 	for (i = 0; i < WEAVE_TEST_RING_WHYS; i++)
 		to_ioctl += s->ioctl[i];
-	printf("# WEAVE-RING: %s: %llu ENQUEUEs through rings (%llu refused, %llu partial), %llu descriptors consumed; %llu to the ioctl (syncs or flags %llu, shape %llu, pointers %llu, no ring %llu)\n",
+	printf("# WEAVE-RING: %s: %llu ENQUEUEs through rings (%llu refused, %llu partial), %llu descriptors consumed; %llu to the ioctl (syncs or flags %llu, shape %llu, pointers %llu, no ring %llu, all or nothing %llu)\n",
 	       name, (unsigned long long)s->calls,
 	       (unsigned long long)s->refused,
 	       (unsigned long long)s->partial,
@@ -124,7 +125,8 @@ static void weave_test_ring_report(void)
 	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_SYNCS],
 	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_SHAPE],
 	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_PTR],
-	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_NORING]);
+	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_NORING],
+	       (unsigned long long)s->ioctl[WEAVE_TEST_RING_WHOLE]);
 	fflush(stdout);
 	if (!s->descs || s->mismatch) {
 		printf("# WEAVE-RING: %s: not ok: %s\n", name, s->mismatch ?
@@ -399,6 +401,19 @@ weave_test_route_ioctl(int fd, unsigned long request,
 	if (ret == 1)
 		ret = (weave_test_ioctl)(fd, request, arg);
 	return ret;
+}
+
+/*
+ * weave_test_ioctl_whole() - weave_test_ioctl() for a test of ENQUEUE's
+ * all-or-nothing, which a ring, queueing each descriptor alone, does not
+ * have: always the ioctl, and counted as such.
+ */
+static inline int weave_test_ioctl_whole(int fd, unsigned long request,
+					 void *arg)
+{
+	if (weave_test_ring_on() && request == DRM_IOCTL_WEAVE_ENQUEUE)
+		weave_test_ring_fallback(WEAVE_TEST_RING_WHOLE);
+	return (weave_test_ioctl)(fd, request, arg);
 }
 
 #define weave_enqueue_ex(...)	weave_test_route_ex(__VA_ARGS__)
