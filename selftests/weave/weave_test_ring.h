@@ -416,6 +416,16 @@ static inline int weave_test_ioctl_whole(int fd, unsigned long request,
 	return (weave_test_ioctl)(fd, request, arg);
 }
 
+/* weave_enqueue() of no in-syncs, for the same: always the ioctl. */
+static inline int weave_test_enqueue_whole(int fd, uint32_t stream,
+					   const struct drm_weave_task *tasks,
+					   uint32_t count, uint64_t *seqno)
+{
+	if (weave_test_ring_on())
+		weave_test_ring_fallback(WEAVE_TEST_RING_WHOLE);
+	return (weave_enqueue)(fd, stream, tasks, count, NULL, 0, seqno);
+}
+
 #define weave_enqueue_ex(...)	weave_test_route_ex(__VA_ARGS__)
 #define weave_enqueue(fd, stream, tasks, count, in_syncs, in_count, seqno) \
 	weave_test_route_ex(fd, stream, 0, tasks, count, in_syncs, in_count, \
