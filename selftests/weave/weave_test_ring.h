@@ -325,6 +325,8 @@ static inline int weave_test_ring_enqueue(int fd, uint32_t stream,
 	int p[2], ret = 0;
 	uint32_t i;
 
+	if (!weave_test_ring_on())
+		return 1;
 	if (flags || in_count || out_count)
 		return weave_test_ring_fallback(WEAVE_TEST_RING_SYNCS);
 	memset(&info, 0, sizeof(info));
@@ -354,28 +356,6 @@ static inline int weave_test_ring_enqueue(int fd, uint32_t stream,
 	return ret;
 }
 
-/* weave_enqueue_ex(), through the route. */
-static inline int weave_test_route_ex(int fd, uint32_t stream, uint32_t flags,
-				      const struct drm_weave_task *tasks,
-				      uint32_t count,
-				      const struct drm_weave_sync *in_syncs,
-				      uint32_t in_count,
-				      const struct drm_weave_sync *out_syncs,
-				      uint32_t out_count, uint64_t *seqno)
-{
-	int ret = 1;
-
-	if (weave_test_ring_on())
-		ret = weave_test_ring_enqueue(fd, stream, flags, tasks,
-					      sizeof(*tasks), count, in_count,
-					      out_count, seqno);
-	if (ret == 1)
-		ret = (weave_enqueue_ex)(fd, stream, flags, tasks, count,
-					 in_syncs, in_count, out_syncs,
-					 out_count, seqno);
-	return ret;
-}
-
 /*
  * weave_test_ioctl(), with DRM_IOCTL_WEAVE_ENQUEUE through the route.  Not
  * inlined: @arg is an ENQUEUE's only for that request, which the compiler
@@ -389,7 +369,7 @@ weave_test_route_ioctl(int fd, unsigned long request,
 	uint64_t seqno = 0;
 	int ret = 1;
 
-	if (weave_test_ring_on() && request == DRM_IOCTL_WEAVE_ENQUEUE) {
+	if (request == DRM_IOCTL_WEAVE_ENQUEUE) {
 		ret = weave_test_ring_enqueue(fd, a->stream, a->flags,
 					      (const void *)(uintptr_t)a->tasks.ptr,
 					      a->tasks.stride, a->tasks.count,
@@ -426,10 +406,23 @@ static inline int weave_test_enqueue_whole(int fd, uint32_t stream,
 	return (weave_enqueue)(fd, stream, tasks, count, NULL, 0, seqno);
 }
 
-#define weave_enqueue_ex(...)	weave_test_route_ex(__VA_ARGS__)
-#define weave_enqueue(fd, stream, tasks, count, in_syncs, in_count, seqno) \
-	weave_test_route_ex(fd, stream, 0, tasks, count, in_syncs, in_count, \
-			    NULL, 0, seqno)
+/* weave_enqueue_ex() through the route, each argument read once. */
+#define weave_enqueue_ex(fd, stream, flags, tasks, count, in, nin, out,	\
+			 nout, seqno) ({					\
+	int fd_ = (fd), r_;						\
+	uint32_t s_ = (stream), f_ = (flags), n_ = (count);		\
+	uint32_t nin_ = (nin), nout_ = (nout);				\
+	const struct drm_weave_task *t_ = (tasks);			\
+	const struct drm_weave_sync *in_ = (in), *out_ = (out);	\
+	uint64_t *sq_ = (seqno);					\
+									\
+	r_ = weave_test_ring_enqueue(fd_, s_, f_, t_, sizeof(*t_), n_,	\
+				     nin_, nout_, sq_);			\
+	r_ == 1 ? (weave_enqueue_ex)(fd_, s_, f_, t_, n_, in_, nin_,	\
+				     out_, nout_, sq_) : r_;		\
+})
+#define weave_enqueue(fd, stream, tasks, count, in, nin, seqno)	\
+	weave_enqueue_ex(fd, stream, 0, tasks, count, in, nin, NULL, 0, seqno)
 #define weave_test_ioctl(...)	weave_test_route_ioctl(__VA_ARGS__)
 
 #endif /* _WEAVE_TEST_RING_H_ */
