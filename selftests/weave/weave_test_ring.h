@@ -160,18 +160,38 @@ struct weave_test_ring_task {
 };
 
 /*
- * Reads task @i of @tasks into @rt, checking that a descriptor can say
- * the same; returns 0, or the fallback's reason plus one.
+ * Copies the @count tasks at @tasks into @rt, through the pipe @p a chunk
+ * at a time (a pipe holds 64 KiB); returns 0 or -EFAULT.
  */
-static inline int weave_test_ring_read(const int p[2], const void *tasks,
-				       uint32_t i,
+static inline int weave_test_ring_peek_tasks(const int p[2],
+					     const void *tasks, uint32_t count,
+					     struct weave_test_ring_task *rt)
+{
+	struct drm_weave_task chunk[256];
+	uint32_t i, k, n;
+
+	for (i = 0; i < count; i += n) {
+		n = count - i < 256 ? count - i : 256;
+		if (weave_test_ring_peek(p, chunk, (uintptr_t)tasks +
+					 (uint64_t)i * sizeof(chunk[0]),
+					 n * sizeof(chunk[0])))
+			return -EFAULT;
+		for (k = 0; k < n; k++)
+			rt[i + k].t = chunk[k];
+	}
+	return 0;
+}
+
+/*
+ * Reads the bindings and uniforms of the task @rt holds, checking that a
+ * descriptor can say the same; returns 0, or the fallback's reason plus
+ * one.
+ */
+static inline int weave_test_ring_read(const int p[2],
 				       struct weave_test_ring_task *rt)
 {
 	const struct drm_weave_task *t = &rt->t;
 
-	if (weave_test_ring_peek(p, &rt->t, (uintptr_t)tasks + (uint64_t)i *
-				 sizeof(rt->t), sizeof(rt->t)))
-		return WEAVE_TEST_RING_PTR + 1;
 	if (t->pad || t->type >= DRM_WEAVE_RING_DESC_SKIP ||
 	    t->bindings.count > 8 || t->uniforms_size > 64 ||
 	    (t->bindings.count &&
@@ -337,8 +357,10 @@ static inline int weave_test_ring_enqueue(int fd, uint32_t stream,
 	rt = calloc(count, sizeof(*rt));
 	if (!rt || pipe2(p, O_CLOEXEC))
 		abort();
+	if (weave_test_ring_peek_tasks(p, tasks, count, rt))
+		ret = WEAVE_TEST_RING_PTR + 1;
 	for (i = 0; i < count && !ret; i++) {
-		ret = weave_test_ring_read(p, tasks, i, &rt[i]);
+		ret = weave_test_ring_read(p, &rt[i]);
 		units += weave_ring_desc_units(rt[i].t.bindings.count,
 					       rt[i].t.uniforms_size);
 	}
