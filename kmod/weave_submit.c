@@ -180,14 +180,18 @@ static int weave_enqueue_copy_tasks(struct weave_client *c,
 	int cret = 0;
 	int ret;
 
-	for (*n = 0; st->kt && *n < count; (*n)++) {
-		ret = weave_task_prepare(c, file, &st->kt[*n].task,
-					 &st->kt[*n], e, st);
-		if (ret)
-			return ret;
-		e = weave_core_entry_next(e);
+	if (st->kt) {
+		/* *@n stays the count prepared: the caller records them. */
+		for (*n = 0; *n < count; (*n)++) {
+			ret = weave_task_prepare(c, file, &st->kt[*n].task,
+						 &st->kt[*n], e, st);
+			if (ret)
+				return ret;
+			e = weave_core_entry_next(e);
+		}
+		return 0;
 	}
-	for (*n = 0; !st->kt && *n < count; (*n)++) {
+	for (*n = 0; *n < count; (*n)++) {
 		k = *n % WEAVE_TASK_CHUNK;
 		if (!k)
 			cret = weave_uarray_read(chunk, sizeof(*chunk),

@@ -162,9 +162,23 @@ timed_run_many() {
 		t0=$(uptime_cs)
 		run_one "$DIR" "$TEST" "$test_num"
 		t1=$(uptime_cs)
-		printf '# WEAVE-TIME: %s %d.%02d s\n' "${TEST#./}" \
+		printf '# WEAVE-TIME: %s%s %d.%02d s\n' "${time_prefix:-}" "${TEST#./}" \
 			$(((t1 - t0) / 100)) $(((t1 - t0) % 100))
 	done
+}
+
+# The scenario suites named, a second time with WEAVE_TEST_SUBMIT=ring: their
+# plain ENQUEUEs through shared rings (selftests/weave/weave_test_ring.h).
+# From weave/viaring, whose names link to the suites, so that their TAP
+# points read "selftests: weave/viaring: NAME".
+run_viaring() {
+	[ $# -gt 0 ] || return 0
+	cd "$BASE_DIR/weave/viaring" || return 1
+	export WEAVE_TEST_SUBMIT=ring
+	time_prefix=viaring/
+	timed_run_many "$@"
+	unset WEAVE_TEST_SUBMIT time_prefix
+	cd "$BASE_DIR/weave" || return 1
 }
 
 # vgem, whose fences are the suites' gates (struct weave_test_gate in
@@ -191,8 +205,12 @@ check)
 		# WEAVE_SUITES: just these suites, on one device; those of
 		# tests-multi after a reload with num_devices=2, and those of
 		# tests-wide last, after a reload with max_streams=256.
-		plain= multi= wide=
+		# viaring/NAME: NAME through rings (see run_viaring).
+		plain= multi= wide= ring=
 		for s in $only; do
+			case $s in
+			viaring/*) ring="$ring ./${s#viaring/}"; continue ;;
+			esac
 			case " $(cat tests-wide) " in
 			*" ./$s "*) wide="$wide ./$s"; continue ;;
 			esac
@@ -202,6 +220,7 @@ check)
 			esac
 		done
 		[ -z "$plain" ] || timed_run_many $plain
+		run_viaring $ring
 		if [ -n "$multi" ]; then
 			reload_weave num_devices=2
 			timed_run_many $multi
@@ -212,6 +231,7 @@ check)
 		fi
 	else
 		timed_run_many $(cat "$BASE_DIR/weave/tests")
+		run_viaring $(cat "$BASE_DIR/weave/tests-ring")
 		# The debug kernel's own suites: fault injection, sw_sync.
 		if [ "$debug" = 1 ]; then
 			timed_run_many $(cat "$BASE_DIR/weave/tests-debug")

@@ -691,10 +691,13 @@ TEST_F_TIMEOUT(cap, max_graph_tasks, 120)
 	}
 	cap_expect_window(_metadata, self->fd, self->s,
 			  DRM_WEAVE_CAPTURE_RECORDING, self->s, max - 1);
-	/* Two would pass it: neither is recorded. */
+	/*
+	 * Two would pass it: neither is recorded (ENQUEUE's all-or-nothing;
+	 * a ring records the first, as if enqueued alone).
+	 */
 	if (per >= 2) {
-		EXPECT_EQ(-ENOSPC, weave_enqueue(self->fd, self->s, noop, 2,
-						 NULL, 0, NULL));
+		EXPECT_EQ(-ENOSPC, weave_test_enqueue_whole(self->fd, self->s,
+							    noop, 2, NULL));
 		cap_expect_window(_metadata, self->fd, self->s,
 				  DRM_WEAVE_CAPTURE_RECORDING, self->s,
 				  max - 1);

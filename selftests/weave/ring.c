@@ -529,6 +529,43 @@ TEST_F(ring, enqueue_rules)
 	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
 }
 
+/*
+ * A capture window records a ring's launches, as it does ENQUEUE's: they
+ * do not run, and END seals them into the graph; a ring made while the
+ * window records too.
+ */
+TEST_F(ring, capture_records_launches)
+{
+	struct drm_weave_capture c;
+	struct weave_ring r2;
+
+	ASSERT_EQ(0, weave_capture(self->fd, self->stream,
+				   DRM_WEAVE_CAPTURE_PREPARE, NULL));
+	ASSERT_EQ(0, weave_capture(self->fd, self->stream,
+				   DRM_WEAVE_CAPTURE_BEGIN, NULL));
+	ASSERT_EQ(0, ring_fill(&self->r, self->bo, 4, 42));
+	weave_ring_publish(&self->r);
+	ASSERT_EQ(1u, ring_enter(_metadata, self->fd));
+	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
+	ASSERT_EQ(0, weave_capture(self->fd, self->stream,
+				   DRM_WEAVE_CAPTURE_QUERY, &c));
+	ASSERT_EQ((uint32_t)DRM_WEAVE_CAPTURE_RECORDING, c.state);
+	ASSERT_EQ(1u, c.ntasks);
+	ASSERT_EQ(0, weave_ring_destroy(&self->r));
+	ASSERT_EQ(0, weave_ring_create(self->fd, self->stream, 64, &r2));
+	ASSERT_EQ(0, ring_fill(&r2, self->bo, 4, 43));
+	weave_ring_publish(&r2);
+	ASSERT_EQ(1u, ring_enter(_metadata, self->fd));
+	ASSERT_EQ(0, weave_ring_error(&r2, NULL));
+	ASSERT_EQ(0, weave_capture(self->fd, self->stream,
+				   DRM_WEAVE_CAPTURE_END, &c));
+	ASSERT_EQ(2u, c.ntasks);
+	ASSERT_NE(0u, c.graph);
+	usleep(100000);
+	ASSERT_EQ(0u, self->map[0]);
+	ASSERT_EQ(0, weave_ring_destroy(&r2));
+}
+
 /* --- races and teardown --------------------------------------------------- */
 
 struct racer {

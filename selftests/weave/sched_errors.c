@@ -48,18 +48,24 @@ FIXTURE_TEARDOWN(err)
 	close(self->fd);
 }
 
-/* Issues self->args; on failure, checks nothing was queued. */
 typedef FIXTURE_DATA(err) err_t;
 
-static int enqueue(struct __test_metadata *_metadata, err_t *self)
+/* Issues self->args with @ioctl_fn; on failure, checks nothing was queued. */
+static int enqueue_by(struct __test_metadata *_metadata, err_t *self,
+		      int (*ioctl_fn)(int, unsigned long, void *))
 {
-	int ret = weave_test_ioctl(self->fd, DRM_IOCTL_WEAVE_ENQUEUE,
-				   &self->args);
+	int ret = ioctl_fn(self->fd, DRM_IOCTL_WEAVE_ENQUEUE, &self->args);
 
 	if (ret)
 		EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 						self->stream).enqueued);
 	return ret;
+}
+
+/* The same with weave_test_ioctl(), which a ring may carry. */
+static int enqueue(struct __test_metadata *_metadata, err_t *self)
+{
+	return enqueue_by(_metadata, self, weave_test_route_ioctl);
 }
 
 /* Points self->args' in-syncs at @count elements of @stride bytes at @ptr. */
@@ -675,7 +681,9 @@ TEST_F(err, batch_with_bad_last_task)
 	t[7].kernel = 0xff;
 	self->args.tasks.ptr = (uintptr_t)t;
 	self->args.tasks.count = 8;
-	EXPECT_EQ(-EINVAL, enqueue(_metadata, self));
+	/* A ring queues each descriptor alone: this is ENQUEUE's own. */
+	EXPECT_EQ(-EINVAL, enqueue_by(_metadata, self,
+				      weave_test_ioctl_whole));
 	EXPECT_EQ(0, weave_flush(self->fd, self->stream, NULL));
 	weave_test_wait(_metadata, self->fd, self->stream);
 	map = weave_test_map(_metadata, self->fd, self->bo, self->page);

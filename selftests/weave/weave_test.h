@@ -53,6 +53,9 @@ static inline int weave_test_ioctl(int fd, unsigned long request, void *arg)
 	return drmIoctl(fd, request, arg) ? -errno : 0;
 }
 
+/* From here on, ENQUEUE may go through a ring: see weave_test_ring.h. */
+#include "weave_test_ring.h"
+
 static sigjmp_buf weave_test_ioctl32_jmp;
 
 static inline void weave_test_ioctl32_segv(int sig)
