@@ -687,7 +687,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 	struct weave_test_batch b;
 	struct drm_weave_sync out;
 	uint32_t stream, obj, bo;
-	int cycle, sfd;
+	int cycle, sfd, status, finished = 0;
 
 	close(self->fd);
 	self->fd = -1;
@@ -709,9 +709,17 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		weave_test_enqueue_noop(_metadata, fd, stream);
 
 		unbind(_metadata, self->dev);
-		EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
-						WEAVE_TEST_WAIT_NS / 1000000)) {
-			TH_LOG("cycle %d", cycle);
+		/*
+		 * The job runs for half the timeout; on a loaded host the
+		 * unbind can take longer, and the job then finishes first.
+		 */
+		status = fence_status(_metadata, sfd,
+				      WEAVE_TEST_WAIT_NS / 1000000);
+		finished += status == 1;
+		if (status != 1) {
+			EXPECT_EQ(-ENODEV, status) {
+				TH_LOG("cycle %d", cycle);
+			}
 		}
 		EXPECT_EQ(-ENODEV, weave_stream_create(fd,
 						       DRM_WEAVE_PRIORITY_NORMAL,
@@ -724,6 +732,10 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		if (!(cycle & 1))
 			close(fd);
 	}
+	TH_LOG("%d of %d jobs finished before their unbind", finished,
+	       CYCLES);
+	/* Some unbind must have cancelled its job. */
+	EXPECT_GT(CYCLES, finished);
 	weave_test_await_refs(_metadata, self->base);
 }
 
