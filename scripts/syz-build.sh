@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Builds syzkaller with weave's descriptions: copies tools/syz/dev_weave.txt
-# and its const file into SYZKALLER_DIR/sys/linux, regenerates syzkaller's
+# and its const file into SYZKALLER_DIR/sys/linux, and the seed programs
+# tools/syz/seeds/* into SYZKALLER_DIR/sys/linux/test (syz-manager runs
+# the programs there first on every start), regenerates syzkaller's
 # tables from every description (make descriptions) and builds the
 # manager, the executor and the tools `make syz` uses (syz-execprog,
 # syz-prog2c, syz-cover, syz-symbolize), all offline: the tree must vendor
@@ -22,6 +24,9 @@ for f in dev_weave.txt dev_weave.txt.const; do
 		cp "$top/tools/syz/$f" "$syz/sys/linux/$f"
 done
 
+rm -f "$syz"/sys/linux/test/weave_*
+cp "$top"/tools/syz/seeds/weave_* "$syz/sys/linux/test/"
+
 PATH=$(dirname "$go"):$PATH
 export PATH GOFLAGS=-mod=vendor GOTOOLCHAIN=local GOPROXY=off GOTELEMETRY=off
 # The tree has no .git: syzkaller's Makefile names the revision from it
@@ -37,4 +42,11 @@ for b in syz-manager syz-prog2c syz-cover syz-symbolize \
 	linux_amd64/syz-execprog linux_amd64/syz-executor; do
 	[ -x "$syz/bin/$b" ] || { echo "syz-build: $syz/bin/$b was not built" >&2; exit 1; }
 done
-echo "syz-build: syzkaller built in $syz/bin with dev_weave.txt"
+# A seed the descriptions no longer parse would be dropped with one line
+# in the manager's log: parse each as syz-manager does (not strictly:
+# fields left at their defaults may be left out).
+for f in "$top"/tools/syz/seeds/weave_*; do
+	"$syz/bin/syz-prog2c" -prog "$f" > /dev/null ||
+		{ echo "syz-build: seed $f does not parse" >&2; exit 1; }
+done
+echo "syz-build: syzkaller built in $syz/bin with dev_weave.txt and its seeds"
