@@ -7,8 +7,8 @@
 # host's root shared over 9p; sshd unpacked from Debian's packages; the
 # campaign's ssh key), writes syz-manager's config with the syscalls
 # restricted to weave's node, runs syz-manager under TCG for HOURS hours
-# of fuzzing (counted from its first execution, not from the boot),
-# then has scripts/syz-report.sh print what it found.
+# of fuzzing (counted from the end of its machine check, not from the
+# boot), then has scripts/syz-report.sh print what it found.
 #
 # syzkaller's own "9p" image does not serve: its config loader takes
 # "9p" for a file name, and it copies the executor to the guest's root,
@@ -134,14 +134,11 @@ say "booting and checking the guest; http://127.0.0.1:$port; log $out/manager.lo
 nice -n 19 "$syz/bin/syz-manager" -config "$out/manager.cfg" > "$out/manager.log" 2>&1 &
 mgr=$!
 echo "$mgr" > "$out/manager.pid"
-# The hours count from the first execution: under TCG, booting the debug
-# kernel and syzkaller's machine check take 10 to 20 minutes on a loaded
-# host.
-execs() {
-	curl -sf --max-time 30 "http://127.0.0.1:$port/metrics" |
-		awk '$1 == "syz_exec_total" { printf "%d", $2 }'
-}
-until [ "$(execs)" -gt 0 ] 2> /dev/null; do
+# The hours count from the end of syzkaller's machine check, which the
+# manager logs as "machine check:": under TCG, booting the debug kernel
+# and the check take 10 to 20 minutes on a loaded host.  The executions
+# counter is no sign of it, as the check's own programs count.
+until grep -q '^[0-9/]* [0-9:]* machine check:' "$out/manager.log" 2> /dev/null; do
 	kill -0 "$mgr" 2> /dev/null || break
 	sleep 30
 done
