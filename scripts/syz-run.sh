@@ -149,6 +149,9 @@ end=$((start + secs))
 while kill -0 "$mgr" 2> /dev/null && [ "$(date +%s)" -lt "$end" ]; do
 	sleep 30
 done
+# The fuzzing time stops here, not after the fetch (which may take
+# minutes to symbolise the coverage).
+echo $(($(date +%s) - start)) > "$out/seconds"
 if kill -0 "$mgr" 2> /dev/null; then
 	scripts/syz-report.sh --fetch "$port" "$out" || true
 	kill -INT "$mgr"
@@ -158,6 +161,5 @@ else
 	say "syz-manager stopped early; the end of its log:"
 	tail -n 30 "$out/manager.log"
 fi
-echo $(($(date +%s) - start)) > "$out/seconds"
 rm -f "$out/manager.pid"
 scripts/syz-report.sh "$port" "$out"
