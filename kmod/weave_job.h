@@ -168,6 +168,12 @@ struct weave_job {
 	struct weave_jrun run;
 	/** @cache: In &weave_ectx.job_cache while it waits to be reused. */
 	struct llist_node cache;
+	/**
+	 * @kcov_handle: kcov_common_handle() of the task that committed it,
+	 * so that a fuzzer's KCOV follows its tasks to the thread that runs
+	 * them (see "DOC: hardware queues", Coverage); zero for none.
+	 */
+	u64 kcov_handle;
 	/** @started: run_job was called; under the scheduler's serialisation. */
 	bool started;
 	/** @abort: Zero, or the negative errno that cuts the job short. */

@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
+#include <linux/kcov.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sizes.h>
@@ -83,6 +84,18 @@
  * waiting for a fence.  Running tasks in run_job adds no dependency: the
  * job's fences wait for run_job anyway.  The worker's workqueue has
  * WQ_MEM_RECLAIM, as reclaim may wait for the fences it signals.
+ *
+ * Coverage.  KCOV records only the task it is enabled in, and a job runs
+ * on another thread than the one that submitted it.  A job keeps the
+ * submitter's kcov_common_handle() (&weave_job.kcov_handle, taken at
+ * commit, zero where the committer collects nothing: the polling thread,
+ * a kernel without KCOV), and the inline run and the worker run it
+ * between kcov_remote_start_common() and kcov_remote_stop(), so that a
+ * fuzzer that collects remote coverage (syzkaller does) sees what its
+ * programs' jobs ran, as vhost's workers do.  Both calls are no-ops
+ * without CONFIG_KCOV.  They sit outside the signalling annotation: the
+ * first remote section on a CPU allocates its coverage area, which only a
+ * fuzzing kernel does.
  *
  * Errors.  A task's failure goes on the bytes it should have written (see
  * "DOC: failure propagation"), not on the job's fences; the job's later
@@ -308,8 +321,11 @@ static void weave_job_work(struct work_struct *work)
 {
 	struct weave_job *job = container_of(work, struct weave_job, work);
 	struct weave_queue *q = job->queue;
-	bool cookie = dma_fence_begin_signalling();
+	bool cookie;
 
+	/* Before the critical path: its first use allocates (KCOV only). */
+	kcov_remote_start_common(job->kcov_handle);
+	cookie = dma_fence_begin_signalling();
 	if (!job->run.begun)
 		weave_job_start(job);
 	weave_job_run_tasks(job, 0);
@@ -324,6 +340,7 @@ static void weave_job_work(struct work_struct *work)
 	smp_mb__before_atomic();
 	atomic_dec(&q->hw_jobs);
 	dma_fence_end_signalling(cookie);
+	kcov_remote_stop();
 }
 
 static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
@@ -352,6 +369,7 @@ static bool weave_job_run_inline(struct weave_job *job)
 	}
 	if (q->inline_ns >= WEAVE_INLINE_BUDGET_NS)
 		return false;
+	kcov_remote_start_common(job->kcov_handle);
 	cookie = dma_fence_begin_signalling();
 	weave_job_start(job);
 	done = weave_job_run_tasks(job, now + WEAVE_INLINE_BUDGET_NS -
@@ -362,6 +380,7 @@ static bool weave_job_run_inline(struct weave_job *job)
 		weave_queue_trace(trace_weave_job_handoff, job, job->run.next,
 				  job->run.err);
 	dma_fence_end_signalling(cookie);
+	kcov_remote_stop();
 	q->inline_ns += ktime_get_ns() - now;
 	return done;
 }
