@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libweave: shared submission rings: create and map, destroy, doorbell.
+ * libweave: shared submission rings: create and map, destroy, doorbell;
+ * and the completion area.
  */
 #include <stdint.h>
 #include <string.h>
@@ -87,4 +88,31 @@ WEAVE_PUBLIC int weave_ring_resume(struct weave_ring *ring,
 {
 	return shim_ring_enter(ring->fd, DRM_WEAVE_RING_ENTER_RESUME,
 			       ring->ring, consumed);
+}
+
+WEAVE_PUBLIC int weave_completions_map(int fd, struct weave_completions *map)
+{
+	struct drm_weave_completions args = { 0 };
+	void *p;
+	int ret;
+
+	ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_COMPLETIONS, &args);
+	if (ret)
+		return ret;
+	p = mmap(NULL, args.size, PROT_READ, MAP_SHARED, fd,
+		 (off_t)args.offset);
+	if (p == MAP_FAILED)
+		return -errno;
+	map->fd = fd;
+	map->entries = p;
+	map->count = args.entries;
+	map->size = args.size;
+	return 0;
+}
+
+WEAVE_PUBLIC void weave_completions_unmap(struct weave_completions *map)
+{
+	if (map->entries)
+		munmap((void *)map->entries, map->size);
+	memset(map, 0, sizeof(*map));
 }
