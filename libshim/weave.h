@@ -1526,7 +1526,7 @@ struct weave_completions {
  * once more.
  *
  * Return: 0 on success; the errors of &struct drm_weave_completions
- * (-ENOTTY from a kernel before uAPI 1.11); those of mmap().
+ * (-EINVAL also from a kernel before uAPI 1.11); those of mmap().
  */
 int weave_completions_map(int fd, struct weave_completions *map);
 
