@@ -397,6 +397,7 @@ static inline void weave_eng_lstream_count_attach(struct weave_lstream *ls,
 {
 	spin_lock(&ls->count_lock);
 	WRITE_ONCE(ls->count_entry, entry);
+	/* Pairs with the raise's full barrier in lstream_completed(). */
 	smp_mb();
 	weave_eng_count_raise(entry, atomic64_read(&ls->completed));
 	spin_unlock(&ls->count_lock);
