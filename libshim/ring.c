@@ -11,6 +11,12 @@
 #include "weave.h"
 #include "private.h"
 
+/* Maps @size bytes of @fd at @offset read-only: what only the kernel writes. */
+static void *shim_map_ro(int fd, size_t size, uint64_t offset)
+{
+	return mmap(NULL, size, PROT_READ, MAP_SHARED, fd, (off_t)offset);
+}
+
 WEAVE_PUBLIC int weave_ring_create(int fd, uint32_t stream, uint32_t units,
 				   struct weave_ring *ring)
 {
@@ -31,8 +37,7 @@ WEAVE_PUBLIC int weave_ring_create_flags(int fd, uint32_t stream,
 	ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_RING_CREATE, &args);
 	if (ret)
 		return ret;
-	hdr = mmap(NULL, args.header_size, PROT_READ, MAP_SHARED, fd,
-		   (off_t)args.header_offset);
+	hdr = shim_map_ro(fd, args.header_size, args.header_offset);
 	sq = hdr == MAP_FAILED ? MAP_FAILED :
 	     mmap(NULL, args.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		  (off_t)args.sq_offset);
@@ -93,16 +98,11 @@ WEAVE_PUBLIC int weave_ring_resume(struct weave_ring *ring,
 WEAVE_PUBLIC int weave_completions_map(int fd, struct weave_completions *map)
 {
 	struct drm_weave_completions args = { 0 };
-	void *p;
-	int ret;
+	int ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_COMPLETIONS, &args);
+	void *p = ret ? MAP_FAILED : shim_map_ro(fd, args.size, args.offset);
 
-	ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_COMPLETIONS, &args);
-	if (ret)
-		return ret;
-	p = mmap(NULL, args.size, PROT_READ, MAP_SHARED, fd,
-		 (off_t)args.offset);
 	if (p == MAP_FAILED)
-		return -errno;
+		return ret ? ret : -errno;
 	map->fd = fd;
 	map->entries = p;
 	map->count = args.entries;
