@@ -26,7 +26,10 @@
 /* Entries of the area in one page. */
 #define WEAVE_CPAGE_ENTRIES	(PAGE_SIZE / sizeof(u64))
 
-/* The largest area, max_client_streams at its most, fits below buffers. */
+/*
+ * The largest area, for max_client_streams at its most (BIT(20), see
+ * weave_drv.c), fits below the offsets of buffers.
+ */
 static_assert(WEAVE_SRING_PGOFF_END + ((1ul << 20) / (PAGE_SIZE / 8)) <
 	      DRM_FILE_PAGE_OFFSET_START);
 

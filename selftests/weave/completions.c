@@ -48,6 +48,21 @@ static int cp_ioctl(int fd, struct drm_weave_completions *args)
 	return weave_test_ioctl(fd, DRM_IOCTL_WEAVE_COMPLETIONS, args);
 }
 
+/*
+ * mmap()s @size bytes of @fd at @offset with @prot and @flags: 0 if it
+ * was mapped (and is unmapped again), else the errno.
+ */
+static int cp_mmap_errno(int fd, size_t size, int prot, int flags,
+			 uint64_t offset)
+{
+	void *p = mmap(NULL, size, prot, flags, fd, (off_t)offset);
+
+	if (p == MAP_FAILED)
+		return errno;
+	munmap(p, size);
+	return 0;
+}
+
 /* Enqueues and flushes @n no-ops on @stream; returns the last seqno. */
 static uint64_t cp_noops(struct __test_metadata *_metadata, int fd,
 			 uint32_t stream, uint32_t n)
@@ -220,14 +235,12 @@ TEST_F(completions, read_only)
 	void *p;
 
 	ASSERT_EQ(0, cp_ioctl(self->fd, &args));
-	p = mmap(NULL, args.size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, (off_t)args.offset);
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EPERM, errno);
-	p = mmap(NULL, args.size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-		 self->fd, (off_t)args.offset);
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EPERM, errno);
+	ASSERT_EQ(EPERM, cp_mmap_errno(self->fd, args.size,
+				       PROT_READ | PROT_WRITE, MAP_SHARED,
+				       args.offset));
+	ASSERT_EQ(EPERM, cp_mmap_errno(self->fd, args.size,
+				       PROT_READ | PROT_WRITE, MAP_PRIVATE,
+				       args.offset));
 	p = mmap(NULL, args.size, PROT_READ, MAP_SHARED, self->fd,
 		 (off_t)args.offset);
 	ASSERT_NE(MAP_FAILED, p);
@@ -240,30 +253,24 @@ TEST_F(completions, read_only)
 TEST_F(completions, past_the_area)
 {
 	struct drm_weave_completions args = { 0 };
-	void *p;
+	int fd = self->fd;
 
-	ASSERT_EQ(0, cp_ioctl(self->fd, &args));
+	ASSERT_EQ(0, cp_ioctl(fd, &args));
 	ASSERT_EQ(self->map.size, args.size);
 	ASSERT_EQ(0u, args.size % self->page);
 	ASSERT_LE((uint64_t)args.entries * 8, args.size);
 	ASSERT_GT((uint64_t)args.entries * 8, args.size - self->page);
-	p = mmap(NULL, args.size + self->page, PROT_READ, MAP_SHARED,
-		 self->fd, (off_t)args.offset);
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EINVAL, errno);
-	p = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->fd,
-		 (off_t)(args.offset + args.size));
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EINVAL, errno);
-	p = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->fd,
-		 (off_t)(args.offset + self->page));
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, cp_mmap_errno(fd, args.size, PROT_READ, MAP_SHARED,
+				   args.offset));
+	ASSERT_EQ(EINVAL, cp_mmap_errno(fd, args.size + self->page,
+					PROT_READ, MAP_SHARED, args.offset));
+	ASSERT_EQ(EINVAL, cp_mmap_errno(fd, self->page, PROT_READ,
+					MAP_SHARED, args.offset + args.size));
+	ASSERT_EQ(EINVAL, cp_mmap_errno(fd, self->page, PROT_READ,
+					MAP_SHARED, args.offset + self->page));
 	if (args.size > self->page) {
-		p = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->fd,
-			 (off_t)args.offset);
-		ASSERT_EQ(MAP_FAILED, p);
-		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(EINVAL, cp_mmap_errno(fd, self->page, PROT_READ,
+						MAP_SHARED, args.offset));
 	}
 }
 
@@ -275,14 +282,11 @@ TEST_F(completions, other_file)
 	struct weave_completions map2;
 	uint32_t s, s2;
 	uint64_t seqno;
-	void *p;
 
 	ASSERT_EQ(0, cp_ioctl(self->fd, &args));
 	/* fd2 has no area yet: its offset maps nothing of self->fd's. */
-	p = mmap(NULL, args.size, PROT_READ, MAP_SHARED, fd2,
-		 (off_t)args.offset);
-	ASSERT_EQ(MAP_FAILED, p);
-	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(EINVAL, cp_mmap_errno(fd2, args.size, PROT_READ,
+					MAP_SHARED, args.offset));
 
 	s = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	s2 = weave_test_stream(_metadata, fd2, DRM_WEAVE_PRIORITY_NORMAL);
