@@ -35,6 +35,7 @@
 
 #include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_cpage.h"
 #include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
@@ -50,7 +51,6 @@
 #include "weave_query.h"
 #include "weave_queue.h"
 #include "weave_report.h"
-#include "weave_cpage.h"
 #include "weave_sring.h"
 #include "weave_sring_enter.h"
 #include "weave_sring_poll.h"
