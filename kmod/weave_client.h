@@ -38,6 +38,7 @@ struct drm_device;
 struct drm_file;
 struct drm_gem_object;
 struct drm_syncobj;
+struct page;
 struct weave_device;
 struct weave_bo_quota;
 struct weave_ectx;
@@ -154,7 +155,10 @@ struct weave_client {
 	struct mutex sring_lock;
 	/** @sring_scratch: Where descriptors are copied to, or NULL. */
 	struct weave_sring_scratch *sring_scratch;
-	/** @sring_bytes: Bytes of the rings and of @sring_scratch. */
+	/**
+	 * @sring_bytes: Bytes of the rings, of @sring_scratch and of the
+	 * pages of @cpages.
+	 */
 	u64 sring_bytes;
 	/** @nsrings: Entries of @srings. */
 	u32 nsrings;
@@ -164,6 +168,15 @@ struct weave_client {
 	u32 next_sring;
 	/** @sring_next: The ring the next doorbell starts with. */
 	u32 sring_next;
+	/**
+	 * @cpages: The pages of the completion area (see "DOC: completion
+	 * page"), references, or NULL before the first
+	 * %DRM_IOCTL_WEAVE_COMPLETIONS; set once, under @lock and
+	 * @sring_lock both.
+	 */
+	struct page **cpages;
+	/** @ncpages: Entries of @cpages. */
+	u32 ncpages;
 	/**
 	 * @debugfs: The client's debugfs directory, or NULL; under
 	 * &weave_device.clients_lock.

@@ -35,6 +35,7 @@
 
 #include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_cpage.h"
 #include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
@@ -324,6 +325,7 @@ WEAVE_IOCTL_IN_DEVICE(weave_set_param_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_graph_destroy_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_ring_create_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_ring_destroy_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_completions_ioctl)
 
 /*
  * The handlers named *_in_device run inside a drm_dev_enter() section;
@@ -374,6 +376,8 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_RING_ENTER, weave_ring_enter_ioctl,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_COMPLETIONS,
+			  weave_completions_ioctl_in_device, DRM_RENDER_ALLOW),
 };
 
 /*
@@ -422,12 +426,15 @@ static long weave_compat_ioctl(struct file *filp, unsigned int cmd,
 
 /*
  * mmap() of the node: a shared ring's part below the fake offsets of
- * buffers (see "DOC: shared submission rings"), a buffer above.
+ * buffers (see "DOC: shared submission rings"), then the completion area
+ * (see "DOC: completion page"), a buffer above.
  */
 static int weave_mmap(struct file *filp, struct vm_area_struct *vma)
 {
-	if (vma->vm_pgoff < DRM_FILE_PAGE_OFFSET_START)
+	if (vma->vm_pgoff < WEAVE_SRING_PGOFF_END)
 		return weave_sring_mmap(filp, vma);
+	if (vma->vm_pgoff < DRM_FILE_PAGE_OFFSET_START)
+		return weave_cpage_mmap(filp, vma);
 	return drm_gem_mmap(filp, vma);
 }
 

@@ -132,6 +132,17 @@ struct weave_lstream {
 	 * a release store.
 	 */
 	struct drm_weave_ring_header *ring_header;
+	/**
+	 * @count_lock: Protects @count_entry against its detachment, which
+	 * must not race with a completion that writes it.
+	 */
+	spinlock_t count_lock;
+	/**
+	 * @count_entry: NULL, or the stream's entry in its client's
+	 * completion area (see "DOC: completion page"), which completions
+	 * raise too; under @count_lock, read once without it first.
+	 */
+	u64 *count_entry;
 };
 
 /**
@@ -319,31 +330,96 @@ struct weave_ectx {
 };
 
 /**
- * weave_eng_lstream_completed() - Count tasks of a stream as completed.
- * @ls: The stream.
- * @n: How many.
+ * weave_eng_count_raise() - Raise a copy of a completed count that user
+ * space maps.
+ * @copy: The copy: a ring header's, or an entry of a completion area.
+ * @done: The count, as the stream's atomic counter returned it.
  *
- * Raises its completed count, and the copy of it in its shared ring's
- * header, if it has one, which never goes backwards.
+ * The copy never goes backwards, also when two completions of a stream
+ * race; a successful cmpxchg is fully ordered, so a reader that loads
+ * the new value with acquire sees what the tasks before it wrote.
  */
-static inline void weave_eng_lstream_completed(struct weave_lstream *ls,
-					       u64 n)
+static inline void weave_eng_count_raise(u64 *copy, u64 done)
 {
-	u64 done = atomic64_add_return(n, &ls->completed);
-	/* Pairs with the release that publishes the page, zeroed. */
-	struct drm_weave_ring_header *h = smp_load_acquire(&ls->ring_header);
-	u64 old;
+	u64 old = READ_ONCE(*copy);
 
-	if (!h)
-		return;
-	old = READ_ONCE(h->completed);
 	while (old < done) {
-		u64 was = cmpxchg64(&h->completed, old, done);
+		u64 was = cmpxchg64(copy, old, done);
 
 		if (was == old)
 			break;
 		old = was;
 	}
+}
+
+/**
+ * weave_eng_lstream_completed() - Count tasks of a stream as completed.
+ * @ls: The stream.
+ * @n: How many.
+ *
+ * Raises its completed count, and the copies of it user space maps: in
+ * its shared ring's header, if it has one, and in its client's
+ * completion area, if it has one (see "DOC: completion page").
+ */
+static inline void weave_eng_lstream_completed(struct weave_lstream *ls,
+					       u64 n)
+{
+	/* Fully ordered: before @count_entry is read, as attach expects. */
+	u64 done = atomic64_add_return(n, &ls->completed);
+	/* Pairs with the release that publishes the page, zeroed. */
+	struct drm_weave_ring_header *h = smp_load_acquire(&ls->ring_header);
+
+	if (h)
+		weave_eng_count_raise(&h->completed, done);
+	if (!READ_ONCE(ls->count_entry))
+		return;
+	spin_lock(&ls->count_lock);
+	if (ls->count_entry)
+		weave_eng_count_raise(ls->count_entry, done);
+	spin_unlock(&ls->count_lock);
+}
+
+/**
+ * weave_eng_lstream_count_attach() - Give a stream its entry in its
+ * client's completion area.
+ * @ls: The stream, which has none.
+ * @entry: The entry, zero.
+ *
+ * The entry gets the count at once.  A completion that raised the count
+ * and did not see @entry yet is caught up here: the store of the pointer
+ * and the read of the count are ordered by a full barrier, as the
+ * completion's raise and its read of the pointer are.
+ *
+ * Context: The client's mutex held.
+ */
+static inline void weave_eng_lstream_count_attach(struct weave_lstream *ls,
+						  u64 *entry)
+{
+	spin_lock(&ls->count_lock);
+	WRITE_ONCE(ls->count_entry, entry);
+	/* Pairs with the raise's full barrier in lstream_completed(). */
+	smp_mb();
+	weave_eng_count_raise(entry, atomic64_read(&ls->completed));
+	spin_unlock(&ls->count_lock);
+}
+
+/**
+ * weave_eng_lstream_count_detach() - Take a stream's entry in its
+ * client's completion area away, zeroed.
+ * @ls: The stream.
+ *
+ * No completion writes the entry once this returns, so a later stream
+ * can have it.
+ *
+ * Context: The client's mutex held.
+ */
+static inline void weave_eng_lstream_count_detach(struct weave_lstream *ls)
+{
+	spin_lock(&ls->count_lock);
+	if (ls->count_entry)
+		WRITE_ONCE(*ls->count_entry, 0);
+	WRITE_ONCE(ls->count_entry, NULL);
+	spin_unlock(&ls->count_lock);
 }
 
 /**

@@ -13,6 +13,7 @@
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -25,6 +26,7 @@
 #include "weave_client.h"
 #include "weave_compat.h"
 #include "weave_core.h"
+#include "weave_cpage.h"
 #include "weave_debugfs.h"
 #include "weave_device.h"
 #include "weave_drm.h"
@@ -189,6 +191,8 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 
 	mutex_lock(&c->lock);
 	weave_eng_ctx_abort(c->ectx, -ECANCELED);
+	/* Its streams' jobs may complete later, but write no entry. */
+	weave_cpage_fini(c);
 	/* What they published and nobody consumed is dropped. */
 	weave_sring_fini(c);
 	/* The graphs hold tracking records too. */
@@ -267,6 +271,7 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	if (!ls)
 		return -ENOMEM;
 	kref_init(&ls->ref);
+	spin_lock_init(&ls->count_lock);
 	ls->priority = args->priority;
 
 	ret = weave_client_lock(c);
@@ -281,6 +286,7 @@ int weave_stream_create_ioctl(struct drm_device *drm, void *data,
 	if (ret >= 0) {
 		ls->handle = id;
 		c->nstreams++;
+		weave_cpage_stream_new(c, ls);
 		ret = 0;
 	}
 	mutex_unlock(&c->lock);
@@ -336,6 +342,8 @@ int weave_stream_destroy_ioctl(struct drm_device *drm, void *data,
 	}
 	ls->isolated = false;
 	weave_sring_stream_gone(c, args->handle);
+	/* Its tasks still running no longer count where a later one will. */
+	weave_eng_lstream_count_detach(ls);
 	xa_erase(&c->ectx->streams, args->handle);
 	c->nstreams--;
 	mutex_unlock(&c->lock);

@@ -37,8 +37,9 @@
 #define WEAVE_SRING_PGOFF(handle, sq)	\
 	(((unsigned long)(handle) << WEAVE_SRING_PGOFF_SHIFT) + (sq))
 
-static_assert(WEAVE_SRING_PGOFF(WEAVE_MAX_CLIENT_RINGS + 1, 0) <
-	      DRM_FILE_PAGE_OFFSET_START);
+static_assert(WEAVE_SRING_PGOFF(WEAVE_MAX_CLIENT_RINGS + 1, 0) ==
+	      WEAVE_SRING_PGOFF_END);
+static_assert(WEAVE_SRING_PGOFF_END < DRM_FILE_PAGE_OFFSET_START);
 static_assert(DRM_WEAVE_RING_SQ_DESCS +
 	      WEAVE_MAX_RING_UNITS * DRM_WEAVE_RING_UNIT <
 	      (PAGE_SIZE << WEAVE_SRING_PGOFF_SHIFT) - PAGE_SIZE);
@@ -117,7 +118,6 @@ err:
 static int weave_sring_header(struct weave_lstream *ls, struct weave_sring *r)
 {
 	struct drm_weave_ring_header *h;
-	u64 done;
 
 	if (!ls->ring_page) {
 		ls->ring_page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
@@ -140,9 +140,7 @@ static int weave_sring_header(struct weave_lstream *ls, struct weave_sring *r)
 	WRITE_ONCE(h->seqno, 0);
 	WRITE_ONCE(h->flags, DRM_WEAVE_RING_NEED_WAKEUP);
 	/* What completed before it was published, at least. */
-	done = atomic64_read(&ls->completed);
-	if (READ_ONCE(h->completed) < done)
-		cmpxchg64(&h->completed, READ_ONCE(h->completed), done);
+	weave_eng_count_raise(&h->completed, atomic64_read(&ls->completed));
 	return 0;
 }
 
@@ -496,16 +494,32 @@ static int weave_sring_map(struct vm_area_struct *vma, struct page **pages,
 	return vm_insert_pages(vma, vma->vm_start, pages, &n);
 }
 
+/**
+ * weave_sring_map_ro() - Map pages only the kernel writes into a mapping.
+ * @vma: The new mapping, which must be as large as @n pages.
+ * @pages: The pages, which the mapping takes references to.
+ * @n: How many.
+ *
+ * Never writable: neither now nor by a later mprotect().
+ *
+ * Context: mmap_lock held.
+ * Return: 0, -EPERM for a writable mapping, -EINVAL for another size.
+ */
+int weave_sring_map_ro(struct vm_area_struct *vma, struct page **pages,
+		       unsigned long n)
+{
+	if (vma->vm_flags & VM_WRITE)
+		return -EPERM;
+	weave_compat_vm_flags_mod(vma, 0, VM_MAYWRITE);
+	return weave_sring_map(vma, pages, n);
+}
+
 /* Map a part of @r: its header read-only, or its submission area shared. */
 static int weave_sring_mmap_part(struct vm_area_struct *vma,
 				 struct weave_sring *r, bool sq)
 {
-	if (!sq) {
-		if (vma->vm_flags & VM_WRITE)
-			return -EPERM;
-		weave_compat_vm_flags_mod(vma, 0, VM_MAYWRITE);
-		return weave_sring_map(vma, &r->hpage, 1);
-	}
+	if (!sq)
+		return weave_sring_map_ro(vma, &r->hpage, 1);
 	/* A private copy would be written in vain. */
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;

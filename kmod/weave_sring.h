@@ -15,12 +15,18 @@ struct drm_file;
 struct file;
 struct mem_cgroup;
 struct mm_struct;
+struct page;
 struct vm_area_struct;
 struct weave_client;
 struct weave_device;
 
 /** WEAVE_MAX_CLIENT_RINGS - max_client_rings: the most rings of a file. */
 #define WEAVE_MAX_CLIENT_RINGS		64
+/**
+ * WEAVE_SRING_PGOFF_END - The first mmap() page offset past the windows of
+ * every ring handle, where the completion area is mapped.
+ */
+#define WEAVE_SRING_PGOFF_END	((unsigned long)(WEAVE_MAX_CLIENT_RINGS + 1) << 10)
 /** WEAVE_MAX_RING_UNITS - max_ring_units: the largest ring, 1 MiB. */
 #define WEAVE_MAX_RING_UNITS		65536
 /** WEAVE_MIN_RING_UNITS - The smallest ring, 1 KiB. */
@@ -107,6 +113,8 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 int weave_ring_destroy_ioctl(struct drm_device *drm, void *data,
 			     struct drm_file *file);
 int weave_sring_mmap(struct file *filp, struct vm_area_struct *vma);
+int weave_sring_map_ro(struct vm_area_struct *vma, struct page **pages,
+		       unsigned long n);
 void weave_sring_init(struct weave_client *c);
 void weave_sring_stream_gone(struct weave_client *c, u32 stream);
 void weave_sring_fini(struct weave_client *c);

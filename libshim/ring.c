@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libweave: shared submission rings: create and map, destroy, doorbell.
+ * libweave: shared submission rings: create and map, destroy, doorbell;
+ * and the completion area.
  */
 #include <stdint.h>
 #include <string.h>
@@ -9,6 +10,12 @@
 
 #include "weave.h"
 #include "private.h"
+
+/* Maps @size bytes of @fd at @offset read-only: what only the kernel writes. */
+static void *shim_map_ro(int fd, size_t size, uint64_t offset)
+{
+	return mmap(NULL, size, PROT_READ, MAP_SHARED, fd, (off_t)offset);
+}
 
 WEAVE_PUBLIC int weave_ring_create(int fd, uint32_t stream, uint32_t units,
 				   struct weave_ring *ring)
@@ -30,8 +37,7 @@ WEAVE_PUBLIC int weave_ring_create_flags(int fd, uint32_t stream,
 	ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_RING_CREATE, &args);
 	if (ret)
 		return ret;
-	hdr = mmap(NULL, args.header_size, PROT_READ, MAP_SHARED, fd,
-		   (off_t)args.header_offset);
+	hdr = shim_map_ro(fd, args.header_size, args.header_offset);
 	sq = hdr == MAP_FAILED ? MAP_FAILED :
 	     mmap(NULL, args.sq_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		  (off_t)args.sq_offset);
@@ -87,4 +93,26 @@ WEAVE_PUBLIC int weave_ring_resume(struct weave_ring *ring,
 {
 	return shim_ring_enter(ring->fd, DRM_WEAVE_RING_ENTER_RESUME,
 			       ring->ring, consumed);
+}
+
+WEAVE_PUBLIC int weave_completions_map(int fd, struct weave_completions *map)
+{
+	struct drm_weave_completions args = { 0 };
+	int ret = shim_ioctl(fd, DRM_IOCTL_WEAVE_COMPLETIONS, &args);
+	void *p = ret ? MAP_FAILED : shim_map_ro(fd, args.size, args.offset);
+
+	if (p == MAP_FAILED)
+		return ret ? ret : -errno;
+	map->fd = fd;
+	map->entries = p;
+	map->count = args.entries;
+	map->size = args.size;
+	return 0;
+}
+
+WEAVE_PUBLIC void weave_completions_unmap(struct weave_completions *map)
+{
+	if (map->entries)
+		munmap((void *)map->entries, map->size);
+	memset(map, 0, sizeof(*map));
 }

@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	6
+#define WEAVE_VERSION_MINOR	7
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -1491,6 +1491,72 @@ static inline int weave_ring_submit(struct weave_ring *ring,
 {
 	weave_ring_publish(ring);
 	return weave_ring_wakeup(ring, entered);
+}
+
+/**
+ * DOC: completion page
+ *
+ * Since libweave 1.7, for uAPI 1.11 (see "DOC: completion page" in
+ * weave_drm.h).  weave_completions_map() maps a file's completion area,
+ * read-only; weave_stream_completed() then reads any stream's completed
+ * count with no system call, whether the stream has a ring or not.
+ */
+
+/**
+ * struct weave_completions - A file's completion area, mapped.
+ * @fd: The file.
+ * @entries: The area: stream h's count is entry h - 1.
+ * @count: Its entries, max_client_streams.
+ * @size: Bytes of the mapping.
+ */
+struct weave_completions {
+	int fd;
+	const uint64_t *entries;
+	uint32_t count;
+	size_t size;
+};
+
+/**
+ * weave_completions_map() - Map a file's completion area.
+ * @fd: A weave file.
+ * @map: Out: the mapping.
+ *
+ * Since libweave 1.7.  The kernel makes the area on the first call for
+ * the file, for every stream it has and will have; each call maps it
+ * once more.
+ *
+ * Return: 0 on success; the errors of &struct drm_weave_completions
+ * (-EINVAL also from a kernel before uAPI 1.11); those of mmap().
+ */
+int weave_completions_map(int fd, struct weave_completions *map);
+
+/**
+ * weave_completions_unmap() - Unmap a completion area.
+ * @map: A mapping from weave_completions_map(); zeroed.
+ *
+ * Since libweave 1.7.
+ */
+void weave_completions_unmap(struct weave_completions *map);
+
+/**
+ * weave_stream_completed() - A stream's completed count, with no system
+ * call (acquire load).
+ * @map: The file's completion area, mapped.
+ * @stream: A stream of the file.
+ *
+ * Since libweave 1.7.  Tasks of the stream up to this sequence number
+ * are done, and what they wrote is visible; weave_wait_seqno() sleeps
+ * until a later one is.  Zero for a handle that names no stream (also
+ * once the stream is destroyed).
+ *
+ * Return: The count, or zero for a handle out of range.
+ */
+static inline uint64_t
+weave_stream_completed(const struct weave_completions *map, uint32_t stream)
+{
+	if (stream == 0 || stream > map->count)
+		return 0;
+	return __atomic_load_n(&map->entries[stream - 1], __ATOMIC_ACQUIRE);
 }
 
 #if defined(__cplusplus)

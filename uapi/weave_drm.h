@@ -51,7 +51,7 @@ extern "C" {
  * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		10
+#define DRM_WEAVE_UAPI_MINOR		11
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -72,6 +72,7 @@ extern "C" {
 #define DRM_WEAVE_RING_CREATE		0x10
 #define DRM_WEAVE_RING_DESTROY		0x11
 #define DRM_WEAVE_RING_ENTER		0x12
+#define DRM_WEAVE_COMPLETIONS		0x13
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -121,6 +122,9 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_RING_ENTER \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_RING_ENTER, \
 		 struct drm_weave_ring_enter)
+#define DRM_IOCTL_WEAVE_COMPLETIONS \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_COMPLETIONS, \
+		 struct drm_weave_completions)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -2104,7 +2108,9 @@ struct drm_weave_graph_destroy {
  * process sees how far its tasks got without a system call;
  * %DRM_IOCTL_WEAVE_WAIT with %DRM_WEAVE_WAIT_SEQNO stays the way to sleep
  * until then.  &drm_weave_ring_header.seqno is the sequence number of
- * the last task consumed from the ring.
+ * the last task consumed from the ring.  The same count of every stream
+ * of the file, rings or not, is also in one read-only area, the
+ * completion page (uAPI 1.11, see "DOC: completion page").
  *
  * Limits and memory: a file has at most max_client_rings rings of at most
  * max_ring_units units (see &struct drm_weave_device_info).  Their pages
@@ -2338,6 +2344,71 @@ struct drm_weave_ring_enter {
 	__u32 consumed;
 	/** @pad: Must be zero. */
 	__u32 pad;
+};
+
+/**
+ * DOC: completion page
+ *
+ * The completion page (uAPI 1.11) tells a process how far each of its
+ * streams got without a system call, whether the stream has a shared ring
+ * or not.  %DRM_IOCTL_WEAVE_COMPLETIONS returns the mmap() offset and size
+ * of the file's completion area, one __u64 per possible stream handle:
+ * the entry of stream h (1 to max_client_streams, see &struct
+ * drm_weave_device_info) is the one at index h - 1.  It holds the
+ * stream's completed count, raised as its jobs complete, the value
+ * %DRM_IOCTL_WEAVE_WAIT with %DRM_WEAVE_WAIT_SEQNO compares against (and
+ * &drm_weave_ring_header.completed of the stream's ring, which is
+ * written in the same place): tasks up to that sequence number are done.
+ * Read it with an acquire load (__atomic_load_n(..., __ATOMIC_ACQUIRE));
+ * what the tasks before it wrote is then visible.  WAIT stays the way to
+ * sleep.
+ *
+ * The area is made on the first call, for every stream the file has and
+ * will have, and later calls return the same one.  Only the kernel writes
+ * it: mmap() with PROT_WRITE fails with -EPERM, and mprotect() to make a
+ * mapping writable with -EACCES.  The mapping must be of the whole area,
+ * at the offset returned (-EINVAL otherwise).  Its pages are charged to
+ * the memory cgroup of the first caller and counted in
+ * &drm_weave_client_usage.shared_ring_bytes; they are freed when the file
+ * is closed and the last mapping is gone.  A completion writes its entry
+ * in place: nothing is allocated as jobs complete.
+ *
+ * The entry of a handle that names no stream is zero.  When a stream is
+ * destroyed its entry is set to zero and no longer raised, also by its
+ * tasks that complete after that; a later stream that has the handle
+ * (handles are given out cyclically) starts again from zero.  Once the
+ * file is closed, the entries do not change any more.  After an unplug,
+ * the mappings get SIGBUS as those of buffers do.
+ */
+
+/**
+ * struct drm_weave_completions - Argument of %DRM_IOCTL_WEAVE_COMPLETIONS.
+ *
+ * Makes the file's completion area on the first call and returns where
+ * to map it; see "DOC: completion page".  Map @size bytes at @offset,
+ * read-only.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or @pad is not zero.
+ * - -ENOMEM: out of memory, or over the caller's memory cgroup limit.
+ * - -EINTR: a signal arrived while the call waited for the client's lock.
+ * - -ENODEV: the device is unplugged.
+ */
+struct drm_weave_completions {
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @pad: Must be zero. */
+	__u32 pad;
+	/** @offset: Out: the mmap() offset of the area. */
+	__u64 offset;
+	/** @size: Out: bytes of the area's mapping, whole pages. */
+	__u32 size;
+	/**
+	 * @entries: Out: its __u64 entries, max_client_streams: stream h's
+	 * is entry h - 1.
+	 */
+	__u32 entries;
 };
 
 #if defined(__cplusplus)

@@ -254,7 +254,7 @@ static void gen_forbidden(struct fz_ctx *c)
 }
 
 /* The last of weave's driver ioctls: the numbers past it are unknown. */
-#define FZ_LAST_NR	DRM_WEAVE_RING_ENTER
+#define FZ_LAST_NR	DRM_WEAVE_COMPLETIONS
 
 static void gen_unknown(struct fz_ctx *c)
 {
