@@ -34,15 +34,20 @@ How a PC maps to a line:
 - A point's line is the innermost inlined frame addr2line gives that is
   in kmod/; its function is the symbol that holds it, with the suffixes
   of the compiler's parts and clones (.cold, .part.N, .isra.N,
-  .constprop.N) dropped, so that foo.cold counts as foo.  Points with no
-  frame in kmod/ are not counted.
+  .constprop.N) dropped, so that foo.cold counts as foo.  The reduced
+  debug info of the KCOV kernel's builds sometimes gives only the frame
+  of an inlined kernel header: such a point counts for its function
+  when that function has points in kmod/, and for no line.  Other points
+  with no frame in kmod/ (the DRM helpers' inline functions) are not
+  counted.
 - A basic block whose code is only the KCOV call may end a function as a
   tail jump (jmp __sanitizer_cov_trace_pc): KCOV then records the return
-  address in the function's caller, which is no point.  Such a PC, the
-  return of a direct call to a weave function F, says that F ran (F's
-  tail-jump point is counted hit when F has just one); the return of a
-  call into the kernel is the kernel's coverage, not weave's; both are
-  counted apart, as are PCs that are neither.
+  address in the function's caller, which is no point.  Such a PC says
+  that the caller ran; when it is the return of a direct call to a weave
+  function F, that F ran too (F's tail-jump point is counted hit when F
+  has just one); the return of a direct call into the kernel is the
+  kernel's coverage, not weave's; those and the returns of indirect calls
+  are counted apart, as are PCs that are none of these.
 
 Usage: scripts/kcov-lines.py [--unreached] --set NAME KO PCS CONV BASE...
        scripts/kcov-lines.py --self-test
@@ -215,7 +220,10 @@ class Module:
         return name
 
     def measured(self):
-        """The points in kmod/, with their function; the functions' files."""
+        """The points of kmod/'s functions, with their function (a point
+        of such a function whose frames name no kmod/ line, as the
+        reduced debug info may, counts for the function, not for a line);
+        the functions' files."""
         pts, files = {}, {}
         for p in self.points:
             if p in self.line:
@@ -223,6 +231,10 @@ class Module:
                 if key:
                     pts[p] = key
                     files.setdefault(key, self.file[p])
+        for p in self.points:
+            key = self.func_key(*p)
+            if p not in pts and key in files:
+                pts[p] = key
         return pts, files
 
     def bases(self, spec):
@@ -271,6 +283,18 @@ class Module:
         return ('weave', (tsec, toff, fn)) if fn else None
 
 
+def indirect_call_before(mod, sec, ret):
+    """Whether an indirect call (call *%reg, call *disp8(%reg)) ends at
+    ret."""
+    def b(o):
+        return mod.byte(sec, o)
+    if b(ret - 2) == 0xff and 0xd0 <= (b(ret - 1) or 0) <= 0xd7:
+        return True
+    if b(ret - 3) == 0x41 and b(ret - 2) == 0xff and 0xd0 <= (b(ret - 1) or 0) <= 0xd7:
+        return True
+    return b(ret - 3) == 0xff and 0x50 <= (b(ret - 2) or 0) <= 0x57 and b(ret - 2) != 0x54
+
+
 def measure(mod, name, pcs_path, conv, base_spec):
     """Hit points, reached functions and a census of the set's PCs."""
     bases, note = mod.bases(base_spec)
@@ -299,6 +323,8 @@ def measure(mod, name, pcs_path, conv, base_spec):
             hit.add(p)
             census['at KCOV calls'] += 1
             continue
+        # A return address: its callee tail-jumped to the hook, and the
+        # function that called it ran.
         t = mod.tail_target(*p)
         if t and t[0] == 'weave':
             census['after a call to a weave function that tail-jumps to KCOV'] += 1
@@ -308,8 +334,12 @@ def measure(mod, name, pcs_path, conv, base_spec):
                 hit.add(jmps[fn][0])
         elif t:
             census['after a call into the kernel (its coverage, not weave\'s)'] += 1
+        elif indirect_call_before(mod, p[0], p[1] + CALL_LEN):
+            census['after an indirect call'] += 1
         else:
             census['elsewhere'] += 1
+            continue
+        tails.add(mod.func_key(*p))
     return hit, tails - {None}, census, note, where
 
 
@@ -319,12 +349,12 @@ def report(sets, unreached):
     for name, mod, pcs, conv, base in sets:
         pts, fl = mod.measured()
         files.update(fl)
-        lines = set(mod.line[p] for p in pts)
+        lines = set(mod.line[p] for p in pts if p in mod.line)
         funcs = set(pts.values())
         all_funcs |= funcs
         njmp = sum(1 for p in pts if mod.points[p] == 'jmp')
         hit, tails, census, note, where = measure(mod, name, pcs, conv, base)
-        hit_lines = {mod.line[p] for p in hit if p in pts}
+        hit_lines = {mod.line[p] for p in hit if p in pts and p in mod.line}
         hit_funcs = {pts[p] for p in hit if p in pts} | (tails & funcs)
         reached_by[name] = (hit_funcs, funcs, mod, where)
         print('%s: weave.ko %s' % (name, mod.path))
@@ -460,7 +490,8 @@ def self_test():
             hit, tails, census, note, _ = measure(
                 mod, conv, pcs, 'call' if conv == 'wrong' else conv, base)
             outs[conv] = ({pts[p] for p in hit if p in pts} | tails, census, note)
-        want = {'reached_fn', 'split_fn', 'tail_fn'}
+        # caller ran: the return address of its call of tail_fn is in it.
+        want = {'reached_fn', 'split_fn', 'tail_fn', 'caller'}
         check('call addresses reach %s' % sorted(want), outs['call'][0] == want)
         check('return addresses with the guest\'s sections reach the same',
               outs['ret'][0] == want and 'match' in outs['ret'][2])
