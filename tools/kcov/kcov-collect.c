@@ -13,10 +13,14 @@
  * that task runs in the kernel, and bumps the count before it writes the
  * PC, so a buffer is read and reset only by its own task, back in user
  * space: after each ioctl, close, mmap and munmap (the calls that reach
- * weave's node), at the task's end and at the process's exit, as
- * syzkaller's executor does around each call.  A buffer that fills
+ * weave's node), around fork and pthread_create (whose copies of the
+ * address space fill a buffer with the kernel's PCs), at the task's end
+ * and at the process's exit, as syzkaller's executor does around each
+ * call.  A buffer that fills
  * between two of those loses the rest, which is counted and said on
- * stderr at exit.
+ * stderr at exit.  What the kernel runs as a process exits (the release
+ * of the files it left open) is not recorded: KCOV stops at the start of
+ * do_exit().
  *
  * Environment: KCOV_COLLECT_DIR (where to write), KCOV_COLLECT_RANGE
  * ("ADDR+SIZE", the address in hexadecimal, the size in decimal: which
@@ -39,8 +43,12 @@
 #define KCOV_INIT_TRACE _IOR('c', 1, unsigned long)
 #define KCOV_ENABLE _IO('c', 100)
 #define KCOV_TRACE_PC 0
-/* Entries of each task's buffer (8 bytes each), the first the count. */
-#define KC_WORDS (1UL << 18)
+/*
+ * Entries of each task's buffer (8 bytes each), the first the count: with
+ * 1 << 18, a buffer of each fuzzer suite's processes filled a few times
+ * between two of the calls that drain it in a 120 s run.
+ */
+#define KC_WORDS (1UL << 20)
 #define KC_TASKS 4096
 #define KC_SET (1UL << 20)
 
@@ -331,6 +339,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	static int (*real)(pthread_t *, const pthread_attr_t *,
 			   void *(*)(void *), void *);
 	struct kc_start *s;
+	int ret;
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "pthread_create");
@@ -341,7 +350,10 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 		return real(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
-	return real(th, attr, kc_trampoline, s);
+	kc_drain_self();
+	ret = real(th, attr, kc_trampoline, s);
+	kc_drain_self();
+	return ret;
 }
 
 pid_t fork(void)
@@ -355,6 +367,8 @@ pid_t fork(void)
 	pid = real();
 	if (pid == 0 && kc_on)
 		kc_process_start();
+	else
+		kc_drain_self();
 	return pid;
 }
 
