@@ -62,10 +62,11 @@ fi
 
 # The campaign's weave.ko and its .text address, from syz-manager's
 # /modules.
-eval "$(python3 -c '
+set -- $(python3 -c '
 import json, sys
 m = next(m for m in json.load(open(sys.argv[1])) if m["Name"] == "weave")
-print("syztext=%s syzko=%s" % (hex(m["Addr"]), m["Path"]))' "$camp/cover/modules")"
+print(hex(m["Addr"]), m["Path"])' "$camp/cover/modules")
+syztext=$1 syzko=$2
 [ ! -f "$camp/ko/weave.ko" ] || syzko=$camp/ko/weave.ko
 scripts/kcov-lines.py --unreached \
 	--set syzkaller "$syzko" "$camp/cover/rawcover" call "$syztext" \

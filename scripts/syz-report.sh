@@ -58,7 +58,7 @@ m = next(m for m in json.load(open(sys.argv[1])) if m["Name"] == "weave")
 print(hex(m["Addr"]), m["Path"])' "$cover/modules")
 	text=$1 ko=$2
 	[ ! -f "$out/ko/weave.ko" ] || ko=$out/ko/weave.ko
-	if [ "$ko" -nt "$out/manager.cfg" ]; then
+	if [ -n "$(find "$ko" -newer "$out/manager.cfg" 2>/dev/null)" ]; then
 		echo "syz-report: $ko was rebuilt after the campaign began:" \
 			"its coverage cannot be measured" >&2
 	else

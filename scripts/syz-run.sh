@@ -108,6 +108,9 @@ cmdline="$cmdline weave_init=/host$top/scripts/syz-guest-init weave_syz=/host$ou
 # cannot place under kernel_obj or kernel_build_src to kernel_src; with
 # build/source there, it looked for build/source/work/..., found no file
 # and left /filecover empty.  With "/" for both, every path is its own.
+# (A crash's maintainers, which syz-manager asks scripts/get_maintainer.pl
+# of kernel_src for once the report is symbolised, are then not found: its
+# log says so; the report is kept.)
 cat > "$out/manager.cfg" <<EOF
 {
 	"name": "weave",
