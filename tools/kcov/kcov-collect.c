@@ -12,15 +12,15 @@
  * buffer and enables it.  The kernel appends to a task's buffer only while
  * that task runs in the kernel, and bumps the count before it writes the
  * PC, so a buffer is read and reset only by its own task, back in user
- * space: after each ioctl, close, mmap and munmap (the calls that reach
- * weave's node), around fork and pthread_create (whose copies of the
- * address space fill a buffer with the kernel's PCs), at the task's end
- * and at the process's exit, as syzkaller's executor does around each
- * call.  A buffer that fills
- * between two of those loses the rest, which is counted and said on
- * stderr at exit.  What the kernel runs as a process exits (the release
- * of the files it left open) is not recorded: KCOV stops at the start of
- * do_exit().
+ * space: before and after each ioctl, close, mmap and munmap (the calls
+ * that reach weave's node), around fork and pthread_create, at the
+ * task's end and at the process's exit, as syzkaller's executor does
+ * around each call.  A full buffer loses what the kernel records after
+ * it; the fills found right after a call to weave's node (which did lose
+ * PCs of that call) and the others (the kernel's work between two such
+ * calls) are counted apart and said on stderr at exit.  What the kernel
+ * runs as a process exits (the release of the files it left open) is
+ * not recorded: KCOV stops at the start of do_exit().
  *
  * Environment: KCOV_COLLECT_DIR (where to write), KCOV_COLLECT_RANGE
  * ("ADDR+SIZE", the address in hexadecimal, the size in decimal: which
@@ -43,12 +43,8 @@
 #define KCOV_INIT_TRACE _IOR('c', 1, unsigned long)
 #define KCOV_ENABLE _IO('c', 100)
 #define KCOV_TRACE_PC 0
-/*
- * Entries of each task's buffer (8 bytes each), the first the count: with
- * 1 << 18, a buffer of each fuzzer suite's processes filled a few times
- * between two of the calls that drain it in a 120 s run.
- */
-#define KC_WORDS (1UL << 20)
+/* Entries of each task's buffer (8 bytes each), the first the count. */
+#define KC_WORDS (1UL << 18)
 #define KC_TASKS 4096
 #define KC_SET (1UL << 20)
 
@@ -61,7 +57,7 @@ static pthread_mutex_t kc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct kc_task kc_tasks[KC_TASKS];
 static uintptr_t kc_lo, kc_hi;
 static uintptr_t *kc_set;	/* open addressing, 0 is empty */
-static unsigned long kc_count, kc_full;
+static unsigned long kc_count, kc_full_node, kc_full_other;
 static int kc_on;
 static pthread_key_t kc_key;
 static __thread struct kc_task *kc_self;
@@ -86,32 +82,42 @@ static void kc_add(uintptr_t pc)
 	}
 }
 
-/* Moves the PCs of one buffer into the set; with kc_lock held. */
-static void kc_drain_one(struct kc_task *t)
+/*
+ * Moves the PCs of one buffer into the set; with kc_lock held.  Returns
+ * whether the buffer was full (the kernel dropped what came after).
+ */
+static int kc_drain_one(struct kc_task *t)
 {
 	unsigned long n = __atomic_load_n(&t->area[0], __ATOMIC_RELAXED);
 	unsigned long i;
+	int full = n >= KC_WORDS - 1;
 
-	if (n >= KC_WORDS - 1) {
+	if (full)
 		n = KC_WORDS - 1;
-		kc_full++;
-	}
 	for (i = 0; i < n; i++)
 		kc_add(t->area[i + 1]);
 	__atomic_store_n(&t->area[0], 0, __ATOMIC_RELAXED);
+	return full;
 }
 
 /*
  * The calling task's buffer, from user space; not again from a signal
- * handler that interrupts it.
+ * handler that interrupts it.  NODE: right after a call that may reach
+ * weave's node, drained right before it, so that a full buffer says the
+ * call itself lost PCs.
  */
-static void kc_drain_self(void)
+static void kc_drain_self(int node)
 {
 	if (!kc_on || !kc_self || kc_busy)
 		return;
 	kc_busy = 1;
 	pthread_mutex_lock(&kc_lock);
-	kc_drain_one(kc_self);
+	if (kc_drain_one(kc_self)) {
+		if (node)
+			kc_full_node++;
+		else
+			kc_full_other++;
+	}
 	pthread_mutex_unlock(&kc_lock);
 	kc_busy = 0;
 }
@@ -171,7 +177,7 @@ static void kc_thread_end(void *slot)
 	unsigned long *area;
 
 	pthread_mutex_lock(&kc_lock);
-	kc_drain_one(t);
+	kc_full_other += kc_drain_one(t);
 	area = t->area;
 	t->area = NULL;
 	pthread_mutex_unlock(&kc_lock);
@@ -193,14 +199,17 @@ static void kc_write(void)
 
 	if (!kc_on || !dir)
 		return;
-	kc_drain_self();
+	kc_drain_self(0);
 	pthread_mutex_lock(&kc_lock);
 	for (i = 0; i < KC_TASKS; i++)
 		if (kc_tasks[i].area && &kc_tasks[i] != kc_self)
-			kc_drain_one(&kc_tasks[i]);
-	if (kc_full)
-		fprintf(stderr, "kcov-collect: process %d: %lu full buffers lost PCs\n",
-			(int)getpid(), kc_full);
+			kc_full_other += kc_drain_one(&kc_tasks[i]);
+	if (kc_full_node)
+		fprintf(stderr, "kcov-collect: process %d: %lu calls to weave's node filled their buffer and lost PCs\n",
+			(int)getpid(), kc_full_node);
+	if (kc_full_other)
+		fprintf(stderr, "kcov-collect: process %d: %lu buffers filled between calls to weave's node\n",
+			(int)getpid(), kc_full_other);
 	snprintf(path, sizeof(path), "%s/pcs.%d", dir, (int)getpid());
 	f = fopen(path, "w");
 	if (f) {
@@ -223,7 +232,8 @@ static void kc_process_start(void)
 	memset(kc_tasks, 0, sizeof(kc_tasks));
 	memset(kc_set, 0, KC_SET * sizeof(*kc_set));
 	kc_count = 0;
-	kc_full = 0;
+	kc_full_node = 0;
+	kc_full_other = 0;
 	kc_self = NULL;
 	kc_busy = 0;
 	if (kc_enable())
@@ -272,9 +282,10 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	kc_resolve();
+	kc_drain_self(0);
 	ret = real_ioctl(fd, req, arg);
 	err = errno;
-	kc_drain_self();
+	kc_drain_self(1);
 	errno = err;
 	return ret;
 }
@@ -284,10 +295,10 @@ int close(int fd)
 	int ret, err;
 
 	kc_resolve();
+	kc_drain_self(0);
 	ret = real_close(fd);
 	err = errno;
-
-	kc_drain_self();
+	kc_drain_self(1);
 	errno = err;
 	return ret;
 }
@@ -298,10 +309,10 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	int err;
 
 	kc_resolve();
+	kc_drain_self(0);
 	ret = real_mmap(addr, len, prot, flags, fd, off);
 	err = errno;
-
-	kc_drain_self();
+	kc_drain_self(1);
 	errno = err;
 	return ret;
 }
@@ -311,10 +322,10 @@ int munmap(void *addr, size_t len)
 	int ret, err;
 
 	kc_resolve();
+	kc_drain_self(0);
 	ret = real_munmap(addr, len);
 	err = errno;
-
-	kc_drain_self();
+	kc_drain_self(1);
 	errno = err;
 	return ret;
 }
@@ -350,9 +361,9 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 		return real(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
-	kc_drain_self();
+	kc_drain_self(0);
 	ret = real(th, attr, kc_trampoline, s);
-	kc_drain_self();
+	kc_drain_self(0);
 	return ret;
 }
 
@@ -363,12 +374,12 @@ pid_t fork(void)
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "fork");
-	kc_drain_self();
+	kc_drain_self(0);
 	pid = real();
 	if (pid == 0 && kc_on)
 		kc_process_start();
 	else
-		kc_drain_self();
+		kc_drain_self(0);
 	return pid;
 }
 
