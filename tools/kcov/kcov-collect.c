@@ -102,23 +102,28 @@ static int kc_drain_one(struct kc_task *t)
 
 /*
  * The calling task's buffer, from user space; not again from a signal
- * handler that interrupts it.  NODE: right after a call that may reach
- * weave's node, drained right before it, so that a full buffer says the
- * call itself lost PCs.
+ * handler that interrupts it.  CALL: the call that may reach weave's node
+ * just made (drained right before it, so that a full buffer says that
+ * this call lost PCs), with ARG (an ioctl's request, a length, an fd);
+ * NULL elsewhere.
  */
-static void kc_drain_self(int node)
+static void kc_drain_self(const char *call, unsigned long arg)
 {
+	int full;
+
 	if (!kc_on || !kc_self || kc_busy)
 		return;
 	kc_busy = 1;
 	pthread_mutex_lock(&kc_lock);
-	if (kc_drain_one(kc_self)) {
-		if (node)
-			kc_full_node++;
-		else
-			kc_full_other++;
-	}
+	full = kc_drain_one(kc_self);
+	if (full && call)
+		kc_full_node++;
+	else if (full)
+		kc_full_other++;
 	pthread_mutex_unlock(&kc_lock);
+	if (full && call)
+		fprintf(stderr, "kcov-collect: %s %#lx filled its task's buffer\n",
+			call, arg);
 	kc_busy = 0;
 }
 
@@ -199,7 +204,7 @@ static void kc_write(void)
 
 	if (!kc_on || !dir)
 		return;
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	pthread_mutex_lock(&kc_lock);
 	for (i = 0; i < KC_TASKS; i++)
 		if (kc_tasks[i].area && &kc_tasks[i] != kc_self)
@@ -282,10 +287,10 @@ int ioctl(int fd, unsigned long req, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	kc_resolve();
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	ret = real_ioctl(fd, req, arg);
 	err = errno;
-	kc_drain_self(1);
+	kc_drain_self("ioctl", req);
 	errno = err;
 	return ret;
 }
@@ -295,10 +300,10 @@ int close(int fd)
 	int ret, err;
 
 	kc_resolve();
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	ret = real_close(fd);
 	err = errno;
-	kc_drain_self(1);
+	kc_drain_self("close", fd);
 	errno = err;
 	return ret;
 }
@@ -309,10 +314,10 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 	int err;
 
 	kc_resolve();
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	ret = real_mmap(addr, len, prot, flags, fd, off);
 	err = errno;
-	kc_drain_self(1);
+	kc_drain_self("mmap", len);
 	errno = err;
 	return ret;
 }
@@ -322,10 +327,10 @@ int munmap(void *addr, size_t len)
 	int ret, err;
 
 	kc_resolve();
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	ret = real_munmap(addr, len);
 	err = errno;
-	kc_drain_self(1);
+	kc_drain_self("munmap", len);
 	errno = err;
 	return ret;
 }
@@ -361,9 +366,9 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 		return real(th, attr, fn, arg);
 	s->fn = fn;
 	s->arg = arg;
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	ret = real(th, attr, kc_trampoline, s);
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	return ret;
 }
 
@@ -374,12 +379,12 @@ pid_t fork(void)
 
 	if (!real)
 		real = dlsym(RTLD_NEXT, "fork");
-	kc_drain_self(0);
+	kc_drain_self(NULL, 0);
 	pid = real();
 	if (pid == 0 && kc_on)
 		kc_process_start();
 	else
-		kc_drain_self(0);
+		kc_drain_self(NULL, 0);
 	return pid;
 }
 
