@@ -341,8 +341,9 @@ syz: | $(CACHE)/kernels.mk
 	scripts/syz-run.sh $(CACHE) $(SYZKALLER) $(HOURS) $(BUILD)/syz/campaign
 
 # After `make syz`: weave's own fuzzer suites for as long as the campaign
-# ran (or SYZ_SECONDS), on the same kernel, under a KCOV collector; both
-# coverages of kmod/ measured the same way.
+# ran (or SYZ_SECONDS; 0: no run, the last one measured again), on the
+# same kernel, under a KCOV collector; both coverages of kmod/ measured
+# the same way, each against its own weave.ko.
 .PHONY: syz-compare
 syz-compare: all
 	scripts/syz-fuzzcover.sh $(CACHE) $(or $(SYZ_SECONDS),-) $(BUILD)/syz/campaign

@@ -6,7 +6,8 @@
 # the rendered documentation, the uAPI and library
 # headers compiled standalone, libweave's exported ABI against its header
 # and version script, the manual pages (mandoc -Tlint, one per function),
-# the layering of kmod/ (scripts/layers.py), the syzkaller descriptions
+# the layering of kmod/ (scripts/layers.py), the KCOV coverage measure
+# (scripts/kcov-lines.py --self-test), the syzkaller descriptions
 # (scripts/syz-consts.py, scripts/syz-check.sh), and for each kernel a full
 # W=1 build with sparse (C=2) that must print nothing.
 #
@@ -45,6 +46,8 @@ scripts/layers.py --dot build/lint/kmod-layers.dot > "$tmp" 2>&1
 result "kmod/ is a stack: the layer table of Documentation/weave.rst holds" $? "$tmp"
 scripts/layers.py --self-test > "$tmp" 2>&1
 result "the layer check names a planted upward call and an overlong function" $? "$tmp"
+timeout 300 scripts/kcov-lines.py --self-test > "$tmp" 2>&1
+result "kcov-lines.py maps planted KCOV PCs of both conventions to their functions" $? "$tmp"
 
 # The syzkaller descriptions of the uAPI (tools/syz): their const file is
 # what the header makes now, and they name every constant of it; where a

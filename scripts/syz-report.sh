@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Prints what a syzkaller campaign of `make syz` found: its executions,
-# the coverage of weave.ko's functions and lines (syz-manager's own
-# coverage report, restricted to kmod/), the functions it never reached,
-# and each crash with its report and C reproducer.
+# the coverage of weave.ko's functions and lines of kmod/ (syz-manager's
+# raw PCs, measured by scripts/kcov-lines.py), the functions it never
+# reached, and each crash with its report and C reproducer.
 #
 # --fetch saves, from the running manager, what the report needs once it
 # has stopped (OUT/cover/): its metrics, its coverage by function and by
@@ -45,20 +45,27 @@ echo "executions:     $(metric syz_exec_total)"
 echo "corpus:         $(metric syz_corpus_cover) PCs of coverage (whole kernel)"
 echo "crashes seen:   $(metric syz_crash_total)"
 
-# Coverage of kmod/: syz-manager names weave.ko's sources by the path
-# they were built from, build/kmod/KVER/kmod/FILE.
-if [ -s "$cover/filecover" ] && [ -s "$cover/funccover" ]; then
-	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ {
-			cl += $3; tl += $4; cp += $5; tp += $6 }
-		END { printf "weave.ko lines: %d of %d (%.1f%%) in kmod/; PCs %d of %d\n",
-			cl, tl, tl ? 100 * cl / tl : 0, cp, tp }' "$cover/filecover"
-	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ { n++; if ($4 > 0) c++ }
-		END { printf "weave.ko functions: %d of %d reached (%.1f%%)\n",
-			c, n, n ? 100 * c / n : 0 }' "$cover/funccover"
-	echo "functions never reached:"
-	awk -F, '$2 ~ /(^|\/)kmod\/[^/]*$/ && $4 == 0 {
-			f = $2; sub(/.*\//, "", f); print "  " f ": " $3 }' \
-		"$cover/funccover" | sort
+# Coverage of kmod/: syzkaller's raw PCs (/rawcover) measured by
+# scripts/kcov-lines.py against the weave.ko the campaign fuzzed
+# (OUT/ko/weave.ko; for an older campaign, the file /modules names), at
+# the .text address /modules gives.  syz-manager's own /funccover
+# attributes the .cold parts of weave.ko's functions to the wrong
+# functions (it places every section's code at .text's address).
+if [ -s "$cover/rawcover" ] && [ -s "$cover/modules" ]; then
+	set -- $(python3 -c '
+import json, sys
+m = next(m for m in json.load(open(sys.argv[1])) if m["Name"] == "weave")
+print(hex(m["Addr"]), m["Path"])' "$cover/modules")
+	text=$1 ko=$2
+	[ ! -f "$out/ko/weave.ko" ] || ko=$out/ko/weave.ko
+	if [ -n "$(find "$ko" -newer "$out/manager.cfg" 2>/dev/null)" ]; then
+		echo "syz-report: $ko was rebuilt after the campaign began:" \
+			"its coverage cannot be measured" >&2
+	else
+		"$(dirname "$0")/kcov-lines.py" --unreached \
+			--set syzkaller "$ko" "$cover/rawcover" call "$text" |
+			sed 's/^syzkaller: //; s/^functions none of them reaches/functions never reached/'
+	fi
 else
 	echo "weave.ko coverage: none fetched (see $out/manager.log)"
 fi

@@ -51,6 +51,12 @@ nice -n 19 scripts/kbuild.sh "$kdir/build" "$kmod" > "$out/kbuild.log" 2>&1 ||
 	{ tail -n 30 "$out/kbuild.log" >&2; exit 1; }
 grep -q __sanitizer_cov_trace_pc "$kmod/weave.ko" ||
 	{ echo "syz: $kmod/weave.ko is not instrumented by KCOV" >&2; exit 1; }
+# The campaign keeps the weave.ko it fuzzes (OUT/ko/): the guest loads it,
+# syz-manager symbolises it, and scripts/syz-report.sh and
+# scripts/syz-fuzzcover.sh measure its PCs against it, however often
+# build/kmod is rebuilt meanwhile.
+mkdir -p "$out/ko"
+cp "$kmod/weave.ko" "$out/ko/weave.ko"
 
 # sshd for the guest, from Debian's packages, unpacked (not installed).
 debs=$cache/syz-guest/debs
@@ -80,7 +86,7 @@ for m in $(modinfo -F depends "$kmod/weave.ko" | tr ',' ' '); do
 	modprobe -d "$kdir" -S "$kver" --show-depends "$m" |
 		sed -n 's/^insmod \([^ ]*\).*/\1/p'
 done | awk '!seen[$0]++' > "$out/modules"
-echo "$kmod/weave.ko" >> "$out/modules"
+echo "$out/ko/weave.ko" >> "$out/modules"
 
 # The calls of weave's node: its own ioctls, PRIME and mmap on its
 # buffers, and the DRM core calls dev_weave.txt lets take its fd.
@@ -96,6 +102,15 @@ cmdline="no_timer_check acpi=noirq no5lvl net.ifnames=0"
 [ "${SYZ_LEAK:-0}" = 1 ] || cmdline="$cmdline kmemleak=off"
 # The guest sees the host's files under /host (scripts/syz-guest-rdinit).
 cmdline="$cmdline weave_init=/host$top/scripts/syz-guest-init weave_syz=/host$out"
+# The sources: the kernel's debug info names them by their absolute paths
+# (the KCOV kernel's build folder, .cache/debug-kernel-kcov/KEY/src), and
+# weave.ko's by build/kmod/KVER/kmod/FILE.  syz-manager joins a path it
+# cannot place under kernel_obj or kernel_build_src to kernel_src; with
+# build/source there, it looked for build/source/work/..., found no file
+# and left /filecover empty.  With "/" for both, every path is its own.
+# (A crash's maintainers, which syz-manager asks scripts/get_maintainer.pl
+# of kernel_src for once the report is symbolised, are then not found: its
+# log says so; the report is kept.)
 cat > "$out/manager.cfg" <<EOF
 {
 	"name": "weave",
@@ -103,8 +118,9 @@ cat > "$out/manager.cfg" <<EOF
 	"http": "127.0.0.1:$port",
 	"workdir": "$out/workdir",
 	"kernel_obj": "$kdir/build",
-	"kernel_src": "$kdir/build/source",
-	"module_obj": ["$kmod"],
+	"kernel_src": "/",
+	"kernel_build_src": "/",
+	"module_obj": ["$out/ko"],
 	"image": "$out/disk.img",
 	"sshkey": "$out/key",
 	"ssh_user": "root",

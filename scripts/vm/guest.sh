@@ -287,16 +287,38 @@ fuzz)
 	n=$(echo $suites | wc -w)
 	left=${secs:-300}
 	rc=0
-	# make syz's comparison (scripts/syz-fuzzcover.sh): the suites run
-	# under the KCOV collector $vm/kcov names, which keeps weave.ko's PCs.
+	# make syz's comparison (scripts/syz-fuzzcover.sh): each suite runs
+	# under the KCOV collector $vm/kcov names, which keeps the PCs that
+	# fall in weave.ko; they are printed after each suite, so that a run
+	# cut short still gives what it reached, with the address of each of
+	# weave.ko's sections (KCOV's PCs are return addresses; without
+	# CONFIG_RANDOMIZE_BASE, which the KCOV kernel leaves off, they are the
+	# addresses the module runs at).
 	kcov=$(cat "$vm/kcov" 2>/dev/null || true)
 	if [ -n "$kcov" ]; then
-		text=$(cat /sys/module/weave/sections/.text)
 		mkdir -p /tmp/kcov
-		echo "WEAVE-KCOV-TEXT: $text"
-		export LD_PRELOAD=$kcov KCOV_COLLECT_DIR=/tmp/kcov \
-			KCOV_COLLECT_RANGE=$text+$(cat /sys/module/weave/coresize)
+		[ -e /sys/kernel/debug/kcov ] ||
+			echo "WEAVE-FUZZ: no /sys/kernel/debug/kcov in this kernel"
+		for f in /sys/module/weave/sections/.*; do
+			[ -f "$f" ] && echo "WEAVE-KCOV-SECTION: ${f##*/} $(cat "$f")"
+		done
+		kcov_range=$(cat /sys/module/weave/sections/.text)+$(cat /sys/module/weave/coresize)
 	fi
+	# Runs one suite, under the collector if there is one.
+	fuzz_suite() {
+		if [ -z "$kcov" ]; then
+			"$@"
+			return
+		fi
+		r=0
+		LD_PRELOAD=$kcov KCOV_COLLECT_DIR=/tmp/kcov \
+			KCOV_COLLECT_RANGE=$kcov_range "$@" || r=$?
+		cat /tmp/kcov/pcs.* 2>/dev/null | sort -u > /tmp/kcov.suite
+		echo "WEAVE-FUZZ: $(wc -l < /tmp/kcov.suite) PCs in weave.ko from $(ls /tmp/kcov | wc -l) processes"
+		sed 's/^/WEAVE-KCOV: /' /tmp/kcov.suite
+		rm -f /tmp/kcov/pcs.* /tmp/kcov.suite
+		return $r
+	}
 	while [ "$left" -gt 0 ] && [ "$rc" -eq 0 ] && [ "$n" -gt 0 ]; do
 		run=$left
 		[ "$run" -gt 600 ] && run=600
@@ -307,7 +329,7 @@ fuzz)
 		for s in $suites; do
 			echo "WEAVE-FUZZ: $s, $each s from seed $seed"
 			WEAVE_FUZZ_SEED=$seed WEAVE_FUZZ_SECONDS=$each \
-				"$build/selftests/weave/$s" || rc=$?
+				fuzz_suite "$build/selftests/weave/$s" || rc=$?
 			if [ "$rc" -ne 0 ]; then
 				echo "WEAVE-FUZZ: $s failed; replay: make fuzz SEED=$seed SECONDS=$each FUZZ_SUITES=$s"
 				break
@@ -316,10 +338,6 @@ fuzz)
 		seed=
 	done
 	[ "$n" -gt 0 ] || { echo "WEAVE-FUZZ: no fuzzer suite"; rc=1; }
-	if [ -n "$kcov" ]; then
-		unset LD_PRELOAD
-		cat /tmp/kcov/pcs.* 2>/dev/null | sort -u | sed 's/^/WEAVE-KCOV: /'
-	fi
 	echo "WEAVE-RESULT: $rc"
 	;;
 profile)
