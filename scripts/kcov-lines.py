@@ -34,7 +34,11 @@ How a PC maps to a line:
 - A point's line is the innermost inlined frame addr2line gives that is
   in kmod/; its function is the symbol that holds it, with the suffixes
   of the compiler's parts and clones (.cold, .part.N, .isra.N,
-  .constprop.N) dropped, so that foo.cold counts as foo.  The reduced
+  .constprop.N) dropped, so that foo.cold counts as foo.  A function
+  with a symbol of its own also counts as reached when a hit point lies
+  in its code inlined into another (addr2line's inner frames): a global
+  function whose one caller in its file inlined it keeps an out-of-line
+  copy that nothing calls.  The reduced
   debug info of the KCOV kernel's builds sometimes gives only the frame
   of an inlined kernel header: such a point counts for its function
   when that function has points in kmod/, and for no line.  Other points
@@ -180,7 +184,7 @@ class Module:
     def _lines(self):
         """The kmod/ line of each point (innermost kmod/ frame), and the
         file of its outermost frame."""
-        self.line, self.file = {}, {}
+        self.line, self.file, self.inlined = {}, {}, {}
         by_sec = collections.defaultdict(list)
         for sec, off in self.points:
             by_sec[sec].append(off)
@@ -188,26 +192,33 @@ class Module:
             offs.sort()
             query = ''.join('0x%x\n' % o for o in offs)
             out = run('addr2line', '-e', self.path, '-j', sec, '-a', '-i',
-                      stdin=query)
-            chains, frames = [], None
+                      '-f', stdin=query)
+            chains, names, frames, fnames, fn = [], [], None, None, None
             for text in out.splitlines() + ['0x']:
                 if text.startswith('0x'):
                     if frames is not None:
                         chains.append(frames)
-                    frames = []
+                        names.append(fnames)
+                    frames, fnames = [], []
+                    continue
+                if fn is None:
+                    fn = text
                     continue
                 path, _, num = text.split(' ')[0].rpartition(':')
                 if num.isdigit() and '/kmod/' in '/' + path:
                     path = re.sub(r'^(.*/)?kmod/', 'kmod/', os.path.normpath(path))
                     frames.append((path, int(num)))
+                    fnames.append((path, fn))
                 else:
                     frames.append(None)
-            for off, chain in zip(offs, chains):
+                fn = None
+            for off, chain, fns in zip(offs, chains, names):
                 inner = next((fr for fr in chain if fr), None)
                 if inner:
                     self.line[(sec, off)] = inner
                     outer = next((fr for fr in reversed(chain) if fr), inner)
                     self.file[(sec, off)] = outer[0]
+                    self.inlined[(sec, off)] = fns[:-1]
 
     def func_key(self, sec, off):
         """The source function of a point: its name, or file:name."""
@@ -218,6 +229,13 @@ class Module:
         if name in self.dup:
             return '%s:%s' % (self.file.get((sec, off), '?'), name)
         return name
+
+    def inlined_keys(self, sec, off):
+        """The source functions of kmod/ inlined at a point (its frames
+        but the outermost, which is the symbol's own), as func_key names
+        them."""
+        return {'%s:%s' % (path, fn) if fn in self.dup else fn
+                for path, fn in self.inlined.get((sec, off), ())}
 
     def measured(self):
         """The points of kmod/'s functions, with their function (a point
@@ -356,6 +374,9 @@ def report(sets, unreached):
         hit, tails, census, note, where = measure(mod, name, pcs, conv, base)
         hit_lines = {mod.line[p] for p in hit if p in pts and p in mod.line}
         hit_funcs = {pts[p] for p in hit if p in pts} | (tails & funcs)
+        # A function of its own symbol whose calls were all inlined ran
+        # where its code was inlined.
+        hit_funcs |= funcs & {k for p in hit for k in mod.inlined_keys(*p)}
         reached_by[name] = (hit_funcs, funcs, mod, where)
         print('%s: weave.ko %s' % (name, mod.path))
         print('%s: %d KCOV points in kmod/ (%d of them tail jumps), on %d lines '
@@ -436,6 +457,19 @@ void caller(int x)
 	ext(6);
 	unreached_fn(x);
 }
+void inl_fn(int x);
+__attribute__((always_inline)) inline void inl_fn(int x)
+{
+	if (x > 7)
+		ext(7);
+	else
+		ext(8);
+}
+void inl_caller(int x)
+{
+	inl_fn(x);
+	ext(9);
+}
 '''
 
 
@@ -499,6 +533,20 @@ def self_test():
               outs['wrong'][1]['at KCOV calls'] == 0)
         check('a PC outside the module is not counted',
               outs['call'][1]['weave.ko'] == len(plant))
+        # inl_fn's out-of-line copy is never called; its code inlined
+        # in inl_caller runs.
+        inl = [p for p, k in pts.items()
+               if k == 'inl_caller' and 'inl_fn' in mod.inlined_keys(*p)]
+        check('inl_fn has points inlined in inl_caller', bool(inl))
+        pcs = os.path.join(tmp, 'inl')
+        with open(pcs, 'w') as f:
+            f.write(''.join('0x%x\n' % (bases[s] + o) for s, o in inl))
+        hit = measure(mod, 'inl', pcs, 'call', '%x' % text)[0]
+        check('a hit in inlined code reaches inl_fn, and no other PC does',
+              {k for p in hit for k in mod.inlined_keys(*p)} == {'inl_fn'} and
+              not any('inl_fn' in mod.inlined_keys(*p) for p in
+                      measure(mod, 'call', os.path.join(tmp, 'call'), 'call',
+                              '%x' % text)[0]))
     print('%d failed' % len(fails))
     return 1 if fails else 0
 
