@@ -182,6 +182,10 @@ DEBUG_SUITES := $(filter fault_inject% foreign_fence,$(SUITES))
 # Debug-kernel suites the lane runs after reloading weave.ko with
 # max_streams=256, where a client's per-slot arrays outgrow a page.
 WIDE_SUITES := $(filter fence_release,$(SUITES))
+# Suites that need a kernel with CONFIG_KCOV, the campaign's (make syz), not
+# a lane's: built, not in any list; WEAVE_SUITES=kcov_remote
+# scripts/vm/run.sh .cache KVER check runs them on that kernel.
+KCOV_SUITES := $(filter kcov_remote,$(SUITES))
 # Scenario suites the lane runs a second time with WEAVE_TEST_SUBMIT=ring,
 # their plain ENQUEUEs through shared rings (selftests/weave/weave_test_ring.h),
 # from build/selftests/weave/viaring, whose names link to the suites.
@@ -209,7 +213,7 @@ $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
 # The lists follow the suites' sources, so that a new suite joins its list.
 $(KSFT_OUT)/weave/tests: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
-	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES) $(WIDE_SUITES),$(SUITES))) > $@
+	echo $(patsubst %,./%,$(filter-out $(MULTI_SUITES) $(DEBUG_SUITES) $(WIDE_SUITES) $(KCOV_SUITES),$(SUITES))) > $@
 
 $(KSFT_OUT)/weave/tests-debug: Makefile $(wildcard selftests/weave/*.c)
 	@mkdir -p $(@D)
