@@ -64,6 +64,7 @@ double wakeup_ns(void);
 /* ring.c */
 double ring_task_ns(const struct drm_weave_device_info *info, uint32_t tasks,
 		    uint32_t *entered, int *err);
+int print_ring_one(const struct drm_weave_device_info *info, uint32_t tasks);
 
 /* fenced.c */
 double job_ns(const struct drm_weave_device_info *info, uint32_t jobs,

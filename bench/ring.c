@@ -105,3 +105,23 @@ double ring_task_ns(const struct drm_weave_device_info *info, uint32_t tasks,
 	*err = ret;
 	return ret ? -1 : elapsed;
 }
+
+/*
+ * One measurement of @tasks noop tasks through a ring of poll mode, for
+ * a profile.  Returns 0, or 1 on an error.
+ */
+int print_ring_one(const struct drm_weave_device_info *info, uint32_t tasks)
+{
+	uint32_t entered = 0;
+	double ns;
+	int err;
+
+	ns = ring_task_ns(info, tasks, &entered, &err);
+	if (ns < 0) {
+		printf("ring error %s\n", strerror(-err));
+		return 1;
+	}
+	printf("ring tasks %u ns_per_task %.0f doorbells %u\n", tasks, ns,
+	       entered);
+	return 0;
+}

@@ -74,6 +74,9 @@
  *        weave-bench -s [JOBS]    JOBS one-task submissions, each one
  *                                 ENQUEUE with the flush flag (default
  *                                 16384), for a profile
+ *        weave-bench -R [TASKS]   TASKS noop tasks through a shared ring
+ *                                 of poll mode (default 16384), for a
+ *                                 profile
  *        weave-bench -c BATCH,STREAMS,STRATEGY,MAX_TASKS [TASKS]
  *                                 one configuration (STRATEGY is
  *                                 interleave or sequential)
@@ -88,11 +91,12 @@ int main(int argc, char **argv)
 	bool replay_only = false, memory_only = false;
 	uint32_t replay_n = 0;
 	bool replay_one = false, job_one = false, submit_one = false;
+	bool ring_one = false;
 	double bytes_per_task;
 	int fd, err, opt, failed = 0;
 	uint32_t tasks = 16384;
 
-	while ((opt = getopt(argc, argv, "c:e:fgjmpr:st")) != -1) {
+	while ((opt = getopt(argc, argv, "c:e:fgjmpr:Rst")) != -1) {
 		if (opt == 'c') {
 			one = optarg;
 		} else if (opt == 'f') {
@@ -108,12 +112,14 @@ int main(int argc, char **argv)
 			replay_one = opt == 'r';
 		} else if (opt == 's') {
 			submit_one = true;
+		} else if (opt == 'R') {
+			ring_one = true;
 		} else if (opt == 'p') {
 			pending_only = true;
 		} else if (opt == 't') {
 			targets_only = true;
 		} else {
-			fprintf(stderr, "usage: weave-bench [-t | -m | -p | -f | -g | -j | -s | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
+			fprintf(stderr, "usage: weave-bench [-t | -m | -p | -f | -g | -j | -s | -R | -r N | -e N | -c BATCH,STREAMS,STRATEGY,MAX_TASKS] [TASKS]\n");
 			return 2;
 		}
 	}
@@ -149,6 +155,8 @@ int main(int argc, char **argv)
 		return print_job_one(&info, tasks);
 	if (submit_one)
 		return print_submit_one(&info, tasks);
+	if (ring_one)
+		return print_ring_one(&info, tasks);
 
 	if (!targets_only && !memory_only)
 		failed |= print_sweep(&info, tasks);

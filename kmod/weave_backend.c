@@ -32,6 +32,7 @@
 #include "weave_fence.h"
 #include "weave_insync.h"
 #include "weave_job.h"
+#include "weave_job_cache.h"
 #include "weave_lists.h"
 #include "weave_staging.h"
 #include "weave_trace.h"
@@ -129,22 +130,6 @@ static const enum drm_sched_priority weave_prio_map[WEAVE_NUM_PRIOS] = {
 	[DRM_WEAVE_PRIORITY_HIGH] = DRM_SCHED_PRIORITY_HIGH,
 };
 
-/*
- * Change the size of new jobs' task arrays to the threshold the core gave
- * create_stream, and drop the spare task array, which has the old size.
- * Under the client's mutex.
- */
-static void weave_ectx_set_task_hint(struct weave_ectx *ctx, u32 task_hint)
-{
-	void *spare = xchg(&ctx->spare_tasks, NULL);
-
-	if (spare) {
-		weave_eng_job_bytes_sub(ctx, ctx->task_hint);
-		kvfree(spare);
-	}
-	ctx->task_hint = task_hint;
-}
-
 static struct weave_bstream *weave_engine_create_stream(void *backend,
 							u32 slot,
 							u32 max_tasks)
@@ -160,7 +145,7 @@ static struct weave_bstream *weave_engine_create_stream(void *backend,
 	 * given the same, so this changes the hint only before the first job.
 	 */
 	if (ctx->task_hint != max_tasks)
-		weave_ectx_set_task_hint(ctx, max_tasks);
+		weave_eng_job_set_task_hint(ctx, max_tasks);
 	bs = kzalloc(sizeof(*bs), GFP_KERNEL_ACCOUNT);
 	if (!bs)
 		return ERR_PTR(-ENOMEM);

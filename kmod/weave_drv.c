@@ -115,6 +115,10 @@
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
  *    the places above where a last reference goes.
+ * 9. &weave_ectx.spare_lock, a spinlock taken with interrupts off around
+ *    a client's spare task arrays and nothing else: a leaf.  A job's
+ *    allocation takes it under the client's mutex, a job's free wherever
+ *    the job is freed.
  *
  * The debugfs files (see "DOC: debugfs") read what they show under its
  * locks, in this order: &weave_device.clients_lock and a client's mutex,

@@ -68,6 +68,12 @@ struct weave_limits {
  */
 #define WEAVE_MAX_LIVE_FAILURES		1024
 
+/*
+ * WEAVE_SPARE_TASKS - Freed jobs' task arrays a client keeps: one for the
+ * job being built while another runs, one for the next.
+ */
+#define WEAVE_SPARE_TASKS		2
+
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
 #define WEAVE_MAX_QUEUES		16
 /**
@@ -219,10 +225,17 @@ struct weave_ectx {
 	 */
 	u32 task_hint;
 	/**
-	 * @spare_tasks: A freed job's task array of @task_hint entries, kept
-	 * for the next job (exchanged atomically), or NULL.
+	 * @spare_lock: Guards @spare_tasks and @nspare, and @task_hint's
+	 * changes; taken with interrupts off, innermost.
 	 */
-	void *spare_tasks;
+	spinlock_t spare_lock;
+	/**
+	 * @spare_tasks: Freed jobs' task arrays of @task_hint entries, kept
+	 * for the next jobs: the first @nspare.
+	 */
+	void *spare_tasks[WEAVE_SPARE_TASKS];
+	/** @nspare: Entries of @spare_tasks in use. */
+	u32 nspare;
 	/**
 	 * @reserve: A job made ahead and not used yet, or NULL: room for one
 	 * task that enqueue has no memory to encode where the core cannot
@@ -319,6 +332,13 @@ struct weave_ectx {
 	 * taken by the workers under the graph's lock.
 	 */
 	struct weave_fstash fstash;
+	/**
+	 * @fstash_busy: jiffies of the last reservation in @fstash made with
+	 * tasks pending: an idle client trims @fstash only a second after,
+	 * so that one whose queue drains between calls keeps what it uses.
+	 * Under the client's mutex.
+	 */
+	unsigned long fstash_busy;
 	/** @ostash: The record kept for @overflow, until it is made. */
 	struct weave_fstash ostash;
 	/**

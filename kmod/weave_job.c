@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: the soft engine's jobs and what they hold: their allocation,
- * growth, freeing and recycling, and the lifetimes of the engine context,
+ * growth and freeing (their recycling is weave_job_cache.c's), and the
+ * lifetimes of the engine context,
  * backend streams, logical streams and templates, which the last job lets
  * go of.
  */
@@ -29,6 +30,7 @@
 #include "weave_fence.h"
 #include "weave_insync.h"
 #include "weave_job.h"
+#include "weave_job_cache.h"
 #include "weave_lists.h"
 #include "weave_staging.h"
 
@@ -55,18 +57,6 @@ void weave_eng_job_release_tasks(struct weave_job *job)
 	job->pending = 0;
 }
 
-/* Count @n more entries of job task arrays in &weave_ectx.job_bytes. */
-static void weave_job_bytes_add(struct weave_ectx *ctx, u32 n)
-{
-	atomic64_add((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
-}
-
-/* Count @n entries of job task arrays fewer. */
-void weave_eng_job_bytes_sub(struct weave_ectx *ctx, u32 n)
-{
-	atomic64_sub((u64)n * sizeof(struct weave_etask), &ctx->job_bytes);
-}
-
 /*
  * Free a job and drop its module reference, a grace period after
  * weave_eng_job_free(), which thus never runs after the module_put(); module
@@ -90,123 +80,6 @@ void weave_eng_job_put_bo(struct drm_gem_object *obj)
 	drm_gem_object_put(obj);
 }
 
-/**
- * DOC: job recycling
- *
- * A client's freed jobs do not go back to the slab: up to
- * %WEAVE_JOB_CACHE of them wait in &weave_ectx.job_cache for its next
- * jobs, each with its arrays of buffers, dependencies and tallies (when
- * they are small: at most %WEAVE_JOB_CACHE_ENTRIES entries) and, if it
- * never ran, its hardware fence.  A job that ran leaves its hardware
- * fence to the scheduler's fences, which hold it, and its proxy to the
- * reservation objects: fences are not recycled.  Nor are task arrays,
- * which the client keeps one of in &weave_ectx.spare_tasks, counted in
- * its usage.  The memory stays charged to the cgroup that allocated it
- * (%GFP_KERNEL_ACCOUNT), and is freed with the context, once the client
- * has closed its file and its last job is freed.  A cached job holds no
- * module reference, so the module's reference count while a client is
- * idle is what it was without the cache: a job that goes to the cache
- * drops its own with module_put() as the last thing weave_eng_job_free()
- * does, after which it runs no module code but its return, which module
- * exit's synchronize_rcu_tasks() waits for (see "DOC: fences", Unload);
- * weave_job_attach() takes one again when it is reused.
- *
- * Any thread that frees a job may add it to the cache; only the client's
- * allocations take from it, under the client's mutex: the llist's one
- * consumer.
- */
-
-/* Freed jobs a client keeps for reuse. */
-#define WEAVE_JOB_CACHE		8
-/* The most entries of each array a cached job keeps. */
-#define WEAVE_JOB_CACHE_ENTRIES	64
-
-/* Free @job's arrays of buffers, dependencies, tallies and its fence. */
-static void weave_job_free_arrays(struct weave_job *job)
-{
-	kfree(job->hw);
-	kvfree(job->bos);
-	kvfree(job->objs);
-	if (job->deps != job->dep0)
-		kvfree(job->deps);
-	if (job->tallies != job->tally0)
-		kvfree(job->tallies);
-}
-
-/*
- * Keep @job, which holds nothing any more but its arrays and its unused
- * hardware fence, for the client's next job.
- * Return: true if it is kept.
- */
-static bool weave_job_recycle(struct weave_ectx *ctx, struct weave_job *job)
-{
-	if (atomic_inc_return(&ctx->job_cached) > WEAVE_JOB_CACHE) {
-		atomic_dec(&ctx->job_cached);
-		return false;
-	}
-	if (job->cbos > WEAVE_JOB_CACHE_ENTRIES) {
-		kvfree(job->bos);
-		kvfree(job->objs);
-		job->bos = NULL;
-		job->objs = NULL;
-		job->cbos = 0;
-	}
-	if (job->cdeps > WEAVE_JOB_CACHE_ENTRIES) {
-		kvfree(job->deps);
-		job->deps = job->dep0;
-		job->cdeps = ARRAY_SIZE(job->dep0);
-	}
-	if (job->ctallies > WEAVE_JOB_CACHE_ENTRIES) {
-		kvfree(job->tallies);
-		job->tallies = job->tally0;
-		job->ctallies = ARRAY_SIZE(job->tally0);
-	}
-	llist_add(&job->cache, &ctx->job_cache);
-	return true;
-}
-
-/*
- * A job of the client's cache, of @size bytes, zeroed but for the arrays
- * and fence it kept, or NULL if the cache is empty.
- *
- * Context: The client's mutex held: the cache's one consumer.
- */
-static struct weave_job *weave_job_reuse(struct weave_ectx *ctx, size_t size)
-{
-	struct llist_node *node = llist_del_first(&ctx->job_cache);
-	struct weave_job *job, keep;
-
-	if (!node)
-		return NULL;
-	atomic_dec(&ctx->job_cached);
-	job = llist_entry(node, struct weave_job, cache);
-	keep = *job;
-	memset(job, 0, size);
-	job->bos = keep.bos;
-	job->objs = keep.objs;
-	job->cbos = keep.cbos;
-	job->deps = keep.deps == keep.dep0 ? job->dep0 : keep.deps;
-	job->cdeps = keep.cdeps;
-	job->tallies = keep.tallies == keep.tally0 ? job->tally0 :
-						     keep.tallies;
-	job->ctallies = keep.ctallies;
-	job->hw = keep.hw;
-	if (job->hw)
-		memset(job->hw, 0, sizeof(*job->hw));
-	return job;
-}
-
-/* Free the jobs of a context's cache, @first on. */
-static void weave_job_cache_free(struct llist_node *first)
-{
-	struct weave_job *job, *next;
-
-	llist_for_each_entry_safe(job, next, first, cache) {
-		weave_job_free_arrays(job);
-		kfree(job);
-	}
-}
-
 /*
  * Free what the job holds.  A pushed job's scheduler job is cleaned up
  * already; one never pushed has none.  The job itself goes to the client's
@@ -224,15 +97,14 @@ void weave_eng_job_free(struct weave_job *job)
 		weave_eng_insync_put(job->tallies[i].insync);
 	}
 	/*
-	 * Keep one task array for the next job: allocations are zeroed.  It
+	 * Keep the task array for the next jobs: allocations are zeroed.  It
 	 * stays counted in job_bytes; an array freed below leaves it.
 	 */
 	if (job->tmpl) {
 		weave_eng_template_put(job->tmpl);
 		job->tasks = NULL;
-	} else if (job->ctasks == ctx->task_hint &&
-		   !cmpxchg(&ctx->spare_tasks, NULL, job->tasks)) {
-		job->tasks = NULL;
+	} else {
+		weave_eng_job_spare_put(job);
 	}
 	if (job->tasks)
 		weave_eng_job_bytes_sub(ctx, job->ctasks);
@@ -251,9 +123,9 @@ void weave_eng_job_free(struct weave_job *job)
 	kref_put(&job->bs->ref, weave_eng_bstream_release);
 	atomic64_dec(&ctx->jobs);
 	/* Cached, @job may be reused or freed at once: not touched again. */
-	cached = weave_job_recycle(ctx, job);
+	cached = weave_eng_job_recycle(ctx, job);
 	if (!cached)
-		weave_job_free_arrays(job);
+		weave_eng_job_free_arrays(job);
 	weave_eng_ctx_put(ctx);
 	/* The last thing done here: see "DOC: fences", Unload. */
 	if (cached)
@@ -290,7 +162,7 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx, bool reuse)
 	struct weave_job *job;
 	size_t size = struct_size(job, slots, BITS_TO_LONGS(ctx->max_streams));
 
-	job = reuse ? weave_job_reuse(ctx, size) : NULL;
+	job = reuse ? weave_eng_job_reuse(ctx, size) : NULL;
 	if (!job) {
 		job = kzalloc(size, GFP_KERNEL_ACCOUNT);
 		if (!job)
@@ -313,7 +185,7 @@ static struct weave_job *weave_job_zalloc(struct weave_ectx *ctx, bool reuse)
 static void weave_job_unmake(struct weave_job *job)
 {
 	weave_eng_proxy_put(job->proxy);
-	weave_job_free_arrays(job);
+	weave_eng_job_free_arrays(job);
 	kfree(job);
 }
 
@@ -335,14 +207,14 @@ struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 	job = weave_job_zalloc(ctx, true);
 	if (!job)
 		return NULL;
-	/* The spare has task_hint entries and is counted already. */
+	/* A spare has task_hint entries and is counted already. */
 	if (want == ctx->task_hint)
-		job->tasks = xchg(&ctx->spare_tasks, NULL);
+		job->tasks = weave_eng_job_spare_take(ctx);
 	if (!job->tasks) {
 		job->tasks = kvmalloc_array(want, sizeof(*job->tasks),
 					    GFP_KERNEL_ACCOUNT);
 		if (job->tasks)
-			weave_job_bytes_add(ctx, want);
+			weave_eng_job_bytes_add(ctx, want);
 	}
 	if (!job->hw || !job->proxy || !job->tasks) {
 		if (job->tasks)
@@ -427,7 +299,7 @@ int weave_eng_job_reserve(struct weave_job *job,
 	ret = weave_core_grow((void **)&job->tasks, &job->ctasks,
 			      job->ntasks + 1, sizeof(*job->tasks));
 	if (job->ctasks != cap)
-		weave_job_bytes_add(ctx, job->ctasks - cap);
+		weave_eng_job_bytes_add(ctx, job->ctasks - cap);
 	/* @objs has the capacity of @bos: grow it first. */
 	if (!ret)
 		ret = weave_core_grow((void **)&job->objs, &cobjs, need,
@@ -542,7 +414,7 @@ struct weave_job *weave_eng_job_take_reserve(struct weave_bstream *bs,
 		kfree(*more);
 		*more = NULL;
 	}
-	weave_job_bytes_add(ctx, job->ctasks);
+	weave_eng_job_bytes_add(ctx, job->ctasks);
 	weave_job_attach(job, bs);
 	return job;
 }
@@ -616,6 +488,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1);
 	ctx->max_streams = max_streams;
 	ctx->task_hint = 8;
+	spin_lock_init(&ctx->spare_lock);
 	INIT_LIST_HEAD(&ctx->unpushed);
 	init_llist_head(&ctx->job_cache);
 	for (i = 0; i < max_streams; i++)
@@ -627,6 +500,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 	weave_fg_owner_init(&ctx->fowner, ctx->id, WEAVE_MAX_LIVE_FAILURES,
 			    limits->max_client_claims);
 	weave_fg_stash_init(&ctx->fstash);
+	ctx->fstash_busy = jiffies;
 	weave_fg_stash_init(&ctx->ostash);
 	return ctx;
 }
@@ -652,7 +526,7 @@ static void weave_ectx_release(struct kref *ref)
 			!weave_core_arena_idle(&es->staging));
 		kvfree(es->staging.base);
 	}
-	kvfree(ctx->spare_tasks);
+	weave_eng_job_spares_free(ctx);
 	weave_eng_job_free_reserve(ctx->reserve);
 	kfree(ctx->slots);
 	if (ctx->overflow)
@@ -662,7 +536,7 @@ static void weave_ectx_release(struct kref *ref)
 	weave_fg_stash_drain(&ctx->ostash);
 	/* Maybe the device's last reference: see weave_eng_fini(). */
 	drm_dev_put(ctx->drm);
-	weave_job_cache_free(cache);
+	weave_eng_job_cache_free(cache);
 	kfree_rcu(ctx, rcu);
 }
 

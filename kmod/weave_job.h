@@ -360,7 +360,6 @@ struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
 					   struct weave_template *tmpl,
 					   u32 ndeps);
 
-void weave_eng_job_bytes_sub(struct weave_ectx *ctx, u32 n);
 struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs);
 int weave_eng_job_reserve(struct weave_job *job, const struct weave_entry *task,
 			  u32 ndeps);

@@ -7,6 +7,7 @@
 #include <linux/dma-fence.h>
 #include <linux/err.h>
 #include <linux/gfp.h>
+#include <linux/jiffies.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/slab.h>
@@ -84,14 +85,20 @@
  * @queued_only: Count only the tasks that a recording stream queues, not
  *	the launches its recording takes.
  *
- * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to hold one record
- * more per task and %WEAVE_CLAIM_NODES claim nodes more per write binding
- * (the most that a task's failure, skip or write may take), up to the
- * client's limits: max_live_failures records and max_client_claims
- * nodes.  So the stash holds at most as much again as the client's
- * failures may.  A client with no task pending first gives back what its
- * stash holds past what these tasks need.  Also keeps the record of the
- * overflow failure until it is made.
+ * Fills the client's stash, with %GFP_KERNEL_ACCOUNT, to hold a record
+ * for each task pending and each of these (the most that a task's
+ * failure, skip or write may take: a task takes its record while it is
+ * counted pending, before its job is released) and %WEAVE_CLAIM_NODES
+ * claim nodes more per write binding, up to the client's limits:
+ * max_live_failures records and max_client_claims nodes.  So the stash
+ * holds at most as much again as the client's failures may.  A client
+ * with no task pending first gives back the claim nodes its stash holds
+ * past what these tasks need, and its records too unless it had tasks
+ * pending within the last second (&weave_ectx.fstash_busy): one whose queue
+ * drains between calls keeps its records (a kilobyte each, at most
+ * max_live_failures of them) instead of freeing and allocating them again
+ * each time.  Also keeps the record of the overflow failure until it is
+ * made.
  *
  * Context: Process context, the client's mutex held.
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
@@ -103,8 +110,8 @@ int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
 	const struct weave_entry *e = entries;
 	const struct weave_binding *b;
 	struct weave_failures *g = ctx->failures;
-	bool idle = !atomic64_read(&ctx->pending_tasks);
-	u64 nrec = 0, nnodes = 0;
+	u64 nrec = atomic64_read(&ctx->pending_tasks), nnodes = 0;
+	bool idle = !nrec;
 	unsigned long flags;
 	u32 i, j;
 	int ret;
@@ -120,15 +127,18 @@ int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
 	}
 	if (!idle) {
 		spin_lock_irqsave(&g->lock, flags);
-		nrec += ctx->fstash.nrecords;
 		nnodes += ctx->fstash.nnodes;
 		spin_unlock_irqrestore(&g->lock, flags);
+		ctx->fstash_busy = jiffies;
 	}
 	nrec = min_t(u64, nrec, ctx->fowner.max);
 	nnodes = min_t(u64, nnodes, ctx->fowner.max_nodes);
 
+	/* Records kept when a client drains between calls: see above. */
 	if (idle)
-		weave_fg_stash_trim(g, &ctx->fstash, nrec, nnodes);
+		weave_fg_stash_trim(g, &ctx->fstash,
+				    time_after(jiffies, ctx->fstash_busy + HZ) ?
+				    nrec : U32_MAX, nnodes);
 	ret = weave_fg_stash_refill(g, &ctx->fstash, nrec, nnodes,
 				    GFP_KERNEL_ACCOUNT);
 	if (!ret && !READ_ONCE(ctx->overflow))

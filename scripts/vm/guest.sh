@@ -357,10 +357,14 @@ profile)
 		-g none --percent-limit 0.3 2>/dev/null | grep -v -e '^$' -e swapper | head -80
 	perf report -i /tmp/perf.data --stdio --sort comm -g none 2>/dev/null |
 		grep -v -e '^$' -e '^#'
-	# Inclusive: what each function costs with its callees.
-	perf report -i /tmp/perf.data --stdio --children --sort sym -g none \
-		--comms weave-bench --percent-limit 1 2>/dev/null |
-		grep -v -e '^$' -e '^#' | head -60
+	# Inclusive: what each function costs with its callees, in the
+	# benchmark and in the ring polling thread (rings of poll mode).
+	for comm in weave-bench weave-poll/0; do
+		echo "WEAVE-PROFILE: inclusive, $comm"
+		perf report -i /tmp/perf.data --stdio --children --sort sym \
+			-g none --comms "$comm" --percent-limit 1 2>/dev/null |
+			grep -v -e '^$' -e '^#' | head -60
+	done
 	echo "WEAVE-RESULT: $rc"
 	;;
 esac

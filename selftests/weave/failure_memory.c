@@ -422,4 +422,126 @@ TEST_F(fm, reserve_is_bounded_by_the_limits)
 	free(b);
 }
 
+/* FAIL tasks that each fail a 4-byte range, and how many fit a batch. */
+#define FM_PENDING	512u
+
+/*
+ * Each task pending takes its own record when it fails, whatever other
+ * tasks were pending when it was enqueued: FAIL tasks enqueued a batch at
+ * a time behind a delay, none run yet, each fail their own range with a
+ * record of their own, not the overflow failure that records run out into.
+ */
+TEST_F(fm, pending_failures_each_get_a_record)
+{
+	uint32_t n = FM_PENDING, i, j, bo, nf;
+	struct drm_weave_check_range r[FM_CHECK];
+	struct drm_weave_failure f[FM_CHECK];
+	struct drm_weave_client_usage u;
+	struct weave_test_batch b;
+
+	if (n > self->info.max_live_failures)
+		n = self->info.max_live_failures;
+	ASSERT_LE(FM_CHECK, n);
+	ASSERT_GE(self->info.max_pending_tasks, n + 1ull);
+	self->size = (4ull * n + self->info.page_size - 1) /
+		     self->info.page_size * self->info.page_size;
+	bo = weave_test_bo(_metadata, self->fd, self->size, 0);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 1000000);
+	for (i = 0; i < n; i++) {
+		weave_test_fail_task(&b, bo, 4ull * i, 4, EIO);
+		if (b.n == WEAVE_TEST_BATCH || i + 1 == n)
+			weave_test_enqueue(_metadata, self->fd, self->stream,
+					   &b);
+	}
+	u = weave_test_client_usage(_metadata, self->fd);
+	ASSERT_LT(0u, u.pending_tasks) {
+		TH_LOG("the delay ended before the usage was read");
+	}
+	weave_test_finish(_metadata, self->fd, self->stream);
+
+	for (i = 0; i < n; i += FM_CHECK) {
+		for (j = 0; j < FM_CHECK; j++)
+			r[j] = (struct drm_weave_check_range) {
+				.handle = bo, .offset = 4ull * (i + j),
+				.size = 4,
+			};
+		nf = FM_CHECK;
+		ASSERT_EQ(0, weave_check(self->fd, r, FM_CHECK, f, &nf, NULL,
+					 NULL));
+		ASSERT_EQ(FM_CHECK, nf);
+		for (j = 0; j < FM_CHECK; j++) {
+			ASSERT_EQ(1u, r[j].nfailures);
+			EXPECT_EQ((uint32_t)DRM_WEAVE_FAILURE_KERNEL,
+				  f[r[j].first].cause) {
+				TH_LOG("task %u of %u failed without a record of its own",
+				       i + j, n);
+			}
+		}
+	}
+}
+
+/* Enqueues a noop and waits for the client to be idle; returns its usage. */
+static struct drm_weave_client_usage fm_noop_idle(struct __test_metadata *_metadata,
+						  fm_t *self)
+{
+	weave_test_enqueue_noop(_metadata, self->fd, self->stream);
+	weave_test_finish(_metadata, self->fd, self->stream);
+	return weave_test_client_idle(_metadata, self->fd);
+}
+
+/*
+ * The records an enqueue sets aside stay with a client whose queue drains
+ * between its calls, so that it does not free and allocate them again each
+ * time; once it has had nothing pending for a second, its next enqueue
+ * gives them back.  A round whose idle enqueue came too late to tell is
+ * tried again.
+ */
+TEST_F(fm, records_stay_between_calls_then_go)
+{
+	struct drm_weave_client_usage busy, kept, trimmed;
+	struct weave_test_batch b;
+	int64_t last;
+	uint32_t i, round;
+	bool told = false;
+
+	for (round = 0; round < 5 && !told; round++) {
+		weave_test_batch_init(&b);
+		weave_test_delay(&b, 100000);
+		weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+		for (i = 0; i < 4; i++) {
+			while (b.n < WEAVE_TEST_BATCH)
+				weave_test_noop(&b);
+			weave_test_enqueue(_metadata, self->fd, self->stream,
+					   &b);
+		}
+		last = weave_test_now();
+		busy = weave_test_client_usage(_metadata, self->fd);
+		ASSERT_LT(0u, busy.pending_tasks) {
+			TH_LOG("the delay ended before the usage was read");
+		}
+		weave_test_finish(_metadata, self->fd, self->stream);
+		weave_test_client_idle(_metadata, self->fd);
+		/* Idle now, and within the second. */
+		kept = fm_noop_idle(_metadata, self);
+		told = weave_test_now() - last < 800 * 1000 * 1000ll;
+		if (!told)
+			TH_LOG("round %u: the idle enqueue came too late to tell",
+			       round);
+	}
+	ASSERT_TRUE(told);
+	/* 257 records set aside, each at least 512 bytes. */
+	EXPECT_LE(257ull * 512, busy.failure_bytes);
+	EXPECT_EQ(busy.failure_bytes, kept.failure_bytes);
+
+	usleep(1500 * 1000);
+	trimmed = fm_noop_idle(_metadata, self);
+	TH_LOG("failure memory: %llu bytes busy, %llu kept, %llu after a second idle",
+	       (unsigned long long)busy.failure_bytes,
+	       (unsigned long long)kept.failure_bytes,
+	       (unsigned long long)trimmed.failure_bytes);
+	/* A record for the noop, one for the overflow failure. */
+	EXPECT_GE(2ull * FM_OBJECT_MAX, trimmed.failure_bytes);
+}
+
 TEST_HARNESS_MAIN
