@@ -199,19 +199,27 @@ static bool weave_spoll_pass(struct weave_device *wdev)
 	return progress;
 }
 
-/* The thread: poll while there is work, then sleep (see the DOC). */
+/*
+ * The thread: poll while there is work, then sleep (see the DOC).  The
+ * clock is read only on passes that consume nothing (@idle_since is zero
+ * until the first), so that a pass that consumes is not slowed by it:
+ * under TCG the clocksource is the HPET, each read of which is emulated.
+ */
 static int weave_spoll_thread(void *arg)
 {
 	struct weave_device *wdev = arg;
 	struct weave_spoll *sp = &wdev->spoll;
-	u64 idle_since = ktime_get_ns();
+	u64 idle_since = 0, now;
 
 	while (!kthread_should_stop()) {
 		if (weave_spoll_pass(wdev)) {
-			idle_since = ktime_get_ns();
+			idle_since = 0;
 			continue;
 		}
-		if (ktime_get_ns() - idle_since <
+		now = ktime_get_ns();
+		if (!idle_since)
+			idle_since = now;
+		if (now - idle_since <
 		    (u64)READ_ONCE(ring_poll_idle_us) * NSEC_PER_USEC) {
 			cond_resched();
 			continue;
@@ -225,7 +233,7 @@ static int weave_spoll_thread(void *arg)
 				atomic_xchg(&sp->kicked, 0) ||
 				kthread_should_stop());
 		weave_spoll_need_wakeup(sp, false);
-		idle_since = ktime_get_ns();
+		idle_since = 0;
 	}
 	return 0;
 }
