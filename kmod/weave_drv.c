@@ -109,6 +109,9 @@
  *    above.
  * 6. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
+ *    &weave_queue.run_lock, a queue's spinlock, taken by run_job and by
+ *    a push under the client's mutex, around the choice of who runs a
+ *    job next and nothing else but the hardware fence's init: a leaf.
  * 7. Fence locks: a gate's or hardware fence's own spinlock.
  * 8. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The

@@ -258,6 +258,12 @@ struct weave_ectx {
 	 * Running jobs stop, new ones skip.
 	 */
 	atomic_t aborted;
+	/**
+	 * @unrun: Jobs pushed whose tasks have not all run (or been cut
+	 * short): a job may run eagerly at its push only when there is none
+	 * (see "DOC: hardware queues", Eager runs).
+	 */
+	atomic_t unrun;
 	/** @pending_tasks: Enqueued tasks not yet completed. */
 	atomic64_t pending_tasks;
 	/** @staged_bytes: Host-write bytes staged and not yet written. */

@@ -69,6 +69,23 @@ static void weave_job_free_rcu(struct rcu_head *rcu)
 }
 
 /**
+ * weave_eng_job_ran() - Count a pushed job's tasks as run.
+ * @job: The job, its tasks all run or cut short, or freed without running.
+ *
+ * Takes it out of &weave_ectx.unrun once, if it was counted there.
+ *
+ * Context: The thread that ran the job, before it signals its hardware
+ * fence; or the job's free.
+ */
+void weave_eng_job_ran(struct weave_job *job)
+{
+	if (job->unrun) {
+		job->unrun = false;
+		atomic_dec(&job->ctx->unrun);
+	}
+}
+
+/**
  * weave_eng_job_put_bo() - Drop a job's pin and reference of a buffer.
  * @obj: The buffer.
  *
@@ -112,8 +129,12 @@ void weave_eng_job_free(struct weave_job *job)
 		weave_eng_job_put_bo(job->bos[i].obj);
 	for (i = 0; i < job->ndeps; i++)
 		dma_fence_put(job->deps[i]);
-	/* The hardware fence of a job that ran lives on in the scheduler's. */
-	if (job->started) {
+	weave_eng_job_ran(job);
+	/*
+	 * The hardware fence of a job that ran lives on in the scheduler's;
+	 * one that ran eagerly and was never run_job's is let go here.
+	 */
+	if (job->started || job->eager) {
 		dma_fence_put(&job->hw->base);
 		job->hw = NULL;
 	}

@@ -14,6 +14,7 @@
 #include <linux/llist.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
+#include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -176,6 +177,17 @@ struct weave_job {
 	u64 kcov_handle;
 	/** @started: run_job was called; under the scheduler's serialisation. */
 	bool started;
+	/**
+	 * @eager: Its tasks ran at its push, before the scheduler had it, and
+	 * its hardware fence is signalled (see "DOC: hardware queues", Eager
+	 * runs).  Set under the client's mutex before the push.
+	 */
+	bool eager;
+	/**
+	 * @unrun: Counted in &weave_ectx.unrun, from its push until its tasks
+	 * are done (or it is freed without running).
+	 */
+	bool unrun;
 	/** @abort: Zero, or the negative errno that cuts the job short. */
 	int abort;
 	/** @prio: The highest &enum drm_weave_priority of its streams. */
@@ -261,9 +273,23 @@ struct weave_queue {
 	struct weave_job *running;
 	/**
 	 * @hw_jobs: Jobs handed to @wq and not yet signalled; run_job runs a
-	 * job inline only when there is none.
+	 * job inline only when there is none, and a push runs one eagerly
+	 * only then.  Raised under @run_lock.
 	 */
 	atomic_t hw_jobs;
+	/**
+	 * @run_lock: Decides who runs a job of the queue next: run_job inline,
+	 * the worker or an eager run at a push; hands out the hardware fences'
+	 * seqnos in that order, and guards @busy.  Held for no task.
+	 */
+	spinlock_t run_lock;
+	/**
+	 * @busy: A job runs inline in run_job or eagerly at its push; under
+	 * @run_lock.  A job handed to the worker meanwhile waits on @busy_wq.
+	 */
+	bool busy;
+	/** @busy_wq: Woken when @busy is cleared. */
+	wait_queue_head_t busy_wq;
 	/**
 	 * @inline_window: When the current window of the inline budget
 	 * began (ktime_get_ns()); under run_job's serialisation.
@@ -355,6 +381,7 @@ static inline u32 weave_eng_job_stream(const struct weave_job *job)
 }
 
 void weave_eng_job_release_tasks(struct weave_job *job);
+void weave_eng_job_ran(struct weave_job *job);
 void weave_eng_job_put_bo(struct drm_gem_object *obj);
 struct weave_job *weave_eng_job_alloc_from(struct weave_bstream *bs,
 					   struct weave_template *tmpl,

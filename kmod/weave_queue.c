@@ -65,6 +65,33 @@
  * comments speak of "the worker" running a job, they mean either: the two take
  * the same locks, allocate nothing and run the same code.
  *
+ * Eager runs.  A job can cost no hand-off at all: at its push, under the
+ * client's mutex, weave_eng_queue_run_now() runs it in the submitting
+ * thread when it is small and nothing may run before it, and the
+ * scheduler's run_job then finds its hardware fence signalled and returns
+ * it.  Small: at most 64 tasks, none a DELAY, that touch at most 64 KiB of
+ * pinned pages in all, one inline task's worth (a larger job goes to
+ * run_job, whose inline budget holds).  Nothing may run before it when
+ * each of its dependencies has signalled or stands for a job of its own
+ * client (a slot's last job, a proxy through a buffer; a gate, which is an
+ * in-sync or another client's work, must have signalled); every job its
+ * client pushed before has run its tasks (&weave_ectx.unrun, counted from
+ * each push until the job's tasks are done, since a finished fence
+ * signals only once the scheduler has got to its job); and its queue has
+ * no job running, inline or eagerly, or handed to the worker.
+ * &weave_queue.run_lock makes that last decision for run_job and the push
+ * alike, hands out the hardware fences' seqnos in the order their jobs
+ * run, and marks the queue busy for the run (&weave_queue.busy; a job
+ * run_job hands to the worker meanwhile waits for it to end).  So the
+ * hardware fences still signal in order, each job's tasks still run after
+ * everything they depend on, and the scheduler still orders the finished
+ * fences, out-syncs and proxies, which signal once it has got to the job,
+ * after the tasks: the completed count (%DRM_WEAVE_WAIT_SEQNO, the
+ * completion area) may then be ahead of them.  The watchdog is armed as
+ * for any run; the run is the same code, annotated as the fences'
+ * signalling path, in the submitter's time.  Its coverage is the
+ * submitter's own KCOV's, not remote.
+ *
  * Where those wake-ups run.  6.1's scheduler thread is SCHED_FIFO and wakes
  * on the CPU it last ran on, and a waiter on its own idle CPU, so a one-task
  * job there costs two cross-CPU wake-ups, as an eventfd round trip between
@@ -205,21 +232,30 @@ static void weave_job_start(struct weave_job *job)
 }
 
 /*
+ * The bytes of pinned pages @t touches when it runs, or U64_MAX for a
+ * task that may sleep (a DELAY).
+ */
+static u64 weave_task_bytes(const struct weave_etask *t)
+{
+	if (t->refused)
+		return 0;
+	if (t->kind == WEAVE_TASK_LAUNCH) {
+		if (t->kernel == DRM_WEAVE_KERNEL_DELAY)
+			return U64_MAX;
+		if (t->kernel == DRM_WEAVE_KERNEL_NOOP ||
+		    t->kernel == DRM_WEAVE_KERNEL_FAIL)
+			return 0;
+	}
+	return t->b[0].size;
+}
+
+/*
  * Whether @t may run inline in run_job: it cannot sleep (no DELAY) and
  * touches at most %WEAVE_INLINE_TASK_BYTES of pinned pages.
  */
 static bool weave_task_inline(const struct weave_etask *t)
 {
-	if (t->refused)
-		return true;
-	if (t->kind == WEAVE_TASK_LAUNCH) {
-		if (t->kernel == DRM_WEAVE_KERNEL_DELAY)
-			return false;
-		if (t->kernel == DRM_WEAVE_KERNEL_NOOP ||
-		    t->kernel == DRM_WEAVE_KERNEL_FAIL)
-			return true;
-	}
-	return t->b[0].size <= WEAVE_INLINE_TASK_BYTES;
+	return weave_task_bytes(t) <= WEAVE_INLINE_TASK_BYTES;
 }
 
 /*
@@ -286,6 +322,8 @@ static void weave_job_finish(struct weave_job *job)
 		if (ret && !err)
 			err = ret;
 	}
+	/* Before a waiter that the counts wake may push the next job. */
+	weave_eng_job_ran(job);
 	for (i = 0; i < job->ntallies; i++)
 		weave_eng_lstream_completed(job->tallies[i].ls,
 					    job->tallies[i].count);
@@ -323,6 +361,12 @@ static void weave_job_work(struct work_struct *work)
 	struct weave_queue *q = job->queue;
 	bool cookie;
 
+	/*
+	 * A job that run_job handed over while an eager run had the queue
+	 * waits for it: a bounded run of tasks that cannot sleep, which
+	 * needs nothing of this job.
+	 */
+	wait_event(q->busy_wq, !smp_load_acquire(&q->busy));
 	/* Before the critical path: its first use allocates (KCOV only). */
 	kcov_remote_start_common(job->kcov_handle);
 	cookie = dma_fence_begin_signalling();
@@ -385,28 +429,128 @@ static bool weave_job_run_inline(struct weave_job *job)
 	return done;
 }
 
+/*
+ * Let @q go after an inline or eager run, which has @busy: to the worker
+ * too, if @handoff (a job goes to it).
+ */
+static void weave_queue_release(struct weave_queue *q, bool handoff)
+{
+	spin_lock(&q->run_lock);
+	/* After the run: the next one finds its watchdog and scratch free. */
+	smp_store_release(&q->busy, false);
+	if (handoff)
+		atomic_inc(&q->hw_jobs);
+	spin_unlock(&q->run_lock);
+	wake_up(&q->busy_wq);
+}
+
 static struct dma_fence *weave_queue_run_job(struct drm_sched_job *sched_job)
 {
 	struct weave_job *job = to_weave_job(sched_job);
 	struct weave_queue *q = job->queue;
 	struct dma_fence *hw = &job->hw->base;
+	bool run_inline;
 
 	job->started = true;
-	weave_eng_hw_fence_init(job->hw, q->fence_context,
-				atomic64_inc_return(&q->fence_seqno));
 	/* The scheduler's reference, taken before the fence may signal. */
-	dma_fence_get(hw);
+	if (job->eager) {
+		dma_fence_get(hw);
+		return hw;
+	}
 	/*
 	 * run_job calls are serialised per scheduler: with no job handed to
-	 * the worker, the queue is this job's alone.
+	 * the worker and no eager run, the queue is this job's alone.
 	 */
-	if (!atomic_read_acquire(&q->hw_jobs) && weave_job_run_inline(job))
-		return hw;
-	/* The watchdog, if armed inline, runs on: the job's time goes on. */
-	atomic_inc(&q->hw_jobs);
+	spin_lock(&q->run_lock);
+	weave_eng_hw_fence_init(job->hw, q->fence_context,
+				atomic64_inc_return(&q->fence_seqno));
+	run_inline = !atomic_read_acquire(&q->hw_jobs) && !q->busy;
+	if (run_inline)
+		q->busy = true;
+	else
+		atomic_inc(&q->hw_jobs);
+	spin_unlock(&q->run_lock);
+	dma_fence_get(hw);
+	if (run_inline) {
+		run_inline = weave_job_run_inline(job);
+		/* The watchdog, if armed, runs on: the job's time goes on. */
+		weave_queue_release(q, !run_inline);
+		if (run_inline)
+			return hw;
+	}
 	INIT_WORK(&job->work, weave_job_work);
 	queue_work(q->wq, &job->work);
 	return hw;
+}
+
+/*
+ * The most tasks a job may have to run at its push, and the most bytes of
+ * pinned pages they may touch in all: one inline task's.
+ */
+#define WEAVE_EAGER_TASKS	64
+#define WEAVE_EAGER_BYTES	WEAVE_INLINE_TASK_BYTES
+
+/* Whether @job is small enough to run at its push, none of it a DELAY. */
+static bool weave_job_eager_sized(const struct weave_job *job)
+{
+	u64 bytes = 0, b;
+	u32 i;
+
+	if (job->ntasks > WEAVE_EAGER_TASKS)
+		return false;
+	for (i = 0; i < job->ntasks; i++) {
+		b = weave_task_bytes(&job->tasks[i]);
+		if (b > WEAVE_EAGER_BYTES - bytes)
+			return false;
+		bytes += b;
+	}
+	return true;
+}
+
+/**
+ * weave_eng_queue_run_now() - Run a job at its push, if nothing may run
+ * before it.
+ * @job: The job, armed, with its dependencies, not pushed yet.
+ * @settled: Whether each of its dependencies is signalled or one of its
+ *	client's own jobs (see "DOC: hardware queues", Eager runs).
+ *
+ * Runs @job's tasks now, in the caller's thread, when it has at most
+ * %WEAVE_EAGER_TASKS tasks, none a DELAY, touching at most
+ * %WEAVE_EAGER_BYTES of pinned pages in all, @settled holds,
+ * every job its client pushed before has run its tasks, and its queue has
+ * no job running or handed to the worker; then signals its hardware
+ * fence, which run_job will find signalled.
+ *
+ * Context: The client's mutex held, in a drm_dev_enter() section.
+ * Return: true if it ran the job (&weave_job.eager is set).
+ */
+bool weave_eng_queue_run_now(struct weave_job *job, bool settled)
+{
+	struct weave_queue *q = job->queue;
+	bool cookie;
+
+	if (!settled || atomic_read(&job->ctx->unrun) ||
+	    atomic_read(&job->ctx->aborted) || !weave_job_eager_sized(job))
+		return false;
+	spin_lock(&q->run_lock);
+	if (atomic_read_acquire(&q->hw_jobs) || q->busy) {
+		spin_unlock(&q->run_lock);
+		return false;
+	}
+	q->busy = true;
+	weave_eng_hw_fence_init(job->hw, q->fence_context,
+				atomic64_inc_return(&q->fence_seqno));
+	spin_unlock(&q->run_lock);
+
+	job->eager = true;
+	cookie = dma_fence_begin_signalling();
+	weave_job_start(job);
+	/* Every task may run inline: no deadline, it runs to its end. */
+	weave_job_run_tasks(job, 0);
+	weave_job_finish(job);
+	dma_fence_end_signalling(cookie);
+	weave_queue_release(q, false);
+	return true;
 }
 
 static void weave_queue_free_job(struct drm_sched_job *sched_job)
@@ -487,6 +631,8 @@ struct weave_engine *weave_eng_create(struct device *dev,
 		snprintf(q->name, sizeof(q->name), "weave-q%u", i);
 		init_waitqueue_head(&q->abort_wq);
 		atomic_set(&q->hw_jobs, 0);
+		spin_lock_init(&q->run_lock);
+		init_waitqueue_head(&q->busy_wq);
 		weave_compat_hrtimer_setup(&q->watchdog, weave_queue_watchdog);
 		q->timeout_ms = limits->job_timeout_ms;
 		q->fence_context = dma_fence_context_alloc(1);

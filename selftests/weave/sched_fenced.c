@@ -359,6 +359,101 @@ TEST_F(fenced, wait_seqno_blocks_until_done)
 	EXPECT_EQ(0, weave_wait_seqno(self->fd, self->stream, 0, 0));
 }
 
+/* --- eager runs: a job nothing may precede runs at its push ------------ */
+
+/*
+ * With the client's earlier jobs done and freed, a one-task job runs in
+ * the call that submits it (see "DOC: hardware queues", Eager runs): its
+ * stream's completed count has its seqno when the call returns, before
+ * any wait; and its slot's fence, the scheduler's, still signals.
+ */
+TEST_F(fenced, job_nothing_precedes_runs_at_its_push)
+{
+	struct drm_weave_stream_query q;
+	uint64_t seqno;
+	uint32_t i;
+
+	for (i = 0; i < 8; i++) {
+		weave_test_client_idle(_metadata, self->fd);
+		seqno = noop_flush(_metadata, self->fd, self->stream, NULL);
+		q = weave_test_squery(_metadata, self->fd, self->stream);
+		EXPECT_EQ(seqno, q.completed) {
+			TH_LOG("job %u: completed %llu of %llu when its call returned",
+			       i, (unsigned long long)q.completed,
+			       (unsigned long long)seqno);
+		}
+		weave_test_wait(_metadata, self->fd, self->stream);
+	}
+}
+
+/*
+ * A job behind one of the same stream that still runs (a delay, which
+ * never runs at its push) waits for it: nothing has completed when the
+ * second call returns, and the stream's count reaches the second seqno
+ * only after the delay.
+ */
+TEST_F(fenced, job_behind_a_running_job_waits)
+{
+	const uint32_t us = 300000;
+	struct drm_weave_stream_query q;
+	struct weave_test_batch b;
+	uint64_t first = 0, second;
+	int64_t start;
+
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, us);
+	start = weave_test_now();
+	ASSERT_EQ(0, weave_enqueue_flush(self->fd, self->stream, b.task, b.n,
+					 NULL, 0, NULL, 0, &first));
+	second = noop_flush(_metadata, self->fd, self->stream, NULL);
+	q = weave_test_squery(_metadata, self->fd, self->stream);
+	ASSERT_GT((int64_t)us * 1000, weave_test_now() - start) {
+		TH_LOG("the delay ended before the query: nothing told");
+	}
+	EXPECT_EQ(0u, q.completed);
+	ASSERT_EQ(0, weave_wait_seqno(self->fd, self->stream, second,
+				      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	EXPECT_LE((int64_t)us * 1000, weave_test_now() - start);
+	EXPECT_EQ(first + 1, second);
+}
+
+/*
+ * Across streams, through a buffer: a copy on another stream, submitted
+ * while the job that fills its source still waits behind a delay, reads
+ * what the fill wrote, not what was there before.
+ */
+TEST_F(fenced, job_reading_a_buffer_waits_for_its_writer)
+{
+	uint32_t other, dst, *map;
+	struct weave_test_batch b;
+	uint64_t seqno = 0;
+	size_t i;
+
+	other = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	dst = weave_test_bo(_metadata, self->fd, self->page, 0);
+	weave_test_batch_init(&b);
+	weave_test_delay(&b, 200000);
+	weave_test_fill_task(&b, self->bo, 0, self->page, 0x600dcafe);
+	ASSERT_EQ(0, weave_enqueue_flush(self->fd, self->stream, b.task, b.n,
+					 NULL, 0, NULL, 0, &seqno));
+	weave_test_batch_init(&b);
+	weave_test_copy_task(&b, self->bo, 0, dst, 0, self->page);
+	ASSERT_EQ(0, weave_enqueue_flush(self->fd, other, b.task, b.n, NULL,
+					 0, NULL, 0, &seqno));
+	ASSERT_EQ(0, weave_wait_seqno(self->fd, other, seqno,
+				      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	weave_test_wait(_metadata, self->fd, other);
+	map = weave_test_map(_metadata, self->fd, dst, self->page);
+	for (i = 0; i < self->page / 4; i++)
+		if (map[i] != 0x600dcafe)
+			break;
+	EXPECT_EQ(self->page / 4, i) {
+		TH_LOG("word %zu of the copy is 0x%08x", i, map[i]);
+	}
+	weave_test_unmap(_metadata, map, self->page);
+}
+
 /* Queued, not flushed: the wait does not flush, it ends at the deadline. */
 TEST_F(fenced, wait_seqno_unflushed)
 {
