@@ -25,6 +25,7 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_gem.h>
 
+#include "weave_arena.h"
 #include "weave_bo.h"
 #include "weave_engine.h"
 #include "weave_fence.h"
@@ -512,8 +513,11 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 	spin_lock_init(&ctx->spare_lock);
 	INIT_LIST_HEAD(&ctx->unpushed);
 	init_llist_head(&ctx->job_cache);
-	for (i = 0; i < max_streams; i++)
+	for (i = 0; i < max_streams; i++) {
 		INIT_LIST_HEAD(&ctx->slots[i].insyncs);
+		/* Empty, its lock ready: debugfs reads it before it is made. */
+		weave_core_arena_init(&ctx->slots[i].staging, NULL, 0);
+	}
 	spin_lock_init(&ctx->gate_lock);
 	INIT_LIST_HEAD(&ctx->gates);
 	init_waitqueue_head(&ctx->staging_wq);

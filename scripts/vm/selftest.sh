@@ -17,6 +17,8 @@ set -- \
 	'ODEBUG: free active (active state 0) object: 000000004e4e8bba object type: timer_list' \
 	'kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)' \
 	'INFO: lockdep is turned off.' \
+	'INFO: trying to register non-static key.' \
+	'turning off the locking correctness validator.' \
 	'rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:' \
 	'list_add corruption. next->prev should be prev (ffff888), but was 0000000000000000.' \
 	'UBSAN: shift-out-of-bounds in kmod/weave_core.c:10:5'
