@@ -49,8 +49,7 @@
  *   (a backport), and a long argument list with a submit workqueue and a
  *   number of run queues on 6.12: weave_compat_sched_init().  The 6.1
  *   scheduler runs run_job on its own kthread; 6.12's on the submit
- *   workqueue, for which weave passes one of its own
- *   (%WEAVE_COMPAT_SCHED_SUBMIT_WQ, see "DOC: hardware queues").
+ *   workqueue, which weave leaves it to make (see "DOC: hardware queues").
  * - drm_sched_job_init() takes a credits count since 6.8:
  *   weave_compat_sched_job_init() passes 1.
  * - 6.12's scheduler passes the error of a job's hardware fence on to its
@@ -179,35 +178,23 @@ enum drm_gem_object_status {
 #define WEAVE_COMPAT_SCHED_PRIORITY_LOW		DRM_SCHED_PRIORITY_MIN
 #endif
 
-/*
- * Whether drm_sched_init() takes a submit workqueue (6.12), on which the
- * scheduler runs run_job and free_job; 6.1's runs them on its kthread.
- */
-#if defined(WEAVE_HAVE_SCHED_INIT_ARGS)
-#define WEAVE_COMPAT_SCHED_SUBMIT_WQ	0
-#else
-#define WEAVE_COMPAT_SCHED_SUBMIT_WQ	1
-#endif
-
 /**
  * weave_compat_sched_init() - drm_sched_init() with the arguments weave uses.
  * @sched: The scheduler to initialise.
  * @ops: Its backend operations.
  * @credit_limit: Jobs the hardware queue holds at once.
  * @timeout: Job timeout in jiffies, or %MAX_SCHEDULE_TIMEOUT for none.
- * @submit_wq: Where %WEAVE_COMPAT_SCHED_SUBMIT_WQ, the workqueue of its
- *	run_job and free_job, which must outlive @sched; otherwise NULL.
  * @name: Name of the queue; must outlive @sched.
  * @dev: The device, for messages.
  *
- * A timeout work would run on the system workqueue.
+ * A timeout work would run on the system workqueue.  On 6.12 the scheduler
+ * makes its own ordered workqueue for run_job and free_job.
  *
  * Return: 0 or a negative errno.
  */
 static inline int weave_compat_sched_init(struct drm_gpu_scheduler *sched,
 					  const struct drm_sched_backend_ops *ops,
 					  u32 credit_limit, long timeout,
-					  struct workqueue_struct *submit_wq,
 					  const char *name, struct device *dev)
 {
 #if defined(WEAVE_HAVE_SCHED_INIT_ARGS)
@@ -221,7 +208,7 @@ static inline int weave_compat_sched_init(struct drm_gpu_scheduler *sched,
 
 	return drm_sched_init(sched, &args);
 #elif defined(WEAVE_HAVE_SCHED_INIT_SUBMIT_WQ)
-	return drm_sched_init(sched, ops, submit_wq, DRM_SCHED_PRIORITY_COUNT,
+	return drm_sched_init(sched, ops, NULL, DRM_SCHED_PRIORITY_COUNT,
 			      credit_limit, 0, timeout, NULL, NULL, name, dev);
 #else
 #error "unknown drm_sched_init(): extend scripts/kernel-probe.sh"

@@ -252,12 +252,6 @@ struct weave_queue {
 	 * run_job did not run inline: the "hardware".
 	 */
 	struct workqueue_struct *wq;
-	/**
-	 * @submit_wq: Where %WEAVE_COMPAT_SCHED_SUBMIT_WQ, the per-CPU
-	 * workqueue on which @sched runs run_job and free_job, so that
-	 * run_job runs on the CPU that pushed the job; else NULL.
-	 */
-	struct workqueue_struct *submit_wq;
 	/** @abort_wq: Woken when a job of the queue is aborted. */
 	wait_queue_head_t abort_wq;
 	/**

@@ -97,13 +97,14 @@
  * job there costs two cross-CPU wake-ups, as an eventfd round trip between
  * two threads does (a synchronous wake-up of the waiter does not move it: the
  * kernel keeps a woken task on its idle previous CPU).  On 6.12 the scheduler
- * runs run_job and free_job on a workqueue it is given, and each queue gives
- * it its own per-CPU one (&weave_queue.submit_wq, %WQ_HIGHPRI, with
- * %WQ_MEM_RECLAIM as the worker's): run_job then runs on the CPU that pushed
- * the job, and the waiter is woken on its own CPU, without a cross-CPU
- * wake-up.  A work item never runs twice at once, on any CPU, so run_job
- * calls stay serialised; free_job may run on another CPU meanwhile, as a
- * fence callback may anywhere.
+ * runs run_job and free_job on its own ordered workqueue, which serialises
+ * run_job calls as 6.1's thread does.  A job that runs at its push (Eager
+ * runs) costs neither wake-up on either kernel: only the scheduler's, off
+ * the submitter's path.  Until 2026-12-06 each queue gave 6.12's scheduler
+ * a per-CPU workqueue of its own, so that run_job ran on the submitting
+ * CPU; once jobs ran at their push, that only made the submitter's CPU
+ * switch to run_job and back inside the submission (a one-task job: 1.45
+ * wake-up round trips with it, 0.91 without).
  *
  * Both the inline run and the worker are the fences' signalling path,
  * annotated with dma_fence_begin_signalling(), so lockdep reports an
@@ -572,24 +573,8 @@ static const struct drm_sched_backend_ops weave_queue_ops = {
 static void weave_queue_fini(struct weave_queue *q)
 {
 	drm_sched_fini(&q->sched);
-	if (q->submit_wq)
-		destroy_workqueue(q->submit_wq);
 	destroy_workqueue(q->wq);
 	kfree(q->scratch);
-}
-
-/*
- * The scheduler's workqueue for @q where it takes one (see "DOC: hardware
- * queues", The job path): per-CPU, high priority, and on the fences'
- * signalling path as the worker's.  Returns 0 or -ENOMEM.
- */
-static int weave_queue_submit_wq(struct weave_queue *q)
-{
-	if (!WEAVE_COMPAT_SCHED_SUBMIT_WQ)
-		return 0;
-	q->submit_wq = alloc_workqueue("%s-run", WQ_HIGHPRI | WQ_MEM_RECLAIM,
-				       1, q->name);
-	return q->submit_wq ? 0 : -ENOMEM;
 }
 
 static void weave_engine_free(struct weave_engine *engine)
@@ -644,14 +629,11 @@ struct weave_engine *weave_eng_create(struct device *dev,
 			ret = -ENOMEM;
 			goto err;
 		}
-		ret = weave_queue_submit_wq(q);
-		if (ret)
-			goto err;
 		/* The hardware times its jobs: no scheduler timeout. */
 		ret = weave_compat_sched_init(&q->sched, &weave_queue_ops,
 					      WEAVE_QUEUE_CREDITS,
 					      MAX_SCHEDULE_TIMEOUT,
-					      q->submit_wq, q->name,
+					      q->name,
 					      engine->dev);
 		if (ret)
 			goto err;
@@ -660,8 +642,6 @@ struct weave_engine *weave_eng_create(struct device *dev,
 	return engine;
 
 err:
-	if (q->submit_wq)
-		destroy_workqueue(q->submit_wq);
 	if (q->wq)
 		destroy_workqueue(q->wq);
 	kfree(q->scratch);
