@@ -172,35 +172,26 @@ static void weave_job_trace_deps(struct weave_job *job)
 	}
 }
 
-/* Whether @f is the last job of one of @job's slots, before @job is. */
-static bool weave_job_slot_last(const struct weave_job *job,
-				const struct dma_fence *f)
-{
-	const struct weave_ectx *ctx = job->ctx;
-	u32 s;
-
-	for_each_set_bit(s, job->slots, ctx->max_streams)
-		if (ctx->slots[s].last == f)
-			return true;
-	return false;
-}
-
 /*
  * Whether each dependency of @job is signalled or stands for one of its
- * client's own jobs (a slot's last job, or the proxy of one through a
- * buffer), all of whose tasks may have run: what an eager run needs of
- * its dependencies (see "DOC: hardware queues", Eager runs).  A gate, an
- * in-sync or another client's work, must have signalled.
+ * client's own jobs, all of whose tasks may have run: what an eager run
+ * needs of its dependencies (see "DOC: hardware queues", Eager runs).  Its
+ * own are a slot's last job, whose scheduler fence its client owns, and
+ * the proxy of one through a buffer.  A gate, an in-sync or another
+ * client's work, must have signalled.  One look per dependency.
  */
 static bool weave_job_deps_settled(struct weave_job *job)
 {
+	struct drm_sched_fence *sf;
 	struct dma_fence *f;
 	unsigned long i;
 
 	xa_for_each(&job->base.dependencies, i, f) {
-		if (!dma_fence_is_signaled(f) &&
-		    weave_eng_fence_owner(f) != job->ctx->id &&
-		    !weave_job_slot_last(job, f))
+		if (dma_fence_is_signaled(f) ||
+		    weave_eng_fence_owner(f) == job->ctx->id)
+			continue;
+		sf = to_drm_sched_fence(f);
+		if (!sf || sf->owner != job->ctx)
 			return false;
 	}
 	return true;

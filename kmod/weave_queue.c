@@ -69,8 +69,8 @@
  * client's mutex, weave_eng_queue_run_now() runs it in the submitting
  * thread when it is small and nothing may run before it, and the
  * scheduler's run_job then finds its hardware fence signalled and returns
- * it.  Small: at most 64 tasks, none a DELAY, that touch at most 64 KiB of
- * pinned pages in all, one inline task's worth (a larger job goes to
+ * it.  Small: at most 64 tasks, none a DELAY, whose first bindings add up
+ * to at most 64 KiB, one inline task's worth (a larger job goes to
  * run_job, whose inline budget holds).  Nothing may run before it when
  * each of its dependencies has signalled or stands for a job of its own
  * client (a slot's last job, a proxy through a buffer; a gate, which is an
@@ -233,8 +233,10 @@ static void weave_job_start(struct weave_job *job)
 }
 
 /*
- * The bytes of pinned pages @t touches when it runs, or U64_MAX for a
- * task that may sleep (a DELAY).
+ * The size of @t's first binding, which bounds each of its bindings (the
+ * kernels' bindings are of one size, but for CRC32C's 4-byte result), or
+ * zero for a task with none or refused, or U64_MAX for a task that may
+ * sleep (a DELAY).
  */
 static u64 weave_task_bytes(const struct weave_etask *t)
 {
@@ -516,8 +518,8 @@ static bool weave_job_eager_sized(const struct weave_job *job)
  *	client's own jobs (see "DOC: hardware queues", Eager runs).
  *
  * Runs @job's tasks now, in the caller's thread, when it has at most
- * %WEAVE_EAGER_TASKS tasks, none a DELAY, touching at most
- * %WEAVE_EAGER_BYTES of pinned pages in all, @settled holds,
+ * %WEAVE_EAGER_TASKS tasks, none a DELAY, whose first bindings add up to
+ * at most %WEAVE_EAGER_BYTES, @settled holds,
  * every job its client pushed before has run its tasks, and its queue has
  * no job running or handed to the worker; then signals its hardware
  * fence, which run_job will find signalled.
