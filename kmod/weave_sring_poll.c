@@ -4,6 +4,7 @@
  * descriptors of every polled ring of every client.
  */
 
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -58,17 +59,40 @@
  * buffer handles), and with the process's exit, which closes the file.
  * The ring holds its creator's mm_struct (mmgrab()) and memory cgroup.
  *
+ * Idling: after a pass that consumed nothing, the thread naps for
+ * %WEAVE_SPOLL_NAP_US to twice that, so that a producer that shares its
+ * CPU can publish: a thread that spun would keep it off until the tick.
+ *
  * Sleeping: when no visit has consumed anything for ring_poll_idle_us
- * microseconds, the thread sets %DRM_WEAVE_RING_NEED_WAKEUP in every
- * polled ring's header (fully ordered), makes a full barrier, and reads
- * every tail again: if a ring has something published that it did not
- * find blocked (a limit, a full arena) at that same tail, it clears the
- * flags and polls on; else it sleeps until a doorbell, a new polled ring
- * or the unbind wakes it, and clears the flags as it wakes (and on every
- * visit, for rings made while it polls).  User space stores its tail,
- * makes a full barrier, then reads the flags: either the thread sees the
- * tail, or user space sees the flag and rings the doorbell.
+ * microseconds of the clock and %WEAVE_SPOLL_IDLE_NAPS naps (fewer for
+ * a short idle time; a thread kept off its CPU finds the time spent
+ * without having looked), and no ring has anything to consume that it
+ * did not find blocked (read first with no flag set, so that a producer
+ * does not see the flag come and go while it publishes), the thread
+ * sets %DRM_WEAVE_RING_NEED_WAKEUP in every polled ring's header (fully
+ * ordered), makes a full barrier, and reads every tail again: if a ring
+ * has something published that it did not find blocked (a limit, a full
+ * arena) at that same tail, it clears the flags and polls on; else it
+ * sleeps until a doorbell, a new polled ring or the unbind wakes it,
+ * and clears the flags as it wakes (and on every visit, for rings made
+ * while it polls).  User space stores its tail, makes a full barrier,
+ * then reads the flags: either the thread sees the tail, or user space
+ * sees the flag and rings the doorbell.
  */
+
+/*
+ * Microseconds the thread naps after a pass that consumed nothing: the
+ * CPU goes to whoever will publish, whom a thread spinning on a shared
+ * CPU would keep off it until the tick, past the idle time.
+ */
+#define WEAVE_SPOLL_NAP_US	20
+/*
+ * The naps an idle time must also hold (fewer for a short one): a nap
+ * on a CPU shared with a producer can last until the tick, and the idle
+ * time is the clock's, so without them a thread kept off its CPU would
+ * find the producer quiet when it only had no turn.
+ */
+#define WEAVE_SPOLL_IDLE_NAPS	16
 
 static unsigned int ring_poll_idle_us = 2000;
 
@@ -101,6 +125,29 @@ static bool weave_spoll_ring_pending(const struct weave_sring *r)
 	       tail != READ_ONCE(r->poll_blocked_tail);
 }
 
+/* Whether a polled ring of @sp, whose lock is held, has work for now. */
+static bool weave_spoll_pending_locked(struct weave_spoll *sp)
+{
+	struct weave_sring *r;
+
+	lockdep_assert_held(&sp->lock);
+	list_for_each_entry(r, &sp->rings, poll_link)
+		if (weave_spoll_ring_pending(r))
+			return true;
+	return false;
+}
+
+/* Whether a polled ring of @sp has work for now. */
+static bool weave_spoll_pending(struct weave_spoll *sp)
+{
+	bool pending;
+
+	mutex_lock(&sp->lock);
+	pending = weave_spoll_pending_locked(sp);
+	mutex_unlock(&sp->lock);
+	return pending;
+}
+
 /*
  * Set (or clear) NEED_WAKEUP on every polled ring; when setting, return
  * whether one has something to consume, read after a full barrier.
@@ -117,8 +164,7 @@ static bool weave_spoll_need_wakeup(struct weave_spoll *sp, bool set)
 	if (set) {
 		/* Pairs with user space's barrier between tail and flags. */
 		smp_mb();
-		list_for_each_entry(r, &sp->rings, poll_link)
-			pending |= weave_spoll_ring_pending(r);
+		pending = weave_spoll_pending_locked(sp);
 	}
 	mutex_unlock(&sp->lock);
 	return pending;
@@ -210,18 +256,33 @@ static int weave_spoll_thread(void *arg)
 	struct weave_device *wdev = arg;
 	struct weave_spoll *sp = &wdev->spoll;
 	u64 idle_since = 0, now;
+	u32 idle_us, naps = 0;
 
 	while (!kthread_should_stop()) {
 		if (weave_spoll_pass(wdev)) {
 			idle_since = 0;
+			naps = 0;
 			continue;
 		}
 		now = ktime_get_ns();
 		if (!idle_since)
 			idle_since = now;
-		if (now - idle_since <
-		    (u64)READ_ONCE(ring_poll_idle_us) * NSEC_PER_USEC) {
-			cond_resched();
+		idle_us = READ_ONCE(ring_poll_idle_us);
+		if (now - idle_since < (u64)idle_us * NSEC_PER_USEC ||
+		    naps < min(idle_us / WEAVE_SPOLL_NAP_US / 4,
+			       WEAVE_SPOLL_IDLE_NAPS)) {
+			usleep_range(WEAVE_SPOLL_NAP_US, 2 * WEAVE_SPOLL_NAP_US);
+			naps++;
+			continue;
+		}
+		/*
+		 * The idle time is the clock's, and a thread preempted
+		 * for longer finds it spent: look first without the flag,
+		 * which a producer seeing would answer with a doorbell.
+		 */
+		if (weave_spoll_pending(sp)) {
+			idle_since = 0;
+			naps = 0;
 			continue;
 		}
 		if (weave_spoll_need_wakeup(sp, true)) {
@@ -234,6 +295,7 @@ static int weave_spoll_thread(void *arg)
 				kthread_should_stop());
 		weave_spoll_need_wakeup(sp, false);
 		idle_since = 0;
+		naps = 0;
 	}
 	return 0;
 }

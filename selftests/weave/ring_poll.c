@@ -3,9 +3,12 @@
  * weave: shared submission rings of poll mode (uAPI 1.10): consumption by
  * the device's polling thread with no system call, the wake-up flag, the
  * error word and resume, teardown mid-stream, two clients, and misuse of
- * the flag and of the ring_poll_idle_us parameter.
+ * the flag and of the ring_poll_idle_us parameter, and a producer that
+ * shares its CPU with the thread.
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +161,58 @@ static int poll_round(struct __test_metadata *_metadata, struct weave_ring *r,
 			return 1;
 	}
 	return 0;
+}
+
+/* Thread ids of the polling threads (weave-poll/N), at most @max. */
+static int poll_threads(pid_t *tids, int max)
+{
+	struct dirent *d;
+	char path[300], comm[32];
+	DIR *dir = opendir("/proc");
+	int n = 0, fd;
+	ssize_t len;
+
+	if (!dir)
+		return 0;
+	while (n < max && (d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		len = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		comm[len > 0 ? len : 0] = 0;
+		if (!strncmp(comm, "weave-poll/", 11))
+			tids[n++] = atoi(d->d_name);
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Publishes @n no-ops @batch at a time as weave-bench's ring does: waiting
+ * for room with sched_yield(), and ringing the doorbell only when the
+ * header asks.  Returns the doorbells rung.
+ */
+static uint32_t poll_stream_noops(struct __test_metadata *_metadata,
+				  struct weave_ring *r, uint32_t n,
+				  uint32_t batch)
+{
+	uint32_t entered = 0, i;
+
+	for (i = 0; i < n; i++) {
+		while (weave_ring_noop(r)) {
+			EXPECT_EQ(0, weave_ring_error(r, NULL));
+			EXPECT_EQ(0, weave_ring_wakeup(r, &entered));
+			sched_yield();
+		}
+		if ((i + 1) % batch == 0)
+			EXPECT_EQ(0, weave_ring_submit(r, &entered));
+	}
+	EXPECT_EQ(0, weave_ring_submit(r, &entered));
+	return entered;
 }
 
 static int create_raw(int fd, uint32_t stream, uint32_t flags)
@@ -371,6 +426,49 @@ TEST_F(ring_poll, two_clients)
 	ASSERT_EQ(0, weave_ring_error(&r2, NULL));
 	ASSERT_EQ(0, weave_ring_destroy(&r2));
 	close(fd2);
+}
+
+/*
+ * A producer on the polling thread's CPU: a thread that spun there with
+ * nothing to consume would keep it off the CPU until the tick (4 ms at
+ * 250 Hz), past the idle time, then sleep and ask for a doorbell at
+ * nearly every refill.  One that naps lets it publish.  A few doorbells
+ * are allowed: a host that stops the whole vCPU for longer than the idle
+ * time makes the thread find it spent, as it should.
+ */
+TEST_F(ring_poll, producer_on_the_thread_cpu)
+{
+	cpu_set_t one, own, theirs[8];
+	uint32_t fills = 200, entered;
+	pid_t tids[8];
+	int i, n;
+
+	n = poll_threads(tids, 8);
+	ASSERT_LE(1, n);
+	ASSERT_EQ(0, poll_param_set("2000"));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(own), &own));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, sched_getaffinity(tids[i], sizeof(theirs[i]),
+					       &theirs[i]));
+		ASSERT_EQ(0, sched_setaffinity(tids[i], sizeof(one), &one));
+	}
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	/* A refill wakes the thread if it slept; then 200 are counted. */
+	poll_stream_noops(_metadata, &self->r, 32, 16);
+	entered = poll_stream_noops(_metadata, &self->r, fills * 32, 16);
+	EXPECT_TRUE(poll_wait_head(&self->r));
+	sched_setaffinity(0, sizeof(own), &own);
+	for (i = 0; i < n; i++)
+		sched_setaffinity(tids[i], sizeof(theirs[i]), &theirs[i]);
+	TH_LOG("%u doorbells in %u refills", entered, fills);
+	EXPECT_GE(fills / 4, entered);
+	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	ASSERT_EQ(0, weave_wait(self->fd, self->stream,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	ASSERT_EQ((uint64_t)(fills + 1) * 32, weave_ring_seqno(&self->r));
 }
 
 TEST_F(ring_poll, misuse)
