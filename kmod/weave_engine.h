@@ -69,10 +69,13 @@ struct weave_limits {
 #define WEAVE_MAX_LIVE_FAILURES		1024
 
 /*
- * WEAVE_SPARE_TASKS - Freed jobs' task arrays a client keeps: one for the
- * job being built while another runs, one for the next.
+ * WEAVE_SPARE_TASKS - Freed jobs' task arrays a client keeps: enough for
+ * the job being built while others run and wait to be freed (on 6.1 the
+ * scheduler frees a finished job only when its thread next wakes): with
+ * two, one job in nine of a batched run on eight streams allocated and
+ * cleared a fresh array.
  */
-#define WEAVE_SPARE_TASKS		2
+#define WEAVE_SPARE_TASKS		4
 
 /** WEAVE_MAX_QUEUES - The most hardware queues a device may have. */
 #define WEAVE_MAX_QUEUES		16
