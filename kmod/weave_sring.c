@@ -395,6 +395,31 @@ void weave_sring_unpoll(struct weave_client *c)
 }
 
 /**
+ * weave_sring_poll_waking() - Clear NEED_WAKEUP on a client's polled
+ * rings, whose doorbell is about to wake the polling thread.
+ * @c: The client, whose doorbell (%DRM_IOCTL_WEAVE_RING_ENTER) then
+ *	calls weave_sring_poll_kick() whatever it returns.
+ *
+ * The thread clears the flags once it runs; until then a producer that
+ * publishes again would see them and ring a second time.  Clearing them
+ * first is safe: the kick makes the thread poll every ring once more
+ * before it can sleep, and it sets the flags again before it sleeps.
+ *
+ * Context: The client's mutex held.
+ */
+void weave_sring_poll_waking(struct weave_client *c)
+{
+	struct weave_sring *r;
+	unsigned long i;
+
+	lockdep_assert_held(&c->lock);
+	xa_for_each(&c->srings, i, r)
+		if (r->polled &&
+		    READ_ONCE(r->hdr->flags) & DRM_WEAVE_RING_NEED_WAKEUP)
+			weave_sring_flags(r, 0, DRM_WEAVE_RING_NEED_WAKEUP);
+}
+
+/**
  * weave_sring_init() - Set up a new client's rings: none.
  * @c: The client.
  */

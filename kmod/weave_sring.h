@@ -124,5 +124,6 @@ void weave_sring_unpoll(struct weave_client *c);
 void weave_sring_poll_add(struct weave_device *wdev, struct weave_sring *r);
 void weave_sring_poll_del(struct weave_device *wdev, struct weave_sring *r);
 void weave_sring_poll_kick(struct weave_device *wdev);
+void weave_sring_poll_waking(struct weave_client *c);
 
 #endif /* _WEAVE_SRING_H_ */

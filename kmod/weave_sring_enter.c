@@ -331,6 +331,9 @@ static int weave_sring_enter_try(struct drm_device *drm,
 		if (!ret)
 			ret = weave_sring_consume_all(c, file, call);
 		pagefault_enable();
+		/* The call ends with a kick of the polling thread. */
+		if (c->npolled)
+			weave_sring_poll_waking(c);
 		mutex_unlock(&c->lock);
 	}
 	drm_dev_exit(idx);

@@ -75,9 +75,10 @@
  * arena) at that same tail, it clears the flags and polls on; else it
  * sleeps until a doorbell, a new polled ring or the unbind wakes it,
  * and clears the flags as it wakes (and on every visit, for rings made
- * while it polls).  User space stores its tail, makes a full barrier,
- * then reads the flags: either the thread sees the tail, or user space
- * sees the flag and rings the doorbell.
+ * while it polls; a doorbell clears its own client's first,
+ * weave_sring_poll_waking()).  User space stores its tail, makes a full
+ * barrier, then reads the flags: either the thread sees the tail, or
+ * user space sees the flag and rings the doorbell.
  */
 
 /*
@@ -94,7 +95,12 @@
  */
 #define WEAVE_SPOLL_IDLE_NAPS	16
 
-static unsigned int ring_poll_idle_us = 2000;
+/*
+ * 10 ms: long enough that a producer descheduled by a loaded host, a
+ * tick or two, finds the thread still polling; with naps, polling idle
+ * costs a wake-up every 20 to 40 us.  io_uring's SQPOLL default is 1 s.
+ */
+static unsigned int ring_poll_idle_us = 10000;
 
 /* Set ring_poll_idle_us, at load or later, within its bounds. */
 static int weave_spoll_idle_set(const char *val, const struct kernel_param *kp)
@@ -111,7 +117,7 @@ module_param_cb(ring_poll_idle_us, &weave_spoll_idle_ops, &ring_poll_idle_us,
 		0644);
 MODULE_PARM_DESC(ring_poll_idle_us,
 		 "Microseconds the ring polling thread polls with nothing to consume before it sleeps (0-"
-		 __stringify(WEAVE_RING_POLL_IDLE_US_MAX) ", default 2000)");
+		 __stringify(WEAVE_RING_POLL_IDLE_US_MAX) ", default 10000)");
 
 /* Whether @r has published what the thread may consume now. */
 static bool weave_spoll_ring_pending(const struct weave_sring *r)

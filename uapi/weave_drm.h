@@ -2087,7 +2087,8 @@ struct drm_weave_graph_destroy {
  * once no polled ring has had anything to consume for the time the
  * module parameter ring_poll_idle_us sets.  Before it sleeps it sets
  * %DRM_WEAVE_RING_NEED_WAKEUP in the header of every polled ring; while
- * it polls, the flag is clear.  So that no wake-up is lost, both sides
+ * it polls, the flag is clear, and a doorbell returns with the flag of
+ * its file's polled rings clear.  So that no wake-up is lost, both sides
  * follow io_uring's SQPOLL protocol: the kernel sets the flag, makes a
  * full barrier, then reads every tail again and sleeps only if nothing
  * new is published; user space stores the tail (release), makes a full
