@@ -336,8 +336,8 @@ syz-check:
 # A syzkaller campaign on weave's node (needs the network once, for sshd's
 # packages): builds syzkaller SYZKALLER=DIR with the descriptions, the
 # KCOV debug kernel and weave.ko for it, fuzzes for HOURS under TCG, and
-# prints executions, coverage of kmod/ and crashes.  Documentation/weave.rst
-# (Reliability) says more.
+# prints executions, coverage of kmod/ and crashes.
+# Documentation/weave-reliability.rst says more.
 HOURS	?= 2
 syz: | $(CACHE)/kernels.mk
 	@test -n "$(SYZKALLER)" || { echo "make syz: set SYZKALLER=DIR" >&2; exit 1; }
