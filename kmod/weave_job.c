@@ -229,9 +229,14 @@ struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 	job = weave_job_zalloc(ctx, true);
 	if (!job)
 		return NULL;
-	/* A spare has task_hint entries and is counted already. */
-	if (want == ctx->task_hint)
-		job->tasks = weave_eng_job_spare_take(ctx);
+	/*
+	 * A spare has task_hint entries and is counted already: a small job
+	 * takes one too, if there is one, which costs no clearing and keeps
+	 * the client's arrays of one size.
+	 */
+	job->tasks = weave_eng_job_spare_take(ctx);
+	if (job->tasks)
+		want = ctx->task_hint;
 	if (!job->tasks) {
 		job->tasks = kvmalloc_array(want, sizeof(*job->tasks),
 					    GFP_KERNEL_ACCOUNT);

@@ -30,10 +30,13 @@
  *
  * Task arrays are kept apart, up to %WEAVE_SPARE_TASKS of them in
  * &weave_ectx.spare_tasks, and counted in the client's usage: enough for
- * the job a client builds while its last one runs, whose array comes back
- * only once that job is freed.  A spare has &weave_ectx.task_hint
- * entries; a change of the hint frees the spares, under
- * &weave_ectx.spare_lock, so that no array of the old size is kept after.
+ * the jobs a client builds while its last ones run, whose arrays come back
+ * only once those jobs are freed.  A spare has &weave_ectx.task_hint
+ * entries, and a new job takes one whatever its size (a small job's own
+ * array would be allocated and cleared; with none spare, it gets one of
+ * its size, which is not kept); a change of the hint frees the spares,
+ * under &weave_ectx.spare_lock, so that no array of the old size is kept
+ * after.
  *
  * The memory stays charged to the cgroup that allocated it
  * (%GFP_KERNEL_ACCOUNT), and is freed with the context, once the client

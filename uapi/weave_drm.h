@@ -414,9 +414,9 @@ struct drm_weave_memory_usage {
  * is idle -- everything it enqueued flushed and waited for, and @jobs back
  * at zero, which follows completion shortly, as jobs are freed
  * asynchronously -- @kernel_bytes is @ring_bytes plus @arena_bytes plus
- * @job_bytes, which is then either zero or the one task array the kernel
- * keeps for the next job, of max_tasks entries (the client's threshold,
- * %DRM_WEAVE_PARAM_MAX_TASKS).  A fresh file reads all zeroes.
+ * @job_bytes, which is then zero or the task arrays the kernel keeps for
+ * the next jobs, at most four, of max_tasks entries each (the client's
+ * threshold, %DRM_WEAVE_PARAM_MAX_TASKS).  A fresh file reads all zeroes.
  *
  * Fields are only ever added at the end.
  */
@@ -461,8 +461,8 @@ struct drm_weave_client_usage {
 
 	/**
 	 * @job_bytes: Bytes of the task arrays of encoded jobs not yet freed,
-	 * at their allocated capacity, plus the one array kept for reuse by
-	 * the next job, if any.
+	 * at their allocated capacity, plus the arrays kept for reuse by the
+	 * next jobs (at most four).
 	 */
 	__u64 job_bytes;
 

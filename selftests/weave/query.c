@@ -373,7 +373,7 @@ TEST_F(query, client_usage_counts_queued_work)
 
 	/*
 	 * Idle: one chunk of ring per slot used (the flush gave back the
-	 * rest), the arenas, and at most one task array of max_tasks entries.
+	 * rest), the arenas, and task arrays of max_tasks entries.
 	 */
 	usage = weave_test_client_idle(_metadata, self->fd);
 	ASSERT_EQ(0u, usage.pending_tasks);
