@@ -136,13 +136,22 @@ static void check_ring_create(struct fz_ctx *c, int ret)
 	x->r.sq_size = a->sq_size;
 	x->reopens = c->stat.reopens;
 	x->polled = !!(a->flags & DRM_WEAVE_RING_CREATE_POLL);
-	/* The thread may have cleared NEED_WAKEUP of a polled one already. */
-	if (x->r.hdr->head ||
-	    (x->r.hdr->flags | (x->polled ? DRM_WEAVE_RING_NEED_WAKEUP : 0)) !=
-	    DRM_WEAVE_RING_NEED_WAKEUP ||
-	    x->r.hdr->error || a->header_size != fz.page)
-		fz_fail(c, "RING_CREATE: ring %u's header is not fresh",
-			a->ring);
+	/*
+	 * The thread may have cleared NEED_WAKEUP of a polled one already.
+	 * On a shared file the header page is the stream's, which another
+	 * thread may have destroyed (stopping the ring) or given a later
+	 * ring since: fresh on a file of its own only.
+	 */
+	if (a->header_size != fz.page ||
+	    (!c->shared &&
+	     (x->r.hdr->head ||
+	      (x->r.hdr->flags |
+	       (x->polled ? DRM_WEAVE_RING_NEED_WAKEUP : 0)) !=
+	      DRM_WEAVE_RING_NEED_WAKEUP ||
+	      x->r.hdr->error)))
+		fz_fail(c, "RING_CREATE: ring %u's header is not fresh: head %u flags %#x error %d",
+			a->ring, x->r.hdr->head, x->r.hdr->flags,
+			x->r.hdr->error);
 }
 
 /* A ring of the thread, or -1. */
