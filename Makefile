@@ -195,6 +195,10 @@ KCOV_SUITES := $(filter kcov_remote,$(SUITES))
 RING_SUITES := sched_data sched_errors sched_isolation sched_sync \
 	sched_limits failures failure_model capture capture_replay
 RING_LINKS := $(RING_SUITES) sched_prio
+# Suites the lane runs again after reloading weave.ko with num_queues=16,
+# the most queues a device may have, from build/selftests/weave/queues16,
+# whose names link to the suites (WEAVE_SUITES=queues16/fdinfo runs one).
+QUEUES_SUITES := fdinfo
 KSFT_OUT := $(BUILD)/selftests
 SUITE_BINS := $(SUITES:%=$(KSFT_OUT)/weave/%)
 TEST_CFLAGS := $(CFLAGS) $(WFLAGS) -D_GNU_SOURCE -Iuapi -Ilibshim -I$(KSFT) $(DRM_CFLAGS)
@@ -203,7 +207,9 @@ selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/tests-multi \
 	$(KSFT_OUT)/weave/tests-debug $(KSFT_OUT)/weave/tests-wide \
 	$(KSFT_OUT)/weave/settings $(KSFT_OUT)/weave/tests-ring \
 	$(RING_LINKS:%=$(KSFT_OUT)/weave/viaring/%) \
-	$(KSFT_OUT)/weave/viaring/settings \
+	$(KSFT_OUT)/weave/viaring/settings $(KSFT_OUT)/weave/tests-queues \
+	$(QUEUES_SUITES:%=$(KSFT_OUT)/weave/queues16/%) \
+	$(KSFT_OUT)/weave/queues16/settings \
 	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
 
 $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
@@ -231,11 +237,20 @@ $(KSFT_OUT)/weave/tests-ring: Makefile
 	@mkdir -p $(@D)
 	echo $(RING_SUITES:%=./%) > $@
 
+$(KSFT_OUT)/weave/tests-queues: Makefile
+	@mkdir -p $(@D)
+	echo $(QUEUES_SUITES:%=./%) > $@
+
 $(KSFT_OUT)/weave/viaring/%: | $(KSFT_OUT)/weave/%
 	@mkdir -p $(@D)
 	ln -sfn ../$* $@
 
-$(KSFT_OUT)/weave/settings $(KSFT_OUT)/weave/viaring/settings: selftests/weave/settings
+$(KSFT_OUT)/weave/queues16/%: | $(KSFT_OUT)/weave/%
+	@mkdir -p $(@D)
+	ln -sfn ../$* $@
+
+$(KSFT_OUT)/weave/settings $(KSFT_OUT)/weave/viaring/settings \
+		$(KSFT_OUT)/weave/queues16/settings: selftests/weave/settings
 	@mkdir -p $(@D)
 	cp $< $@
 

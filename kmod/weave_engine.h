@@ -312,7 +312,7 @@ struct weave_ectx {
 	/**
 	 * @busy_ns: Per hardware queue, the nanoseconds its worker spent
 	 * running the client's jobs, added as each job ends (fdinfo's
-	 * drm-engine-<queue>).
+	 * weave-engine-q<N>, and their sum drm-engine-soft).
 	 */
 	atomic64_t busy_ns[WEAVE_MAX_QUEUES];
 	/**

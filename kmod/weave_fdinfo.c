@@ -35,22 +35,33 @@
  *   among open files (the DRM core's where it prints fdinfo itself, since
  *   6.5; on 6.1 weave's own client id, unique among weave's files while
  *   the module is loaded).
- * - ``drm-engine-q<N>``: per hardware queue N of the soft engine, the
- *   nanoseconds its worker spent running the client's jobs, counted when
- *   each job ends (before its fence signals).  A queue runs one job at a
- *   time, so there is no ``drm-engine-capacity-`` key.
+ * - ``drm-engine-soft``: the nanoseconds the soft engine's hardware queues
+ *   spent running the client's jobs, summed over the queues, each job
+ *   counted when it ends (before its fence signals); and
+ *   ``drm-engine-capacity-soft``: the number of queues, num_queues.  The
+ *   queues are identical engines that each run one job at a time, so they
+ *   are one engine class whose capacity is their number, as the usage
+ *   statistics group identical engines: the busy time grows by at most the
+ *   capacity times the time that passes.  One engine name whatever
+ *   num_queues is (1 to %WEAVE_MAX_QUEUES): IGT's fdinfo parser, which
+ *   gputop uses, holds at most 15 engine names per file and aborts at a
+ *   16th, and reads the first 4 KiB of the file only (weave's keys take
+ *   less than 1 KiB with 16 queues).
+ * - ``weave-engine-q<N>``: the same time for hardware queue N alone, one
+ *   key per queue, read in the same pass; they add up to
+ *   ``drm-engine-soft``.
  * - ``drm-total-memory``, ``drm-shared-memory`` and ``drm-resident-memory``:
  *   the buffers the file has handles to; shared if it has more than one
  *   handle or a dma-buf, resident by the pages of it in memory, pinned or
  *   not.  The core's helper prints them where it exists (with
  *   ``drm-purgeable-memory`` and ``drm-active-memory``); weave prints the
  *   first three on 6.1 the same way.
- * - ``weave-*``: what %DRM_WEAVE_QUERY_CLIENT_USAGE reports beyond that,
- *   one key per field of &struct drm_weave_client_usage: counts as plain
- *   numbers, bytes as the memory keys are printed (``weave-kernel-memory``
- *   is @kernel_bytes, ``weave-charged-memory`` @bo_bytes).  They are read
- *   under the client's lock, which the read waits for interruptibly; a
- *   signal leaves them out.
+ * - The other ``weave-*`` keys: what %DRM_WEAVE_QUERY_CLIENT_USAGE reports
+ *   beyond that, one key per field of &struct drm_weave_client_usage:
+ *   counts as plain numbers, bytes as the memory keys are printed
+ *   (``weave-kernel-memory`` is @kernel_bytes, ``weave-charged-memory``
+ *   @bo_bytes).  They are read under the client's lock, which the read
+ *   waits for interruptibly; a signal leaves them out.
  */
 
 /* A number of bytes, in the largest unit that divides it, up to MiB. */
@@ -151,11 +162,17 @@ void weave_show_fdinfo(struct drm_printer *p, struct drm_file *file)
 {
 	struct weave_client *c = file->driver_priv;
 	struct weave_ectx *ctx = c->ectx;
-	u32 i;
+	u64 busy[WEAVE_MAX_QUEUES], sum = 0;
+	u32 n = c->wdev->limits.num_queues, i;
 
-	for (i = 0; i < c->wdev->limits.num_queues; i++)
-		drm_printf(p, "drm-engine-q%u:\t%llu ns\n", i,
-			   (u64)atomic64_read(&ctx->busy_ns[i]));
+	for (i = 0; i < n; i++) {
+		busy[i] = atomic64_read(&ctx->busy_ns[i]);
+		sum += busy[i];
+	}
+	drm_printf(p, "drm-engine-soft:\t%llu ns\n", sum);
+	drm_printf(p, "drm-engine-capacity-soft:\t%u\n", n);
+	for (i = 0; i < n; i++)
+		drm_printf(p, "weave-engine-q%u:\t%llu ns\n", i, busy[i]);
 	weave_compat_show_memory_stats(p, file, weave_fdinfo_memory);
 	weave_fdinfo_usage(p, c);
 }

@@ -181,6 +181,20 @@ run_viaring() {
 	cd "$BASE_DIR/weave" || return 1
 }
 
+# The suites named, again on a device of 16 queues, the most weave allows:
+# weave.ko reloaded with num_queues=16.  From weave/queues16, whose names
+# link to the suites, so that their TAP points read
+# "selftests: weave/queues16: NAME".
+run_queues16() {
+	[ $# -gt 0 ] || return 0
+	reload_weave num_queues=16
+	cd "$BASE_DIR/weave/queues16" || return 1
+	time_prefix=queues16/
+	timed_run_many "$@"
+	unset time_prefix
+	cd "$BASE_DIR/weave" || return 1
+}
+
 # vgem, whose fences are the suites' gates (struct weave_test_gate in
 # selftests/weave/weave_test.h), with what it needs that is not loaded.
 # Without it those tests fail, each saying why; the lane goes on.
@@ -205,11 +219,13 @@ check)
 		# WEAVE_SUITES: just these suites, on one device; those of
 		# tests-multi after a reload with num_devices=2, and those of
 		# tests-wide last, after a reload with max_streams=256.
-		# viaring/NAME: NAME through rings (see run_viaring).
-		plain= multi= wide= ring=
+		# viaring/NAME: NAME through rings (see run_viaring);
+		# queues16/NAME: NAME with 16 queues (see run_queues16).
+		plain= multi= wide= ring= q16=
 		for s in $only; do
 			case $s in
 			viaring/*) ring="$ring ./${s#viaring/}"; continue ;;
+			queues16/*) q16="$q16 ./${s#queues16/}"; continue ;;
 			esac
 			case " $(cat tests-wide) " in
 			*" ./$s "*) wide="$wide ./$s"; continue ;;
@@ -221,6 +237,7 @@ check)
 		done
 		[ -z "$plain" ] || timed_run_many $plain
 		run_viaring $ring
+		run_queues16 $q16
 		if [ -n "$multi" ]; then
 			reload_weave num_devices=2
 			timed_run_many $multi
@@ -238,6 +255,7 @@ check)
 			reload_weave max_streams=256
 			timed_run_many $(cat "$BASE_DIR/weave/tests-wide")
 		fi
+		run_queues16 $(cat "$BASE_DIR/weave/tests-queues")
 		cd /
 		module_params
 		cd "$BASE_DIR/weave" || exit 1

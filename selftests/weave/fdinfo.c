@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * weave: a client's usage in /proc/<pid>/fdinfo, in the DRM client usage
- * statistics' keys (engine busy time, memory) and weave's own.
+ * statistics' keys (engine busy time, memory) and weave's own, readable by
+ * IGT's fdinfo parser (gputop's) at every num_queues.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,8 +21,17 @@
 #define DELAYS		4
 #define DELAY_US	50000u
 
+/*
+ * IGT's fdinfo parser (lib/igt_drm_fdinfo.c, which gputop uses) reads the
+ * first 4 KiB of the file in one read, and asserts, so aborts, when an
+ * engine name would be its 16th: it holds at most 15.
+ */
+#define IGT_FDINFO_BYTES	4096u
+#define IGT_MAX_ENGINE_NAMES	15u
+
 struct fdinfo {
 	char text[8192];
+	size_t len;
 };
 
 static void fdinfo_read(struct __test_metadata *_metadata, int fd,
@@ -46,6 +56,7 @@ static void fdinfo_read(struct __test_metadata *_metadata, int fd,
 	ASSERT_LE(0, n);
 	ASSERT_GT(sizeof(info->text) - 1, len);
 	info->text[len] = 0;
+	info->len = len;
 }
 
 /*
@@ -104,24 +115,79 @@ static int64_t fdinfo_value(struct __test_metadata *_metadata,
 	return v;
 }
 
-/* The sum of drm-engine-q<N> over the device's queues. */
+/*
+ * The busy time of each queue, weave-engine-q<N>, in @each; returns
+ * drm-engine-soft, their sum, once checked to be that sum.
+ */
 static int64_t fdinfo_busy(struct __test_metadata *_metadata,
 			   const struct fdinfo *info, uint32_t queues,
 			   int64_t *each)
 {
-	int64_t sum = 0;
+	int64_t sum = 0, soft;
 	char key[32];
 	uint32_t i;
 
 	for (i = 0; i < queues; i++) {
-		snprintf(key, sizeof(key), "drm-engine-q%u", i);
+		snprintf(key, sizeof(key), "weave-engine-q%u", i);
 		each[i] = fdinfo_value(_metadata, info, key);
 		EXPECT_LE(0, each[i]) {
 			TH_LOG("no %s", key);
 		}
 		sum += each[i];
 	}
-	return sum;
+	soft = fdinfo_value(_metadata, info, "drm-engine-soft");
+	EXPECT_EQ(sum, soft);
+	return soft;
+}
+
+/*
+ * The engine names in @info as IGT's parser collects them: the <name> of
+ * each drm-engine-<name>, drm-engine-capacity-<name>, drm-cycles-<name>
+ * and drm-total-cycles-<name> key, once each, into @names (at most @max;
+ * the rest are counted, not kept).  @engines counts the names that have a
+ * busy-time key, drm-engine-<name>.  Returns the number of names.
+ */
+static unsigned int fdinfo_engine_names(const struct fdinfo *info,
+					char names[][64], unsigned int max,
+					unsigned int *engines)
+{
+	static const char *const prefixes[] = {
+		"drm-engine-capacity-", "drm-engine-", "drm-cycles-",
+		"drm-total-cycles-",
+	};
+	const char *line = info->text, *end;
+	unsigned int n = 0, i, k;
+
+	*engines = 0;
+	for (; *line; line = *end ? end + 1 : end) {
+		const char *name = NULL, *colon;
+		size_t len;
+
+		end = line + strcspn(line, "\n");
+		colon = memchr(line, ':', end - line);
+		for (k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+			if (!strncmp(line, prefixes[k], strlen(prefixes[k]))) {
+				name = line + strlen(prefixes[k]);
+				break;
+			}
+		}
+		if (!name || !colon || colon <= name)
+			continue;
+		len = colon - name;
+		for (i = 0; i < n && i < max; i++)
+			if (strlen(names[i]) == len &&
+			    !strncmp(names[i], name, len))
+				break;
+		if (i == n) {
+			if (n < max)
+				snprintf(names[n], sizeof(names[n]), "%.*s",
+					 (int)len, name);
+			n++;
+		}
+		if (k == 1)
+			(*engines)++;
+	}
+	return n;
 }
 
 FIXTURE(fdinfo) {
@@ -158,13 +224,78 @@ TEST_F(fdinfo, names_the_driver_the_client_and_each_queue)
 	ASSERT_NE(fdinfo_value(_metadata, &a, "drm-client-id"),
 		  fdinfo_value(_metadata, &b, "drm-client-id"));
 
-	/* One key per queue, busy for nothing yet, and none past them. */
+	/*
+	 * One engine class, soft, of as many engines as queues; one key per
+	 * queue, busy for nothing yet, and none past them.
+	 */
 	ASSERT_EQ(0, fdinfo_busy(_metadata, &a, self->info.num_queues, busy));
-	snprintf(key, sizeof(key), "drm-engine-q%u", self->info.num_queues);
+	ASSERT_EQ(self->info.num_queues,
+		  fdinfo_value(_metadata, &a, "drm-engine-capacity-soft"));
+	snprintf(key, sizeof(key), "weave-engine-q%u", self->info.num_queues);
 	ASSERT_EQ(NULL, fdinfo_text(&a, key, text, sizeof(text)));
-	ASSERT_EQ(NULL, fdinfo_text(&a, "drm-engine-capacity-q0", text,
-				    sizeof(text)));
+	ASSERT_EQ(NULL, fdinfo_text(&a, "drm-engine-q0", text, sizeof(text)));
 	close(other);
+}
+
+/*
+ * What IGT's parser needs, at this device's num_queues (the lane runs the
+ * suite with the default and again with num_queues=16, the most weave
+ * allows): the whole file within its one read, drm-driver and
+ * drm-client-id, and at most 15 engine names, each with its busy time and
+ * any capacity above zero.
+ */
+TEST_F(fdinfo, igt_parser_reads_it_whole_at_any_queue_count)
+{
+	char names[IGT_MAX_ENGINE_NAMES + 1][64], text[64], key[96];
+	unsigned int n, engines, i;
+	struct fdinfo info;
+
+	fdinfo_read(_metadata, self->fd, &info);
+	ASSERT_GT(IGT_FDINFO_BYTES - 1, info.len) {
+		TH_LOG("%zu bytes of fdinfo with %u queues", info.len,
+		       self->info.num_queues);
+	}
+	ASSERT_NE(NULL, fdinfo_text(&info, "drm-driver", text, sizeof(text)));
+	ASSERT_LT(0, fdinfo_value(_metadata, &info, "drm-client-id"));
+
+	n = fdinfo_engine_names(&info, names, IGT_MAX_ENGINE_NAMES + 1,
+				&engines);
+	ASSERT_GE(IGT_MAX_ENGINE_NAMES, n) {
+		TH_LOG("%u engine names with %u queues", n,
+		       self->info.num_queues);
+	}
+	ASSERT_LT(0u, n);
+	ASSERT_EQ(n, engines) {
+		TH_LOG("%u of %u engine names have a busy time", engines, n);
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(key, sizeof(key), "drm-engine-capacity-%.63s",
+			 names[i]);
+		if (fdinfo_text(&info, key, text, sizeof(text)))
+			ASSERT_LT(0, fdinfo_value(_metadata, &info, key));
+	}
+	TH_LOG("%u queues: %u engine name(s), %zu bytes", self->info.num_queues,
+	       n, info.len);
+}
+
+/* The parser's count catches a file with a name per queue at 16 queues. */
+TEST_F(fdinfo, igt_engine_name_count_sees_sixteen_names)
+{
+	char names[IGT_MAX_ENGINE_NAMES + 1][64];
+	struct fdinfo info = { .len = 0 };
+	unsigned int n, engines, i;
+
+	for (i = 0; i < 16; i++)
+		info.len += snprintf(info.text + info.len,
+				     sizeof(info.text) - info.len,
+				     "drm-engine-q%u:\t0 ns\n", i);
+	info.len += snprintf(info.text + info.len, sizeof(info.text) - info.len,
+			     "drm-engine-capacity-q3:\t1\ndrm-total-memory:\t0\n");
+	n = fdinfo_engine_names(&info, names, IGT_MAX_ENGINE_NAMES + 1,
+				&engines);
+	ASSERT_EQ(16u, n);
+	ASSERT_EQ(16u, engines);
+	ASSERT_STREQ("q15", names[15]);
 }
 
 /*
@@ -202,6 +333,8 @@ TEST_F(fdinfo, busy_time_covers_the_delays_and_no_more_than_the_wall)
 		TH_LOG("busy %lld ns for %u delays of %u us",
 		       (long long)(sum1 - sum0), 2 * DELAYS, DELAY_US);
 	}
+	/* The class: at most its capacity times the time that passed. */
+	ASSERT_GE((t1 - t0) * self->info.num_queues, sum1 - sum0);
 	for (i = 0; i < self->info.num_queues; i++)
 		ASSERT_GE(t1 - t0, after[i] - before[i]) {
 			TH_LOG("queue %u busy %lld ns in %lld ns", i,
