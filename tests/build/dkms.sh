@@ -7,7 +7,11 @@
 # test's own (and a signing key of its own), so that nothing of the host's
 # /var/lib/dkms, /usr/src, /lib/modules or /boot changes; each build must
 # leave a weave.ko whose vermagic names its kernel.  dkms.conf's version
-# must be libweave's.  Prints TAP.
+# must be libweave's.  The tree added has a build/ and a .cache, as a
+# user's has after `make`: DKMS's copy must hold sources only (dkms.conf's
+# POST_ADD, scripts/dkms-post-add.sh, which is also tried on a copy as
+# later DKMS makes it, hidden files included, and where it must refuse).
+# Prints TAP.
 #
 # Usage: tests/build/dkms.sh CACHE_DIR BUILD_DIR
 set -u
@@ -21,7 +25,7 @@ tap_tail=30
 hdr=$(cd "$cache/headers/usr/src" 2>/dev/null && pwd)
 kernels=$(sed -n 's/^K61=//p; s/^K612=//p' "$cache/kernels.mk" 2>/dev/null)
 
-tap_plan $((4 + 2 * $(echo "$kernels" | wc -w)))
+tap_plan $((7 + 2 * $(echo "$kernels" | wc -w)))
 
 # What of the host's a DKMS run could change.
 host_state() {
@@ -41,9 +45,13 @@ tap_result $? "dkms.conf's PACKAGE_VERSION is libweave's version, $version"
 
 rm -rf "$out"
 mkdir -p "$out/tree" "$out/src" "$out/dkms" "$out/install"
-# The source tree as a user has it, without what the build and set-up made.
+# The source tree as a user has it, with a build/ and a .cache of its own
+# (small stand-ins for what the build and set-up make).
 tar -c --exclude=./build --exclude=./.cache --exclude=./.git . |
 	tar -x -C "$out/tree"
+mkdir -p "$out/tree/build/kmod" "$out/tree/.cache/headers"
+echo made > "$out/tree/build/kmod/weave.o"
+echo cached > "$out/tree/.cache/headers/kernel"
 # The private trees, and a signing key of the test's (DKMS would make one
 # in /var/lib/dkms if the host has the kernel's sign-file).
 export mok_signing_key="$out/mok.key" mok_certificate="$out/mok.pub"
@@ -54,6 +62,36 @@ dkms add "$out/tree" $trees > "$log" 2>&1 &&
 	[ -f "$out/src/weave-$version/dkms.conf" ] &&
 	[ -L "$out/dkms/weave/$version/source" ]
 tap_result $? "dkms add of the source tree, into a DKMS tree of the test's"
+
+copy=$out/src/weave-$version
+ls -A "$copy" > "$log" 2>&1
+[ -f "$copy/kmod/weave_drv.c" ] && [ -x "$copy/scripts/kbuild.sh" ] &&
+	[ ! -e "$copy/build" ] && [ ! -e "$copy/.cache" ] &&
+	[ -f "$out/tree/build/kmod/weave.o" ] && [ -f "$out/tree/.cache/headers/kernel" ]
+tap_result $? "dkms add copies sources only: no build/, no .cache (the tree keeps both)"
+
+# DKMS 3.2.2 and later copy hidden files too; .cache is then a link in a
+# work tree (or a folder), and the script removes the link, not its target.
+later=$out/later
+mkdir -p "$later/src/weave-$version" "$later/dkms/weave/$version" "$later/cache"
+cp -a "$out/tree/." "$later/src/weave-$version/"
+rm -rf "$later/src/weave-$version/.cache"
+echo cached > "$later/cache/kernel"
+ln -s "$later/cache" "$later/src/weave-$version/.cache"
+ln -s "$later/src/weave-$version" "$later/dkms/weave/$version/source"
+(cd "$later/dkms/weave/$version/source" && scripts/dkms-post-add.sh) > "$log" 2>&1 &&
+	[ ! -e "$later/src/weave-$version/build" ] &&
+	[ ! -e "$later/src/weave-$version/.cache" ] &&
+	[ ! -L "$later/src/weave-$version/.cache" ] &&
+	[ -f "$later/cache/kernel" ] && [ -f "$later/src/weave-$version/dkms.conf" ]
+tap_result $? "POST_ADD on a copy with hidden files: build/ and the .cache link go, the link's target stays"
+
+# Run anywhere but in a DKMS source link, it removes nothing.
+(cd "$out/tree" && scripts/dkms-post-add.sh) > "$log" 2>&1
+st=$?
+[ $st -ne 0 ] && [ -f "$out/tree/build/kmod/weave.o" ] &&
+	[ -f "$out/tree/.cache/headers/kernel" ]
+tap_result $? "POST_ADD outside a DKMS source link refuses (status $st) and removes nothing"
 
 for k in $kernels; do
 	# shellcheck disable=SC2086
