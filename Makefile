@@ -260,12 +260,25 @@ $(KSFT_OUT)/kselftest/%: $(KSFT)/kselftest/%
 
 # --- examples -----------------------------------------------------------------
 EXAMPLES := $(basename $(notdir $(wildcard examples/*.c)))
-examples: $(EXAMPLES:%=$(BUILD)/examples/%)
+examples: $(EXAMPLES:%=$(BUILD)/examples/%) $(BUILD)/examples/weave-readme
+
+EXAMPLE_CC = $(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
+	-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib' $(DRM_LIBS)
 
 $(BUILD)/examples/%: examples/%.c $(LIBSO)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(WFLAGS) -Ilibshim -Iuapi $(DRM_CFLAGS) -o $@ $< \
-		-L$(BUILD)/lib -lweave -Wl,-rpath,'$$ORIGIN/../lib' $(DRM_LIBS)
+	$(EXAMPLE_CC)
+
+# weave-readme: the program README.md shows (its one ```c block), cut out of
+# it, so that what a reader copies is what builds here and runs in the lane
+# and in `make demo`.
+$(BUILD)/examples/weave-readme.c: README.md
+	@mkdir -p $(@D)
+	sed -n '/^```c$$/,/^```$$/{/^```/!p}' $< > $@
+	@grep -q '^int main' $@ || { echo "README.md has no C program" >&2; rm -f $@; exit 1; }
+
+$(BUILD)/examples/weave-readme: $(BUILD)/examples/weave-readme.c $(LIBSO)
+	$(EXAMPLE_CC)
 
 # --- tools: weave-info -------------------------------------------------------
 tools: $(BUILD)/tools/weave-info

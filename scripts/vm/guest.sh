@@ -95,8 +95,9 @@ reload_weave() {
 	fi
 }
 
-# The examples `make demo` runs, which the check lane runs too.
-examples="weave-demo weave-pipeline weave-failures weave-graph"
+# The examples `make demo` runs, which the check lane runs too; the first,
+# weave-readme, is the program README.md shows.
+examples="weave-readme weave-demo weave-pipeline weave-failures weave-graph"
 
 # Runs the examples; prints TAP, with a failed example's output.
 run_examples() {
