@@ -388,17 +388,26 @@ build-check: lib selftests
 
 # The examples in the VM, weave-pipeline traced (guest.sh prints the trace
 # on its output); the trace drawn by tools/weave-trace into $(BUILD)/demo.
+# The terminal shows the examples' output and where the picture is: the
+# build's output goes to $(BUILD)/demo/build.log (shown if it fails), the
+# trace to $(BUILD)/demo/pipeline.trace, the lane's own lines to the VM's
+# guest.log (run.sh's WEAVE_VM_QUIET).
 DEMO_VM	= $(or $(WEAVE_VM_DIR),$(BUILD)/vm/$(K61))
 demo: setup
-	$(MAKE) all
-	scripts/vm/run.sh $(CACHE) $(K61) demo
 	@mkdir -p $(BUILD)/demo
-	sed -n 's/^WEAVE-TRACE: //p' $(DEMO_VM)/guest.log > $(BUILD)/demo/pipeline.trace
-	tools/weave-trace --title 'make demo: weave-pipeline on $(K61)' \
+	@$(MAKE) --no-print-directory all > $(BUILD)/demo/build.log 2>&1 || \
+		{ tail -n 40 $(BUILD)/demo/build.log; \
+		  echo "demo: the build failed; see $(BUILD)/demo/build.log" >&2; \
+		  exit 1; }
+	@WEAVE_VM_QUIET=1 scripts/vm/run.sh $(CACHE) $(K61) demo
+	@sed -n 's/^WEAVE-TRACE: //p' $(DEMO_VM)/guest.log > $(BUILD)/demo/pipeline.trace
+	@tools/weave-trace --title 'make demo: weave-pipeline on $(K61)' \
 		--json $(BUILD)/demo/pipeline.json --svg $(BUILD)/demo/pipeline.svg \
-		$(BUILD)/demo/pipeline.trace
-	@echo "demo: the pipeline's schedule is drawn in $(BUILD)/demo/pipeline.svg;" \
-		"open $(BUILD)/demo/pipeline.json in https://ui.perfetto.dev"
+		$(BUILD)/demo/pipeline.trace 2> $(BUILD)/demo/weave-trace.log || \
+		{ cat $(BUILD)/demo/weave-trace.log >&2; exit 1; }
+	@echo "demo: weave-pipeline's schedule is drawn in $(BUILD)/demo/pipeline.svg" \
+		"(traced in $(BUILD)/demo/pipeline.trace); open" \
+		"$(BUILD)/demo/pipeline.json in https://ui.perfetto.dev"
 
 bench: all
 	scripts/vm/run.sh $(CACHE) $(K61) bench
