@@ -4,8 +4,11 @@
 # The user-space build checks, as TAP files in BUILD_DIR/results: libweave's
 # ABI against a uAPI that grew (tests/abi), `make install` and pkg-config,
 # the kselftest suites built and run the kernel's way, which goals run
-# scripts/setup.sh, that set-up installed no kernel, and `dkms build`
-# against both test kernels' headers (tests/build).
+# scripts/setup.sh, that set-up installed no kernel, `dkms add` (sources
+# only) and `dkms build` against both test kernels' headers, what `make
+# demo` shows on the terminal (with a stand-in for the VM), and that
+# README.md's program compiles and its index of Documentation/ holds
+# (tests/build).
 # Needs libweave built in BUILD_DIR/lib and the lane's suite list in
 # BUILD_DIR/selftests; no VM.
 #
@@ -33,4 +36,6 @@ run kselftest-build tests/build/kselftest.sh "$cache" "$build"
 run no-setup tests/build/no-setup.sh "$build"
 run host-kernels tests/build/host-kernels.sh "$cache"
 run dkms tests/build/dkms.sh "$cache" "$build"
+run demo tests/build/demo.sh "$build"
+run readme tests/build/readme.py "$build"
 exit $rc
