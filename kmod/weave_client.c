@@ -61,6 +61,7 @@ struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle)
 
 /**
  * weave_btrack_pin() - Pin a tracking record's buffer, if it is not yet.
+ * @c: The client whose record it is; a first pin is charged to its user.
  * @bt: The record.
  *
  * Held until weave_btrack_release() finds no task binding the buffer
@@ -69,13 +70,13 @@ struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle)
  * Context: The client's mutex held.
  * Return: 0, or a negative errno of weave_eng_bo_pin().
  */
-int weave_btrack_pin(struct weave_btrack *bt)
+int weave_btrack_pin(struct weave_client *c, struct weave_btrack *bt)
 {
 	int ret;
 
 	if (bt->pinned)
 		return 0;
-	ret = weave_eng_bo_pin(bt->obj);
+	ret = weave_eng_bo_pin(bt->obj, c->pin_user);
 	bt->pinned = !ret;
 	return ret;
 }

@@ -41,6 +41,7 @@ struct drm_syncobj;
 struct page;
 struct weave_device;
 struct weave_bo_quota;
+struct weave_pin_user;
 struct weave_ectx;
 struct weave_graph;
 struct weave_join;
@@ -115,6 +116,11 @@ struct weave_client {
 	u32 next_graph;
 	/** @quota: What its buffers may take; a reference. */
 	struct weave_bo_quota *quota;
+	/**
+	 * @pin_user: The user that opened its file, charged for the pages
+	 * its calls pin (see "DOC: pinned memory"); a reference.
+	 */
+	struct weave_pin_user *pin_user;
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**
@@ -197,7 +203,7 @@ static inline struct weave_bo_quota *weave_client_quota(struct drm_file *file)
 
 int weave_client_lock(struct weave_client *c);
 struct weave_lstream *weave_client_stream(struct weave_client *c, u32 handle);
-int weave_btrack_pin(struct weave_btrack *bt);
+int weave_btrack_pin(struct weave_client *c, struct weave_btrack *bt);
 void weave_btrack_release(struct weave_client *c, struct weave_btrack *bt);
 struct weave_btrack *weave_btrack_get(struct weave_client *c,
 				      struct drm_gem_object *obj);

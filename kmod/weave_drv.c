@@ -25,6 +25,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/sysfs.h>
 
 #include <drm/drm_drv.h>
 #include <drm/drm_file.h>
@@ -48,6 +49,7 @@
 #include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_job.h"
+#include "weave_pinned.h"
 #include "weave_query.h"
 #include "weave_queue.h"
 #include "weave_report.h"
@@ -104,21 +106,29 @@
  *    buffer's last queued task leaves the ring, or at close when the
  *    queued tasks are cancelled) or with no weave lock held (GEM close, a
  *    job freed on the scheduler thread or a workqueue).
- * 5. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ * 5. &weave_bo.hold_lock, a buffer's mutex that serialises its first
+ *    hold and its last, which charge and uncharge its bytes held resident
+ *    (weave_eng_bo_hold(), weave_eng_bo_unhold(); "DOC: pinned memory").
+ *    It is taken inside &weave_bo.pin_lock, inside the mmap lock (mmap()
+ *    and the mappings' close), and inside the reservation lock where the
+ *    DRM core holds it around a dma-buf importer's pin or vmap (since
+ *    6.8); inside it only an allocation of a user's entry and the users'
+ *    xarray spinlock, a leaf, are taken.
+ * 6. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
- * 6. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ * 7. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
  *    &weave_queue.run_lock, a queue's spinlock, taken by run_job and by
  *    a push under the client's mutex, around the choice of who runs a
  *    job next and nothing else but the hardware fence's init: a leaf.
- * 7. Fence locks: a gate's or hardware fence's own spinlock.
- * 8. &weave_failures.lock, the device's failure graph, a spinlock taken
+ * 8. Fence locks: a gate's or hardware fence's own spinlock.
+ * 9. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
  *    the places above where a last reference goes.
- * 9. &weave_ectx.spare_lock, a spinlock taken with interrupts off around
+ * 10. &weave_ectx.spare_lock, a spinlock taken with interrupts off around
  *    a client's spare task arrays and nothing else: a leaf.  A job's
  *    allocation takes it under the client's mutex, a job's free wherever
  *    the job is freed.
@@ -231,6 +241,57 @@ static unsigned long long max_client_bo_bytes;
 module_param(max_client_bo_bytes, ullong, 0444);
 MODULE_PARM_DESC(max_client_bo_bytes,
 		 "Bytes of buffers charged to one client (0, the default: a quarter of the RAM at load)");
+
+/*
+ * The limits of the bytes of buffers held resident (see "DOC: pinned
+ * memory"), machine-wide: root may change them while the module is loaded,
+ * and reading one shows the limit in force.  0 is the default, a share of
+ * the RAM.
+ */
+static unsigned long long max_user_pinned_bytes;
+static unsigned long long max_pinned_bytes;
+
+static void weave_pinned_apply(void)
+{
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+
+	weave_eng_pinned_set_limits(max_user_pinned_bytes ?: ram / 4,
+				    max_pinned_bytes ?: ram / 2);
+}
+
+static int weave_pinned_param_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	int ret = param_set_ullong(val, kp);
+
+	if (!ret)
+		weave_pinned_apply();
+	return ret;
+}
+
+static int weave_pinned_param_get(char *buffer, const struct kernel_param *kp)
+{
+	u64 user, total;
+
+	weave_eng_pinned_limits(&user, &total);
+	return sysfs_emit(buffer, "%llu\n",
+			  kp->arg == &max_pinned_bytes ? total : user);
+}
+
+static const struct kernel_param_ops weave_pinned_param_ops = {
+	.set = weave_pinned_param_set,
+	.get = weave_pinned_param_get,
+};
+
+module_param_cb(max_user_pinned_bytes, &weave_pinned_param_ops,
+		&max_user_pinned_bytes, 0644);
+MODULE_PARM_DESC(max_user_pinned_bytes,
+		 "Bytes of buffers one user may hold resident through all weave files (0, the default: a quarter of the RAM)");
+
+module_param_cb(max_pinned_bytes, &weave_pinned_param_ops, &max_pinned_bytes,
+		0644);
+MODULE_PARM_DESC(max_pinned_bytes,
+		 "Bytes of buffers all users together may hold resident (0, the default: half of the RAM)");
 
 static unsigned int max_client_bos = 4096;
 module_param(max_client_bos, uint, 0444);
@@ -681,6 +742,7 @@ static int __init weave_init(void)
 		return -EINVAL;
 	}
 
+	weave_pinned_apply();
 	ret = weave_eng_module_init();
 	if (ret)
 		return ret;
@@ -722,6 +784,7 @@ static void __exit weave_exit(void)
 	 */
 	rcu_barrier();
 	synchronize_rcu_tasks();
+	weave_eng_pinned_exit();
 }
 
 module_init(weave_init);

@@ -125,6 +125,9 @@ static const struct {
 	WEAVE_USAGE("weave-failure-claims", failure_claims, false),
 	WEAVE_USAGE("weave-failure-records", failure_records, false),
 	WEAVE_USAGE("weave-failure-memory", failure_bytes, true),
+	WEAVE_USAGE("weave-shared-ring-memory", shared_ring_bytes, true),
+	WEAVE_USAGE("weave-shared-rings", shared_rings, false),
+	WEAVE_USAGE("weave-user-pinned-memory", user_pinned_bytes, true),
 };
 
 static void weave_fdinfo_usage(struct drm_printer *p, struct weave_client *c)

@@ -457,7 +457,7 @@ static int weave_replay_queue(struct weave_client *c, struct weave_graph *g,
 		bt = container_of(g->tracks[i], struct weave_btrack, track);
 		bt->busy++;
 		if (!ret)
-			ret = weave_btrack_pin(bt);
+			ret = weave_btrack_pin(c, bt);
 	}
 	/* Its last replay, on another slot and not done, gates this one. */
 	if (g->last && g->last_slot != slot && !dma_fence_is_signaled(g->last))

@@ -360,13 +360,14 @@ static void weave_recording_copy_entries(struct weave_client *c,
 }
 
 /*
- * Pin step: the buffers of the @n entries about to be queued (not the
+ * Pin step: the buffers of @c's @n entries about to be queued (not the
  * launches a recording takes, if @queued_only), where their tracking
  * records do not hold a pin yet (see "DOC: buffer objects").  On error the
  * pins taken stay with their records, which let go of them when the
  * entries are released.
  */
-static int weave_entries_pin(const struct weave_entry *entries, u32 n,
+static int weave_entries_pin(struct weave_client *c,
+			     const struct weave_entry *entries, u32 n,
 			     bool queued_only)
 {
 	const struct weave_entry *e = entries;
@@ -382,7 +383,7 @@ static int weave_entries_pin(const struct weave_entry *entries, u32 n,
 		for (j = 0; j < e->num_bindings; j++) {
 			bt = container_of(b[j].track, struct weave_btrack,
 					  track);
-			ret = weave_btrack_pin(bt);
+			ret = weave_btrack_pin(c, bt);
 			if (ret)
 				return ret;
 		}
@@ -431,7 +432,7 @@ static int weave_submit_record(struct weave_client *c,
 		ret = weave_enqueue_reserve(c, args, entries, *n, fences, nf,
 					    slot);
 		if (!ret)
-			ret = weave_entries_pin(entries, *n, true);
+			ret = weave_entries_pin(c, entries, *n, true);
 		if (!ret)
 			ret = weave_eng_ctx_fail_reserve(c->ectx, entries, *n,
 							 true);
@@ -522,7 +523,7 @@ int weave_submit_from(struct weave_client *c, struct drm_file *file,
 	if (!ret && !recorded)
 		weave_enqueue_refuse_writes(entries, count, record);
 	if (!ret && count && !record)
-		ret = weave_entries_pin(entries, count, false);
+		ret = weave_entries_pin(c, entries, count, false);
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {

@@ -51,7 +51,7 @@ extern "C" {
  * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		11
+#define DRM_WEAVE_UAPI_MINOR		12
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -367,6 +367,31 @@ struct drm_weave_device_info {
 	 * 1.9).
 	 */
 	__u32 max_ring_units;
+
+	/**
+	 * @max_user_pinned_bytes: The most bytes of buffers that one user
+	 * (uid) may hold resident through every weave device and file
+	 * together (uAPI 1.12; zero from an older kernel, which had no such
+	 * limit).  A buffer is held resident while a task that binds it is
+	 * queued or running, while it is mapped, and while a dma-buf
+	 * importer pins or vmaps it; it is charged its whole size, once.
+	 * The call that would hold past this fails with -EDQUOT and does
+	 * nothing: an enqueue or replay queues nothing, an mmap() maps
+	 * nothing.  Set by the module parameter max_user_pinned_bytes,
+	 * which root may change while the module is loaded; by default a
+	 * quarter of the machine's RAM.
+	 */
+	__u64 max_user_pinned_bytes;
+
+	/**
+	 * @max_pinned_bytes: The most bytes of buffers that all users
+	 * together may hold resident, counted as @max_user_pinned_bytes
+	 * counts them (uAPI 1.12).  Past it the call fails with -ENOMEM and
+	 * does nothing.  Set by the module parameter max_pinned_bytes; by
+	 * default half of the machine's RAM, so that the rest of the machine
+	 * always keeps the other half.
+	 */
+	__u64 max_pinned_bytes;
 };
 
 /**
@@ -382,6 +407,13 @@ struct drm_weave_memory_usage {
 
 	/** @live_bytes: The sum of their sizes, in bytes. */
 	__u64 live_bytes;
+
+	/**
+	 * @pinned_bytes: The bytes of buffers held resident by every user,
+	 * through every weave device, against max_pinned_bytes (uAPI 1.12;
+	 * see &struct drm_weave_device_info).
+	 */
+	__u64 pinned_bytes;
 };
 
 /**
@@ -549,6 +581,17 @@ struct drm_weave_client_usage {
 
 	/** @shared_rings: The file's shared submission rings (uAPI 1.9). */
 	__u64 shared_rings;
+
+	/**
+	 * @user_pinned_bytes: The bytes of buffers held resident that are
+	 * charged to the user who opened the file, through all its files,
+	 * against max_user_pinned_bytes (uAPI 1.12; see &struct
+	 * drm_weave_device_info).  A buffer is charged to the user whose
+	 * file's call first holds it (an enqueue, a replay, a READ), or whose
+	 * process maps it or pins it through a dma-buf, until the last hold
+	 * ends.
+	 */
+	__u64 user_pinned_bytes;
 };
 
 /**

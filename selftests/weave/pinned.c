@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * weave: the bytes of buffers held resident, bounded per user through any
+ * number of files and for the whole machine, so that other processes keep
+ * their memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "weave_test.h"
+#include "weave_test_debugfs.h"
+#include "weave_test_gate.h"
+
+#define MIB		(1024ull * 1024)
+
+/* The files one hostile user opens. */
+#define FILES		16
+
+/* What the process outside weave allocates and touches. */
+#define OUTSIDER	(256 * MIB)
+
+/* The users the tests run as; none owns anything else in the guest. */
+#define UID_A		60001
+#define UID_B		60002
+
+#define PARAMS		"/sys/module/weave/parameters"
+
+/* What a child tells the test, in memory shared with it. */
+struct report {
+	int line;
+	char msg[200];
+	/* Its user's bytes held resident, read from its last file. */
+	uint64_t user_pinned;
+	/* The errno of the call that went past a limit, 0 if none did. */
+	int err;
+	/* Tasks queued on that file before and after the refused call. */
+	uint64_t queued_before, queued_after;
+	/* Buffers whose FILL was queued, over all its files. */
+	unsigned int pinned_bos;
+	/* vgem's node, opened by root for the child. */
+	int vgem;
+};
+
+/* In a child: record where and why it failed, and return nonzero. */
+#define CHILD_CHECK(r, cond, ...) do {					\
+	if (!(cond)) {							\
+		(r)->line = __LINE__;					\
+		snprintf((r)->msg, sizeof((r)->msg), __VA_ARGS__);	\
+		return 1;						\
+	}								\
+} while (0)
+
+FIXTURE(pinned) {
+	WEAVE_TEST_FILE_FIELDS;
+	char node[64];
+	mode_t mode;
+	struct report *r;
+	pid_t holders[2];
+};
+
+/* The render node of @fd, by its /proc/self/fd link. */
+static int node_path(int fd, char *path, size_t len)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, len - 1);
+	if (n <= 0)
+		return -1;
+	path[n] = 0;
+	return 0;
+}
+
+static int write_param(const char *name, unsigned long long v)
+{
+	char path[128], text[32];
+	int fd, len, ret;
+
+	snprintf(path, sizeof(path), PARAMS "/%s", name);
+	len = snprintf(text, sizeof(text), "%llu", v);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, text, len) == len ? 0 : -errno;
+	close(fd);
+	return ret;
+}
+
+static unsigned long long read_param(const char *name)
+{
+	char path[128], text[32] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PARAMS "/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	return n > 0 ? strtoull(text, NULL, 0) : 0;
+}
+
+FIXTURE_SETUP(pinned)
+{
+	struct stat st;
+
+	WEAVE_TEST_FILE_SETUP();
+	ASSERT_LE(12u, self->info.uapi_minor);
+	/* A render node is open to every local user, as udev makes it. */
+	ASSERT_EQ(0, node_path(self->fd, self->node, sizeof(self->node)));
+	ASSERT_EQ(0, stat(self->node, &st));
+	self->mode = st.st_mode & 07777;
+	ASSERT_EQ(0, chmod(self->node, 0666));
+	self->r = mmap(NULL, 2 * sizeof(*self->r), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->r);
+	memset(self->r, 0, 2 * sizeof(*self->r));
+	self->holders[0] = self->holders[1] = 0;
+}
+
+FIXTURE_TEARDOWN(pinned)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (self->holders[i] > 0) {
+			kill(self->holders[i], SIGKILL);
+			waitpid(self->holders[i], NULL, 0);
+		}
+	write_param("max_user_pinned_bytes", 0);
+	write_param("max_pinned_bytes", 0);
+	chmod(self->node, self->mode);
+	munmap(self->r, 2 * sizeof(*self->r));
+	close(self->fd);
+}
+
+/* Drops every privilege of root for those of @uid (its gid too). */
+static int become(uid_t uid)
+{
+	return setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+	       setresuid(uid, uid, uid) ? -1 : 0;
+}
+
+/*
+ * As one user, through @files files: buffers of @bo bytes, each with one
+ * FILL queued and never flushed, until a call is refused past a limit of
+ * bytes held resident.  A buffer that a file's own quota refuses moves on
+ * to the next file.
+ */
+static int pin_all(struct report *r, unsigned int files, uint64_t bo)
+{
+	struct drm_weave_client_usage u;
+	struct weave_test_batch b;
+	unsigned int i;
+	int fd = -1;
+
+	for (i = 0; i < files && !r->err; i++) {
+		uint32_t stream = 0;
+
+		fd = weave_device_open(0);
+		CHILD_CHECK(r, fd >= 0, "open file %u: %d", i, fd);
+		CHILD_CHECK(r, !weave_stream_create(fd, 0, &stream),
+			    "stream of file %u", i);
+		for (;;) {
+			uint64_t size = bo;
+			uint32_t h = 0;
+			int ret;
+
+			ret = weave_bo_create(fd, &size, 0, &h);
+			if (ret == -EDQUOT)
+				break;
+			CHILD_CHECK(r, !ret, "BO_CREATE: %d", ret);
+			CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+			r->queued_before = u.queued_tasks;
+			weave_test_batch_init(&b);
+			weave_test_fill_task(&b, h, 0, bo, 0x5a5a5a5a);
+			ret = weave_test_submit(fd, stream, &b);
+			if (ret) {
+				r->err = -ret;
+				CHILD_CHECK(r, !weave_query_client_usage(fd, &u),
+					    "usage");
+				r->queued_after = u.queued_tasks;
+				break;
+			}
+			r->pinned_bos++;
+		}
+	}
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	r->user_pinned = u.user_pinned_bytes;
+	return 0;
+}
+
+/*
+ * Forks a child that becomes @uid and pins all it can through @files
+ * files, then keeps it all until killed; returns once the child has
+ * reported, with its pid, or -1 if it failed.
+ */
+static pid_t hold_as(struct report *r, uid_t uid, unsigned int files,
+		     uint64_t bo)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		close(p[0]);
+		if (become(uid)) {
+			r->line = __LINE__;
+			snprintf(r->msg, sizeof(r->msg), "setresuid: %d", errno);
+			_exit(1);
+		}
+		if (pin_all(r, files, bo))
+			_exit(1);
+		if (write(p[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1) {
+		close(p[0]);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	close(p[0]);
+	return pid;
+}
+
+/* A process outside weave allocates and touches @size bytes. */
+static void outsider(struct __test_metadata *_metadata, size_t size)
+{
+	int status = 0;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char *p = malloc(size);
+
+		if (!p)
+			_exit(2);
+		memset(p, 0x11, size);
+		_exit(p[size - 1] == 0x11 ? 0 : 3);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* An OOM kill shows as SIGKILL. */
+	ASSERT_TRUE(WIFEXITED(status)) {
+		TH_LOG("the outsider died of signal %d", WTERMSIG(status));
+	}
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/* The holder is alive: nothing killed it meanwhile. */
+static void assert_alive(struct __test_metadata *_metadata, pid_t pid)
+{
+	ASSERT_EQ(0, waitpid(pid, NULL, WNOHANG));
+	ASSERT_EQ(0, kill(pid, 0));
+}
+
+/* Whether debugfs's weave_pinned lists user @uid. */
+static int user_listed(struct __test_metadata *_metadata, int fd, uid_t uid)
+{
+	static char text[TEXT_MAX];
+	char key[32];
+	struct node nd;
+	long long v;
+
+	dbg_node(_metadata, fd, &nd);
+	dbg(_metadata, &nd, 0, "weave_pinned", text);
+	snprintf(key, sizeof(key), "uid_%u", uid);
+	return !dbg_kv(text, key, &v);
+}
+
+/* Kills a holder, and waits until it is reaped: its files are closed. */
+static void reap(struct __test_metadata *_metadata, pid_t *pid)
+{
+	ASSERT_EQ(0, kill(*pid, SIGKILL));
+	ASSERT_EQ(*pid, waitpid(*pid, NULL, 0));
+	*pid = 0;
+}
+
+/*
+ * One user, through 16 files each with a quota of its own, pins no more
+ * than the user's limit: the call past it is refused with -EDQUOT and
+ * queues nothing.  Another process then allocates and touches 256 MiB,
+ * and nothing is killed.  The limits are the defaults.
+ */
+TEST_F_TIMEOUT(pinned, one_user_sixteen_files, 600)
+{
+	uint64_t max_user = self->info.max_user_pinned_bytes;
+	uint64_t bo = 64 * MIB;
+	struct report *r = self->r;
+
+	ASSERT_NE(0u, max_user);
+	ASSERT_LE(max_user, self->info.max_pinned_bytes);
+	/* The files' quotas together are far above the user's limit. */
+	ASSERT_LT(2 * max_user, FILES * self->info.max_client_bo_bytes);
+	if (bo > self->info.max_bo_size)
+		bo = self->info.max_bo_size;
+
+	self->holders[0] = hold_as(r, UID_A, FILES, bo);
+	ASSERT_LT(0, self->holders[0]) {
+		TH_LOG("holder failed at line %d: %s", r->line, r->msg);
+	}
+	ASSERT_EQ(EDQUOT, r->err);
+	ASSERT_EQ(r->queued_before, r->queued_after);
+	ASSERT_EQ(r->pinned_bos * bo, r->user_pinned);
+	ASSERT_LE(r->user_pinned, max_user);
+	ASSERT_LT(max_user - bo, r->user_pinned);
+	ASSERT_TRUE(user_listed(_metadata, self->fd, UID_A));
+
+	outsider(_metadata, OUTSIDER);
+	assert_alive(_metadata, self->holders[0]);
+
+	/* Its files closed, the user holds nothing, and is forgotten. */
+	reap(_metadata, &self->holders[0]);
+	ASSERT_FALSE(user_listed(_metadata, self->fd, UID_A));
+}
+
+/*
+ * Two users, each below its own limit, together reach the machine's: the
+ * second is refused with -ENOMEM, and the total stays at the limit.
+ */
+TEST_F_TIMEOUT(pinned, two_users_global_cap, 600)
+{
+	struct drm_weave_memory_usage m;
+	uint64_t bo = 16 * MIB;
+
+	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 6 * bo));
+	ASSERT_EQ(0, write_param("max_pinned_bytes", 10 * bo));
+	ASSERT_EQ(6 * bo, read_param("max_user_pinned_bytes"));
+	ASSERT_EQ(10 * bo,
+		  weave_test_info(_metadata, self->fd).max_pinned_bytes);
+
+	self->holders[0] = hold_as(&self->r[0], UID_A, FILES, bo);
+	ASSERT_LT(0, self->holders[0]) {
+		TH_LOG("A failed at line %d: %s", self->r[0].line,
+		       self->r[0].msg);
+	}
+	ASSERT_EQ(EDQUOT, self->r[0].err);
+	ASSERT_EQ(6 * bo, self->r[0].user_pinned);
+
+	self->holders[1] = hold_as(&self->r[1], UID_B, FILES, bo);
+	ASSERT_LT(0, self->holders[1]) {
+		TH_LOG("B failed at line %d: %s", self->r[1].line,
+		       self->r[1].msg);
+	}
+	ASSERT_EQ(ENOMEM, self->r[1].err);
+	ASSERT_EQ(self->r[1].queued_before, self->r[1].queued_after);
+	/* Others (root's last jobs) may hold some too: at most 4 buffers. */
+	ASSERT_LE(self->r[1].user_pinned, 4 * bo);
+	m = weave_test_usage(_metadata, self->fd);
+	ASSERT_LE(m.pinned_bytes, 10 * bo);
+	ASSERT_LE(10 * bo - self->r[1].user_pinned, m.pinned_bytes);
+
+	outsider(_metadata, OUTSIDER);
+	assert_alive(_metadata, self->holders[0]);
+	assert_alive(_metadata, self->holders[1]);
+
+	/* A freed, B may pin again. */
+	reap(_metadata, &self->holders[0]);
+	memset(&self->r[0], 0, sizeof(self->r[0]));
+	self->holders[0] = hold_as(&self->r[0], UID_B, 1, bo);
+	ASSERT_LT(0, self->holders[0]);
+	ASSERT_LT(self->r[1].user_pinned, self->r[0].user_pinned);
+}
+
+/* A child as @uid that maps, forks and unmaps a buffer, checking the charge. */
+static int map_as(struct report *r, uid_t uid, uint64_t bo)
+{
+	struct drm_weave_client_usage u;
+	int fd, status = 0;
+	uint32_t h = 0;
+	uint64_t size = bo;
+	void *p = NULL, *q = NULL;
+	pid_t pid;
+
+	CHILD_CHECK(r, !become(uid), "setresuid: %d", errno);
+	fd = weave_device_open(0);
+	CHILD_CHECK(r, fd >= 0, "open: %d", fd);
+	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE");
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, !u.user_pinned_bytes, "held before: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, !weave_bo_mmap(fd, h, bo, PROT_READ | PROT_WRITE, &p),
+		    "mmap");
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, u.user_pinned_bytes == bo, "mapped: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+	/* A second mapping, and a fork's copy, charge nothing more. */
+	CHILD_CHECK(r, !weave_bo_mmap(fd, h, bo, PROT_READ, &q), "mmap 2");
+	pid = fork();
+	CHILD_CHECK(r, pid >= 0, "fork");
+	if (!pid) {
+		weave_query_client_usage(fd, &u);
+		_exit(u.user_pinned_bytes == bo && ((char *)p)[bo - 1] == 0 ?
+		      0 : 1);
+	}
+	CHILD_CHECK(r, waitpid(pid, &status, 0) == pid && !status,
+		    "the fork saw another charge: %d", status);
+	CHILD_CHECK(r, !weave_bo_munmap(q, bo), "munmap 2");
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, u.user_pinned_bytes == bo, "one map left: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, !weave_bo_munmap(p, bo), "munmap");
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, !u.user_pinned_bytes, "unmapped: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+
+	/* Past the user's limit, mmap() maps nothing. */
+	size = 4 * bo;
+	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE 2");
+	r->err = -weave_bo_mmap(fd, h, 4 * bo, PROT_READ, &p);
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	r->user_pinned = u.user_pinned_bytes;
+	return 0;
+}
+
+/* A child as @uid whose buffer a dma-buf importer (vgem) pins. */
+static int import_as(struct report *r, uid_t uid, uint64_t bo)
+{
+	struct drm_weave_client_usage u;
+	uint32_t h = 0, vh = 0;
+	uint64_t size = bo;
+	int fd, vgem = r->vgem, dmabuf = -1;
+
+	CHILD_CHECK(r, !become(uid), "setresuid: %d", errno);
+	fd = weave_device_open(0);
+	CHILD_CHECK(r, fd >= 0, "open: %d", fd);
+	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE");
+	CHILD_CHECK(r, !weave_bo_export(fd, h, 0, &dmabuf), "export");
+	CHILD_CHECK(r, !drmPrimeFDToHandle(vgem, dmabuf, &vh), "import: %d",
+		    errno);
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, u.user_pinned_bytes == bo, "imported: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, !drmCloseBufferHandle(vgem, vh), "vgem close");
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	CHILD_CHECK(r, !u.user_pinned_bytes, "closed: %llu",
+		    (unsigned long long)u.user_pinned_bytes);
+
+	/* A buffer over the user's limit: the import is refused. */
+	close(dmabuf);
+	size = 4 * bo;
+	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE 2");
+	CHILD_CHECK(r, !weave_bo_export(fd, h, 0, &dmabuf), "export 2");
+	if (drmPrimeFDToHandle(vgem, dmabuf, &vh))
+		r->err = errno;
+	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
+	r->user_pinned = u.user_pinned_bytes;
+	return 0;
+}
+
+static void run_child(struct __test_metadata *_metadata, struct report *r,
+		      int (*fn)(struct report *, uid_t, uint64_t), uint64_t bo)
+{
+	int status = 0;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(fn(r, UID_A, bo));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status) {
+		TH_LOG("failed at line %d: %s", r->line, r->msg);
+	}
+}
+
+/*
+ * A mapping holds every page of its buffer (the helper populates them at
+ * mmap()): it is charged once, however many mappings and forks share it,
+ * until the last goes; past the user's limit mmap() fails with EDQUOT.
+ */
+TEST_F(pinned, mappings_are_charged)
+{
+	uint64_t bo = 4 * MIB;
+
+	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 3 * bo));
+	run_child(_metadata, self->r, map_as, bo);
+	ASSERT_EQ(EDQUOT, self->r->err);
+	ASSERT_EQ(0u, self->r->user_pinned);
+	ASSERT_FALSE(user_listed(_metadata, self->fd, UID_A));
+}
+
+/*
+ * A dma-buf importer's pin of a buffer (vgem's attachment) is charged to
+ * the importing process's user, and refused past its limit.
+ */
+TEST_F(pinned, importer_pins_are_charged)
+{
+	uint64_t bo = 4 * MIB;
+
+	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 3 * bo));
+	self->r->vgem = weave_test_vgem_open(_metadata);
+	run_child(_metadata, self->r, import_as, bo);
+	close(self->r->vgem);
+	ASSERT_EQ(EDQUOT, self->r->err);
+	ASSERT_EQ(0u, self->r->user_pinned);
+}
+
+/* The limits are bytes; anything else is refused and changes nothing. */
+TEST_F(pinned, bad_limits_are_refused)
+{
+	unsigned long long before = read_param("max_pinned_bytes");
+	int fd;
+
+	ASSERT_NE(0ull, before);
+	fd = open(PARAMS "/max_pinned_bytes", O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-1, write(fd, "lots", 4));
+	ASSERT_EQ(EINVAL, errno);
+	close(fd);
+	ASSERT_EQ(before, read_param("max_pinned_bytes"));
+	ASSERT_EQ(before,
+		  weave_test_info(_metadata, self->fd).max_pinned_bytes);
+}
+
+TEST_HARNESS_MAIN
