@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * weave: what the soft engine needs of a buffer object: its resident
- * pages' pins and holds, and the quota a client's buffers are charged to.
+ * pages' pins and charge, and the quota a client's buffers are charged to.
  */
 
 #include <linux/atomic.h>
@@ -15,7 +15,7 @@
 
 #include "weave_bo.h"
 #include "weave_compat.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 
 /**
  * weave_eng_bo_enomem() - The uAPI's errno of a shmem failure.
@@ -32,92 +32,71 @@ int weave_eng_bo_enomem(int err)
 }
 
 /**
- * weave_eng_bo_hold() - Hold a buffer's pages resident, charged to a user.
+ * weave_eng_bo_charge_resident() - Charge a buffer's bytes to a user before
+ * its pages are first made resident.
  * @obj: The buffer; the caller holds a reference.
- * @pu: The user charged if this is the first hold (see "DOC: pinned
+ * @ru: The user charged if the buffer is not yet (see "DOC: resident
  *	memory"); the caller holds a reference.
  *
- * Counts only: the caller makes the pages resident, or has the shmem
- * helper do it.  Undone by weave_eng_bo_unhold().  An imported buffer is
- * not held, and both calls do nothing.
+ * Counts only: the caller then makes the pages resident, or has the shmem
+ * helper do it.  The charge lasts until the buffer is freed
+ * (weave_eng_bo_uncharge_resident()).  An imported buffer is never
+ * charged.
  *
  * Context: Process context; may sleep.  The caller may hold the mmap
  * lock, the buffer's reservation lock or &weave_bo.pin_lock.
- * Return: 0; -EDQUOT or -ENOMEM past a limit of weave_eng_pinned_charge(),
- * with nothing held.
+ * Return: 0; -EDQUOT or -ENOMEM past a limit of
+ * weave_eng_resident_charge(), with nothing charged.
  */
-int weave_eng_bo_hold(struct drm_gem_object *obj, struct weave_pin_user *pu)
+int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
+				 struct weave_res_user *ru)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
 	int ret = 0;
 
-	if (obj->import_attach || atomic_inc_not_zero(&bo->holds))
+	if (obj->import_attach || smp_load_acquire(&bo->resident_user))
 		return 0;
-	mutex_lock(&bo->hold_lock);
-	if (!atomic_inc_not_zero(&bo->holds)) {
-		ret = weave_eng_pinned_charge(pu, obj->size);
-		if (!ret) {
-			bo->pin_user = pu;
-			atomic_set(&bo->holds, 1);
-		}
+	mutex_lock(&bo->charge_lock);
+	if (!bo->resident_user) {
+		ret = weave_eng_resident_charge(ru, obj->size);
+		if (!ret)
+			smp_store_release(&bo->resident_user, ru);
 	}
-	mutex_unlock(&bo->hold_lock);
+	mutex_unlock(&bo->charge_lock);
 	return ret;
 }
 
 /**
- * weave_eng_bo_hold_get() - Another hold of a buffer already held.
- * @obj: A buffer of which the caller has a hold (weave_eng_bo_hold()),
- *	or an imported buffer.
+ * weave_eng_bo_uncharge_resident() - Give back a freed buffer's charge.
+ * @obj: The buffer, being freed.
  *
- * Undone by weave_eng_bo_unhold().
- *
- * Context: Any.
+ * Context: Process context, where a buffer's last reference goes.
  */
-void weave_eng_bo_hold_get(struct drm_gem_object *obj)
-{
-	if (!obj->import_attach)
-		WARN_ON_ONCE(!atomic_inc_not_zero(&to_weave_bo(obj)->holds));
-}
-
-/**
- * weave_eng_bo_unhold() - End a hold of a buffer's pages.
- * @obj: The buffer; the caller holds a reference.
- *
- * The last hold gives the charge back.
- *
- * Context: Process context; may sleep.
- */
-void weave_eng_bo_unhold(struct drm_gem_object *obj)
+void weave_eng_bo_uncharge_resident(struct drm_gem_object *obj)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
-	struct weave_pin_user *pu;
 
-	if (obj->import_attach ||
-	    !atomic_dec_and_mutex_lock(&bo->holds, &bo->hold_lock))
-		return;
-	pu = bo->pin_user;
-	bo->pin_user = NULL;
-	mutex_unlock(&bo->hold_lock);
-	weave_eng_pinned_uncharge(pu, obj->size);
+	if (bo->resident_user)
+		weave_eng_resident_uncharge(bo->resident_user, obj->size);
 }
 
 /**
  * weave_eng_bo_pin() - Make a buffer's pages resident for a use of weave's.
  * @obj: A buffer weave created (not an imported one); the caller holds a
  *	reference.
- * @pu: The user the pages are charged to if this is the first use.
+ * @ru: The user its bytes are charged to if they are not yet.
  *
- * The first use charges the buffer to @pu (weave_eng_bo_hold()), then
- * allocates the pages that are missing, charged to the caller's memory
- * cgroup, and pins them.  Each call is undone by one weave_eng_bo_unpin().
+ * The first use charges the buffer to @ru unless it is already
+ * (weave_eng_bo_charge_resident()), then allocates the pages that are
+ * missing, charged to the caller's memory cgroup, and pins them.  Each
+ * call is undone by one weave_eng_bo_unpin().
  *
  * Context: Process context; may sleep.  The caller may hold its client's
  * mutex, and no reservation lock.
  * Return: 0, -EDQUOT or -ENOMEM past a limit of resident bytes (see "DOC:
- * pinned memory"), -ENOMEM, or -ERESTARTSYS if a signal interrupted it.
+ * resident memory"), -ENOMEM, or -ERESTARTSYS if a signal interrupted it.
  */
-int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_pin_user *pu)
+int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_res_user *ru)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
 	int ret;
@@ -128,13 +107,9 @@ int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_pin_user *pu)
 		return -ERESTARTSYS;
 	ret = 0;
 	if (!atomic_inc_not_zero(&bo->pins)) {
-		ret = weave_eng_bo_hold(obj, pu);
-		if (!ret) {
-			ret = weave_compat_shmem_pin(&bo->base);
-			ret = weave_eng_bo_enomem(ret);
-			if (ret)
-				weave_eng_bo_unhold(obj);
-		}
+		ret = weave_eng_bo_charge_resident(obj, ru);
+		if (!ret)
+			ret = weave_eng_bo_enomem(weave_compat_shmem_pin(&bo->base));
 		if (!ret)
 			atomic_set(&bo->pins, 1);
 	}
@@ -159,8 +134,7 @@ void weave_eng_bo_pin_get(struct drm_gem_object *obj)
  * weave_eng_bo_unpin() - End a use of a buffer's pages.
  * @obj: The buffer; the caller holds a reference.
  *
- * The last use unpins the pages, which become reclaimable, and ends
- * their hold.
+ * The last use unpins the pages, which become reclaimable.
  *
  * Context: Process context; may sleep: the last takes the helper's lock
  * (the reservation lock since 6.8, its pages_lock before).  The caller
@@ -173,7 +147,6 @@ void weave_eng_bo_unpin(struct drm_gem_object *obj)
 	if (!atomic_dec_and_mutex_lock(&bo->pins, &bo->pin_lock))
 		return;
 	drm_gem_shmem_unpin(&bo->base);
-	weave_eng_bo_unhold(obj);
 	mutex_unlock(&bo->pin_lock);
 }
 

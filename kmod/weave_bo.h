@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * weave: buffer objects as the soft engine sees them: their pins, taints
- * and quota.
+ * weave: buffer objects as the soft engine sees them: their pins, taints,
+ * quota and resident charge.
  */
 #ifndef _WEAVE_BO_H_
 #define _WEAVE_BO_H_
@@ -17,7 +17,7 @@
 #include "weave_failure.h"
 
 struct drm_gem_object;
-struct weave_pin_user;
+struct weave_res_user;
 
 /**
  * struct weave_bo_quota - What one client's buffers may take.
@@ -71,26 +71,19 @@ struct weave_bo {
 	struct mutex pin_lock;
 
 	/**
-	 * @holds: What holds its pages resident: one while @pins is not
-	 * zero, and one for each mapping of it and each pin and vmap by a
-	 * dma-buf importer.  Never raised from zero but under @hold_lock,
-	 * once the charge is made (see "DOC: pinned memory").  Zero for an
-	 * imported buffer, whose pages are its exporter's.
+	 * @charge_lock: Serialises the charge of its resident bytes; a leaf,
+	 * taken under the mmap lock, the reservation lock and @pin_lock, and
+	 * held only to charge.
 	 */
-	atomic_t holds;
+	struct mutex charge_lock;
 
 	/**
-	 * @hold_lock: Serialises the first hold and the last; a leaf: taken
-	 * under the mmap lock, the reservation lock and @pin_lock, it is
-	 * held only to charge and uncharge.
+	 * @resident_user: The user charged its size from the first call that
+	 * made its pages resident until it is freed, a reference; NULL
+	 * before, and always for an imported buffer (see "DOC: resident
+	 * memory").  Set once, under @charge_lock.
 	 */
-	struct mutex hold_lock;
-
-	/**
-	 * @pin_user: The user charged its size while @holds is not zero, a
-	 * reference; NULL while nothing holds it.
-	 */
-	struct weave_pin_user *pin_user;
+	struct weave_res_user *resident_user;
 
 	/**
 	 * @quota: The quota it is charged to, a reference; set when it gets
@@ -116,10 +109,10 @@ static inline struct weave_bo *to_weave_bo(struct drm_gem_object *obj)
 	return container_of(obj, struct weave_bo, base.base);
 }
 
-int weave_eng_bo_hold(struct drm_gem_object *obj, struct weave_pin_user *pu);
-void weave_eng_bo_hold_get(struct drm_gem_object *obj);
-void weave_eng_bo_unhold(struct drm_gem_object *obj);
-int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_pin_user *pu);
+int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
+				 struct weave_res_user *ru);
+void weave_eng_bo_uncharge_resident(struct drm_gem_object *obj);
+int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_res_user *ru);
 void weave_eng_bo_pin_get(struct drm_gem_object *obj);
 void weave_eng_bo_unpin(struct drm_gem_object *obj);
 

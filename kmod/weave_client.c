@@ -76,7 +76,7 @@ int weave_btrack_pin(struct weave_client *c, struct weave_btrack *bt)
 
 	if (bt->pinned)
 		return 0;
-	ret = weave_eng_bo_pin(bt->obj, c->pin_user);
+	ret = weave_eng_bo_pin(bt->obj, c->resident_user);
 	bt->pinned = !ret;
 	return ret;
 }

@@ -41,7 +41,7 @@ struct drm_syncobj;
 struct page;
 struct weave_device;
 struct weave_bo_quota;
-struct weave_pin_user;
+struct weave_res_user;
 struct weave_ectx;
 struct weave_graph;
 struct weave_join;
@@ -117,10 +117,11 @@ struct weave_client {
 	/** @quota: What its buffers may take; a reference. */
 	struct weave_bo_quota *quota;
 	/**
-	 * @pin_user: The user that opened its file, charged for the pages
-	 * its calls pin (see "DOC: pinned memory"); a reference.
+	 * @resident_user: The user that opened its file, charged for the
+	 * buffers its calls first make resident (see "DOC: resident
+	 * memory"); a reference.
 	 */
-	struct weave_pin_user *pin_user;
+	struct weave_res_user *resident_user;
 	/** @ectx: The soft engine's context of the client; a reference. */
 	struct weave_ectx *ectx;
 	/**

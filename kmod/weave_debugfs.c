@@ -27,7 +27,7 @@
 #include "weave_engine.h"
 #include "weave_failure.h"
 #include "weave_job.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 
 /**
  * DOC: debugfs
@@ -57,11 +57,11 @@
  *   own, which is not counted); ``coarsened``: operations that coarsened
  *   taints.
  *
- * ``weave_pinned``, key: value, the same in every device's directory: the
- * bytes of buffers held resident by every user of every weave device
- * (``pinned_bytes``), the limits in force (``max_pinned_bytes``,
- * ``max_user_pinned_bytes``), and a line ``uid_<uid>: <bytes>`` for each
- * user with a client open or a buffer held (see "DOC: pinned memory").
+ * ``weave_resident``, key: value, the same in every device's directory: the
+ * bytes of buffers made resident by every user of every weave device
+ * (``resident_bytes``), the limits in force (``max_resident_bytes``,
+ * ``max_user_resident_bytes``), and a line ``uid_<uid>: <bytes>`` for each
+ * user with a client open or a buffer charged (see "DOC: resident memory").
  *
  * ``weave_queues``, columns ``queue jobs fences``: per hardware queue, the
  * jobs the scheduler handed to it that have not finished, and the jobs it
@@ -399,9 +399,9 @@ static int weave_debugfs_clients_show(struct seq_file *m, void *data)
 }
 
 /* The bytes held resident, machine-wide: total, limits, each user's. */
-static int weave_debugfs_pinned_show(struct seq_file *m, void *data)
+static int weave_debugfs_resident_show(struct seq_file *m, void *data)
 {
-	weave_eng_pinned_show(m);
+	weave_eng_resident_show(m);
 	return 0;
 }
 
@@ -409,7 +409,7 @@ static const struct weave_compat_debugfs_info weave_debugfs_files[] = {
 	{ .name = "weave_device", .show = weave_debugfs_device_show },
 	{ .name = "weave_queues", .show = weave_debugfs_queues_show },
 	{ .name = "weave_clients", .show = weave_debugfs_clients_show },
-	{ .name = "weave_pinned", .show = weave_debugfs_pinned_show },
+	{ .name = "weave_resident", .show = weave_debugfs_resident_show },
 };
 
 /**

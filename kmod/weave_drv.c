@@ -49,7 +49,7 @@
 #include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_job.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 #include "weave_query.h"
 #include "weave_queue.h"
 #include "weave_report.h"
@@ -106,14 +106,12 @@
  *    buffer's last queued task leaves the ring, or at close when the
  *    queued tasks are cancelled) or with no weave lock held (GEM close, a
  *    job freed on the scheduler thread or a workqueue).
- * 5. &weave_bo.hold_lock, a buffer's mutex that serialises its first
- *    hold and its last, which charge and uncharge its bytes held resident
- *    (weave_eng_bo_hold(), weave_eng_bo_unhold(); "DOC: pinned memory").
- *    It is taken inside &weave_bo.pin_lock, inside the mmap lock (mmap()
- *    and the mappings' close), and inside the reservation lock where the
+ * 5. &weave_bo.charge_lock, a buffer's mutex that serialises the charge
+ *    of its resident bytes (weave_eng_bo_charge_resident(); "DOC:
+ *    resident memory").  It is taken inside &weave_bo.pin_lock, inside
+ *    the mmap lock (mmap()), and inside the reservation lock where the
  *    DRM core holds it around a dma-buf importer's pin or vmap (since
- *    6.8); inside it only an allocation of a user's entry and the users'
- *    xarray spinlock, a leaf, are taken.
+ *    6.8); inside it only the users' xarray spinlock, a leaf, is taken.
  * 6. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
@@ -243,55 +241,55 @@ MODULE_PARM_DESC(max_client_bo_bytes,
 		 "Bytes of buffers charged to one client (0, the default: a quarter of the RAM at load)");
 
 /*
- * The limits of the bytes of buffers held resident (see "DOC: pinned
+ * The limits of the bytes of buffers made resident (see "DOC: resident
  * memory"), machine-wide: root may change them while the module is loaded,
  * and reading one shows the limit in force.  0 is the default, a share of
  * the RAM.
  */
-static unsigned long long max_user_pinned_bytes;
-static unsigned long long max_pinned_bytes;
+static unsigned long long max_user_resident_bytes;
+static unsigned long long max_resident_bytes;
 
-static void weave_pinned_apply(void)
+static void weave_resident_apply(void)
 {
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
 
-	weave_eng_pinned_set_limits(max_user_pinned_bytes ?: ram / 4,
-				    max_pinned_bytes ?: ram / 2);
+	weave_eng_resident_set_limits(max_user_resident_bytes ?: ram / 4,
+				      max_resident_bytes ?: ram / 2);
 }
 
-static int weave_pinned_param_set(const char *val,
-				  const struct kernel_param *kp)
+static int weave_resident_param_set(const char *val,
+				    const struct kernel_param *kp)
 {
 	int ret = param_set_ullong(val, kp);
 
 	if (!ret)
-		weave_pinned_apply();
+		weave_resident_apply();
 	return ret;
 }
 
-static int weave_pinned_param_get(char *buffer, const struct kernel_param *kp)
+static int weave_resident_param_get(char *buffer, const struct kernel_param *kp)
 {
 	u64 user, total;
 
-	weave_eng_pinned_limits(&user, &total);
+	weave_eng_resident_limits(&user, &total);
 	return sysfs_emit(buffer, "%llu\n",
-			  kp->arg == &max_pinned_bytes ? total : user);
+			  kp->arg == &max_resident_bytes ? total : user);
 }
 
-static const struct kernel_param_ops weave_pinned_param_ops = {
-	.set = weave_pinned_param_set,
-	.get = weave_pinned_param_get,
+static const struct kernel_param_ops weave_resident_param_ops = {
+	.set = weave_resident_param_set,
+	.get = weave_resident_param_get,
 };
 
-module_param_cb(max_user_pinned_bytes, &weave_pinned_param_ops,
-		&max_user_pinned_bytes, 0644);
-MODULE_PARM_DESC(max_user_pinned_bytes,
-		 "Bytes of buffers one user may hold resident through all weave files (0, the default: a quarter of the RAM)");
+module_param_cb(max_user_resident_bytes, &weave_resident_param_ops,
+		&max_user_resident_bytes, 0644);
+MODULE_PARM_DESC(max_user_resident_bytes,
+		 "Bytes of buffers one user may make resident through all weave files (0, the default: a quarter of the RAM)");
 
-module_param_cb(max_pinned_bytes, &weave_pinned_param_ops, &max_pinned_bytes,
+module_param_cb(max_resident_bytes, &weave_resident_param_ops, &max_resident_bytes,
 		0644);
-MODULE_PARM_DESC(max_pinned_bytes,
-		 "Bytes of buffers all users together may hold resident (0, the default: half of the RAM)");
+MODULE_PARM_DESC(max_resident_bytes,
+		 "Bytes of buffers all users together may make resident (0, the default: half of the RAM)");
 
 static unsigned int max_client_bos = 4096;
 module_param(max_client_bos, uint, 0444);
@@ -742,7 +740,7 @@ static int __init weave_init(void)
 		return -EINVAL;
 	}
 
-	weave_pinned_apply();
+	weave_resident_apply();
 	ret = weave_eng_module_init();
 	if (ret)
 		return ret;
@@ -784,7 +782,7 @@ static void __exit weave_exit(void)
 	 */
 	rcu_barrier();
 	synchronize_rcu_tasks();
-	weave_eng_pinned_exit();
+	weave_eng_resident_exit();
 }
 
 module_init(weave_init);

@@ -36,7 +36,7 @@
 #include "weave_flush.h"
 #include "weave_graph.h"
 #include "weave_job.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 #include "weave_sring.h"
 
 /**
@@ -129,16 +129,16 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 		ret = -ENOMEM;
 		goto err_free;
 	}
-	c->pin_user = weave_eng_pinned_user_get(current_uid());
-	if (IS_ERR(c->pin_user)) {
-		ret = PTR_ERR(c->pin_user);
+	c->resident_user = weave_eng_resident_user_get(current_uid());
+	if (IS_ERR(c->resident_user)) {
+		ret = PTR_ERR(c->resident_user);
 		goto err_quota;
 	}
 	c->ectx = weave_eng_ctx_create(drm, wdev->engine, &wdev->failures,
 				       &wdev->limits);
 	if (!c->ectx) {
 		ret = -ENOMEM;
-		goto err_pin_user;
+		goto err_resident_user;
 	}
 	weave_client_params(c, wdev->limits.max_tasks, &params);
 	ret = weave_core_init(&c->core, &params);
@@ -164,8 +164,8 @@ err_core:
 	mutex_unlock(&c->lock);
 err_ectx:
 	weave_eng_ctx_put(c->ectx);
-err_pin_user:
-	weave_eng_pinned_user_put(c->pin_user);
+err_resident_user:
+	weave_eng_resident_user_put(c->resident_user);
 err_quota:
 	weave_eng_bo_quota_put(c->quota);
 err_free:
@@ -219,7 +219,7 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	weave_eng_ctx_put(c->ectx);
 	/* Its buffers that live on keep the quota, and their charges. */
 	weave_eng_bo_quota_put(c->quota);
-	weave_eng_pinned_user_put(c->pin_user);
+	weave_eng_resident_user_put(c->resident_user);
 	mutex_destroy(&c->lock);
 	kfree(c);
 }

@@ -28,7 +28,7 @@
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_gem.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 #include "weave_taints.h"
 
 /**
@@ -57,6 +57,9 @@
  *   mapping of the buffer holds the helper's own use of the pages while it
  *   lives, as the helpers make it.  An imported buffer's pages are its
  *   exporter's: weave never pins them, and jobs and READ refuse it.
+ *   The first use of weave's, mapping, or pin or vmap by a dma-buf
+ *   importer charges the buffer's size to a user until it is freed,
+ *   against the limits of "DOC: resident memory".
  *
  * - Quota.  Each client has a &struct weave_bo_quota: the bytes and the
  *   number of buffers charged to it, with their limits, the module
@@ -127,12 +130,12 @@ static void weave_gem_free(struct drm_gem_object *obj)
 
 	/* Each use holds a reference: none is left. */
 	WARN_ON_ONCE(atomic_read(&bo->pins));
-	WARN_ON_ONCE(atomic_read(&bo->holds));
 	weave_fg_taints_fini(&wdev->failures, &bo->taints);
 	if (bo->quota)
 		weave_eng_bo_quota_uncharge(bo->quota, obj->size);
+	weave_eng_bo_uncharge_resident(obj);
 	mutex_destroy(&bo->pin_lock);
-	mutex_destroy(&bo->hold_lock);
+	mutex_destroy(&bo->charge_lock);
 	atomic64_sub(obj->size, &wdev->live_bytes);
 	atomic64_dec(&wdev->live_bos);
 	drm_gem_shmem_object_free(obj);
@@ -172,25 +175,26 @@ enum drm_gem_object_status weave_gem_status(struct drm_gem_object *obj)
 }
 
 /*
- * A hold of a buffer's pages charged to the user of the calling process:
- * for its mappings and for dma-buf importers (see "DOC: pinned memory").
+ * The charge of a buffer's resident bytes to the user of the calling
+ * process, before its mapping or a dma-buf importer makes its pages
+ * resident (see "DOC: resident memory").
  */
-static int weave_gem_hold(struct drm_gem_object *obj)
+static int weave_gem_charge_resident(struct drm_gem_object *obj)
 {
-	struct weave_pin_user *pu;
+	struct weave_res_user *ru;
 	int ret;
 
-	if (obj->import_attach)
+	if (obj->import_attach || READ_ONCE(to_weave_bo(obj)->resident_user))
 		return 0;
-	pu = weave_eng_pinned_user_get(current_uid());
-	if (IS_ERR(pu))
-		return PTR_ERR(pu);
-	ret = weave_eng_bo_hold(obj, pu);
-	weave_eng_pinned_user_put(pu);
+	ru = weave_eng_resident_user_get(current_uid());
+	if (IS_ERR(ru))
+		return PTR_ERR(ru);
+	ret = weave_eng_bo_charge_resident(obj, ru);
+	weave_eng_resident_user_put(ru);
 	return ret;
 }
 
-/* The helper populates every page of the mapping: a hold until vm_close. */
+/* The helper populates every page of the mapping. */
 static int weave_gem_mmap(struct drm_gem_object *obj,
 			  struct vm_area_struct *vma)
 {
@@ -199,13 +203,10 @@ static int weave_gem_mmap(struct drm_gem_object *obj,
 	if (to_weave_bo(obj)->flags & DRM_WEAVE_BO_NO_MMAP)
 		return -EPERM;
 
-	ret = weave_gem_hold(obj);
+	ret = weave_gem_charge_resident(obj);
 	if (ret)
 		return ret;
-	ret = drm_gem_shmem_object_mmap(obj, vma);
-	if (ret)
-		weave_eng_bo_unhold(obj);
-	return ret;
+	return drm_gem_shmem_object_mmap(obj, vma);
 }
 
 /*
@@ -231,59 +232,30 @@ static vm_fault_t weave_gem_fault(struct vm_fault *vmf)
 	return ret;
 }
 
-/*
- * The helper's own, which count the mapping's page and object references,
- * and the mapping's hold: a copy of a mapping (fork, split) is another.
- */
+/* The helper's own: it counts the mapping's page and object references. */
 static void weave_gem_vm_open(struct vm_area_struct *vma)
 {
-	weave_eng_bo_hold_get(vma->vm_private_data);
 	drm_gem_shmem_vm_ops.open(vma);
 }
 
-/* The hold goes first: the helper's close may free the buffer. */
 static void weave_gem_vm_close(struct vm_area_struct *vma)
 {
-	weave_eng_bo_unhold(vma->vm_private_data);
 	drm_gem_shmem_vm_ops.close(vma);
 }
 
-/* A dma-buf importer's pin of the pages, and its vmap: a hold each. */
+/* A dma-buf importer's pin of the pages, and its vmap, make them resident. */
 static int weave_gem_pin(struct drm_gem_object *obj)
 {
-	int ret = weave_gem_hold(obj);
+	int ret = weave_gem_charge_resident(obj);
 
-	if (ret)
-		return ret;
-	ret = drm_gem_shmem_object_pin(obj);
-	if (ret)
-		weave_eng_bo_unhold(obj);
-	return ret;
-}
-
-static void weave_gem_unpin(struct drm_gem_object *obj)
-{
-	drm_gem_shmem_object_unpin(obj);
-	weave_eng_bo_unhold(obj);
+	return ret ?: drm_gem_shmem_object_pin(obj);
 }
 
 static int weave_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
-	int ret = weave_gem_hold(obj);
+	int ret = weave_gem_charge_resident(obj);
 
-	if (ret)
-		return ret;
-	ret = drm_gem_shmem_object_vmap(obj, map);
-	if (ret)
-		weave_eng_bo_unhold(obj);
-	return ret;
-}
-
-static void weave_gem_vunmap(struct drm_gem_object *obj,
-			     struct iosys_map *map)
-{
-	drm_gem_shmem_object_vunmap(obj, map);
-	weave_eng_bo_unhold(obj);
+	return ret ?: drm_gem_shmem_object_vmap(obj, map);
 }
 
 static const struct vm_operations_struct weave_gem_vm_ops = {
@@ -296,8 +268,7 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
  * The shmem helper's own object functions, except for free (accounting),
  * open (the quota), mmap (DRM_WEAVE_BO_NO_MMAP), the mappings' fault
  * handler (unplug), and status and rss for fdinfo, which the helper lacks;
- * mmap, the mappings' open and close, pin and vmap also hold the pages
- * charged to a user.
+ * mmap, pin and vmap also charge the buffer's resident bytes to a user.
  * The drm_gem_shmem_object_*() wrappers are static inline in the helper's
  * header on every supported kernel, so each build gets the ones that
  * match its kernel.
@@ -307,10 +278,10 @@ static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.open = weave_gem_open,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = weave_gem_pin,
-	.unpin = weave_gem_unpin,
+	.unpin = drm_gem_shmem_object_unpin,
 	.get_sg_table = drm_gem_shmem_object_get_sg_table,
 	.vmap = weave_gem_vmap,
-	.vunmap = weave_gem_vunmap,
+	.vunmap = drm_gem_shmem_object_vunmap,
 	.mmap = weave_gem_mmap,
 	.vm_ops = &weave_gem_vm_ops,
 	WEAVE_COMPAT_GEM_STATUS_OPS(weave_gem_status)
@@ -340,7 +311,7 @@ struct drm_gem_object *weave_gem_create_object(struct drm_device *drm,
 
 	bo->base.base.funcs = &weave_gem_funcs;
 	mutex_init(&bo->pin_lock);
-	mutex_init(&bo->hold_lock);
+	mutex_init(&bo->charge_lock);
 	weave_fg_taints_init(&bo->taints);
 	/* The soft engine writes the pages through kmap: keep its data. */
 	bo->base.pages_mark_dirty_on_put = true;

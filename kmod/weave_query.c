@@ -31,7 +31,7 @@
 #include "weave_failure.h"
 #include "weave_fence.h"
 #include "weave_graph.h"
-#include "weave_pinned.h"
+#include "weave_resident.h"
 #include "weave_propagate.h"
 #include "weave_query.h"
 #include "weave_sring.h"
@@ -105,8 +105,8 @@ static int weave_query_device_info(struct weave_device *wdev,
 	info->max_client_claims = wdev->limits.max_client_claims;
 	info->max_client_rings = WEAVE_MAX_CLIENT_RINGS;
 	info->max_ring_units = WEAVE_MAX_RING_UNITS;
-	weave_eng_pinned_limits(&info->max_user_pinned_bytes,
-				&info->max_pinned_bytes);
+	weave_eng_resident_limits(&info->max_user_resident_bytes,
+				&info->max_resident_bytes);
 	return 0;
 }
 
@@ -117,7 +117,7 @@ static int weave_query_memory_usage(struct weave_device *wdev,
 
 	usage->live_bos = atomic64_read(&wdev->live_bos);
 	usage->live_bytes = atomic64_read(&wdev->live_bytes);
-	usage->pinned_bytes = weave_eng_pinned_total();
+	usage->resident_bytes = weave_eng_resident_total();
 	return 0;
 }
 
@@ -158,7 +158,7 @@ int weave_client_usage(struct weave_client *c,
 	usage->shared_ring_bytes = c->sring_bytes;
 	usage->shared_rings = c->nsrings;
 	mutex_unlock(&c->lock);
-	usage->user_pinned_bytes = weave_eng_pinned_user_bytes(c->pin_user);
+	usage->user_resident_bytes = weave_eng_resident_user_bytes(c->resident_user);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
 			      usage->alone_bytes + usage->shared_ring_bytes;

@@ -448,7 +448,7 @@ static int weave_read_out(struct weave_client *c, struct drm_device *drm,
 	ret = weave_read_report(c, args, obj);
 	if (ret)
 		return ret;
-	ret = weave_eng_bo_pin(obj, c->pin_user);
+	ret = weave_eng_bo_pin(obj, c->resident_user);
 	if (ret)
 		return ret;
 	ret = weave_bo_read(to_weave_bo(obj), args->offset, args->size,

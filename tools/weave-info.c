@@ -44,6 +44,8 @@ static const struct {
 	INFO(max_staging_slice), INFO(max_graphs), INFO(max_graph_tasks),
 	INFO(max_client_bos), INFO(max_client_bo_bytes),
 	INFO(max_buffer_claims), INFO(max_client_claims),
+	INFO(max_client_rings), INFO(max_ring_units),
+	INFO(max_user_resident_bytes), INFO(max_resident_bytes),
 };
 
 struct key {

@@ -333,7 +333,8 @@ struct drm_weave_device_info {
 	 * kernel pin: a buffer's pages are pinned only while work that uses
 	 * them is queued or running (see %DRM_IOCTL_WEAVE_BO_CREATE), and
 	 * they are charged to the memory cgroup of the process that makes
-	 * them resident.
+	 * them resident.  What all the files of one user may make resident
+	 * is bounded by @max_user_resident_bytes.
 	 */
 	__u64 max_client_bo_bytes;
 
@@ -369,29 +370,32 @@ struct drm_weave_device_info {
 	__u32 max_ring_units;
 
 	/**
-	 * @max_user_pinned_bytes: The most bytes of buffers that one user
-	 * (uid) may hold resident through every weave device and file
+	 * @max_user_resident_bytes: The most bytes of buffers that one user
+	 * (uid) may make resident through every weave device and file
 	 * together (uAPI 1.12; zero from an older kernel, which had no such
-	 * limit).  A buffer is held resident while a task that binds it is
-	 * queued or running, while it is mapped, and while a dma-buf
-	 * importer pins or vmaps it; it is charged its whole size, once.
-	 * The call that would hold past this fails with -EDQUOT and does
-	 * nothing: an enqueue or replay queues nothing, an mmap() maps
-	 * nothing.  Set by the module parameter max_user_pinned_bytes,
-	 * which root may change while the module is loaded; by default a
-	 * quarter of the machine's RAM.
+	 * limit).  A buffer is charged its whole size, once, from the first
+	 * call that makes its pages resident until it is freed: the first
+	 * enqueue or replay of a task that binds it, READ, mmap() of it, or
+	 * a dma-buf importer's attachment or vmap.  A file's calls charge
+	 * the user who opened it; mmap() and an importer charge the user of
+	 * the calling process.  The call that would go past this fails with
+	 * -EDQUOT and does nothing: an enqueue or replay queues nothing, an
+	 * mmap() maps nothing, an import attaches nothing.  Set by the
+	 * module parameter max_user_resident_bytes, which root may change
+	 * while the module is loaded; by default a quarter of the machine's
+	 * RAM.
 	 */
-	__u64 max_user_pinned_bytes;
+	__u64 max_user_resident_bytes;
 
 	/**
-	 * @max_pinned_bytes: The most bytes of buffers that all users
-	 * together may hold resident, counted as @max_user_pinned_bytes
+	 * @max_resident_bytes: The most bytes of buffers that all users
+	 * together may make resident, counted as @max_user_resident_bytes
 	 * counts them (uAPI 1.12).  Past it the call fails with -ENOMEM and
-	 * does nothing.  Set by the module parameter max_pinned_bytes; by
+	 * does nothing.  Set by the module parameter max_resident_bytes; by
 	 * default half of the machine's RAM, so that the rest of the machine
 	 * always keeps the other half.
 	 */
-	__u64 max_pinned_bytes;
+	__u64 max_resident_bytes;
 };
 
 /**
@@ -409,11 +413,11 @@ struct drm_weave_memory_usage {
 	__u64 live_bytes;
 
 	/**
-	 * @pinned_bytes: The bytes of buffers held resident by every user,
-	 * through every weave device, against max_pinned_bytes (uAPI 1.12;
-	 * see &struct drm_weave_device_info).
+	 * @resident_bytes: The bytes of buffers made resident and not yet
+	 * freed, of every user, through every weave device, against
+	 * max_resident_bytes (uAPI 1.12; see &struct drm_weave_device_info).
 	 */
-	__u64 pinned_bytes;
+	__u64 resident_bytes;
 };
 
 /**
@@ -583,15 +587,13 @@ struct drm_weave_client_usage {
 	__u64 shared_rings;
 
 	/**
-	 * @user_pinned_bytes: The bytes of buffers held resident that are
-	 * charged to the user who opened the file, through all its files,
-	 * against max_user_pinned_bytes (uAPI 1.12; see &struct
-	 * drm_weave_device_info).  A buffer is charged to the user whose
-	 * file's call first holds it (an enqueue, a replay, a READ), or whose
-	 * process maps it or pins it through a dma-buf, until the last hold
-	 * ends.
+	 * @user_resident_bytes: The bytes of buffers made resident and not
+	 * yet freed that are charged to the user who opened the file,
+	 * through all that user's files and processes, against
+	 * max_user_resident_bytes (uAPI 1.12; see &struct
+	 * drm_weave_device_info).
 	 */
-	__u64 user_pinned_bytes;
+	__u64 user_resident_bytes;
 };
 
 /**
@@ -617,7 +619,10 @@ struct drm_weave_client_usage {
  * copies from it, and while a mapping of it has them mapped.  Otherwise
  * they are ordinary shmem pages that the kernel may reclaim and swap.
  * They are charged to the memory cgroup of the process whose call (an
- * ENQUEUE, a REPLAY, a READ) or page fault makes them resident first.
+ * ENQUEUE, a REPLAY, a READ) or page fault makes them resident first, and
+ * from then until the buffer is freed its size counts against the limits
+ * of resident bytes of a user and of the machine (uAPI 1.12; see
+ * @max_user_resident_bytes in &struct drm_weave_device_info).
  *
  * The buffer is charged to this file's quota (uAPI 1.6): max_client_bos
  * buffers and max_client_bo_bytes bytes, see

@@ -27,7 +27,7 @@
 
 /* weave's files of a device, and of each client. */
 static const char *const dev_files[] = {
-	"weave_device", "weave_queues", "weave_clients", "weave_pinned",
+	"weave_device", "weave_queues", "weave_clients", "weave_resident",
 };
 static const char *const client_files[] = { "state", "slots", "failures" };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * weave: the bytes of buffers held resident, bounded per user through any
+ * weave: the bytes of buffers made resident, bounded per user through any
  * number of files and for the whole machine, so that other processes keep
  * their memory.
  */
@@ -39,14 +39,14 @@
 struct report {
 	int line;
 	char msg[200];
-	/* Its user's bytes held resident, read from its last file. */
-	uint64_t user_pinned;
+	/* Its user's resident bytes, read from its last file. */
+	uint64_t user_resident;
 	/* The errno of the call that went past a limit, 0 if none did. */
 	int err;
 	/* Tasks queued on that file before and after the refused call. */
 	uint64_t queued_before, queued_after;
 	/* Buffers whose FILL was queued, over all its files. */
-	unsigned int pinned_bos;
+	unsigned int resident_bos;
 	/* vgem's node, opened by root for the child. */
 	int vgem;
 };
@@ -60,7 +60,7 @@ struct report {
 	}								\
 } while (0)
 
-FIXTURE(pinned) {
+FIXTURE(resident) {
 	WEAVE_TEST_FILE_FIELDS;
 	char node[64];
 	mode_t mode;
@@ -112,7 +112,7 @@ static unsigned long long read_param(const char *name)
 	return n > 0 ? strtoull(text, NULL, 0) : 0;
 }
 
-FIXTURE_SETUP(pinned)
+FIXTURE_SETUP(resident)
 {
 	struct stat st;
 
@@ -130,7 +130,7 @@ FIXTURE_SETUP(pinned)
 	self->holders[0] = self->holders[1] = 0;
 }
 
-FIXTURE_TEARDOWN(pinned)
+FIXTURE_TEARDOWN(resident)
 {
 	int i;
 
@@ -139,8 +139,8 @@ FIXTURE_TEARDOWN(pinned)
 			kill(self->holders[i], SIGKILL);
 			waitpid(self->holders[i], NULL, 0);
 		}
-	write_param("max_user_pinned_bytes", 0);
-	write_param("max_pinned_bytes", 0);
+	write_param("max_user_resident_bytes", 0);
+	write_param("max_resident_bytes", 0);
 	chmod(self->node, self->mode);
 	munmap(self->r, 2 * sizeof(*self->r));
 	close(self->fd);
@@ -156,7 +156,7 @@ static int become(uid_t uid)
 /*
  * As one user, through @files files: buffers of @bo bytes, each with one
  * FILL queued and never flushed, until a call is refused past a limit of
- * bytes held resident.  A buffer that a file's own quota refuses moves on
+ * resident bytes.  A buffer that a file's own quota refuses moves on
  * to the next file.
  */
 static int pin_all(struct report *r, unsigned int files, uint64_t bo)
@@ -194,11 +194,11 @@ static int pin_all(struct report *r, unsigned int files, uint64_t bo)
 				r->queued_after = u.queued_tasks;
 				break;
 			}
-			r->pinned_bos++;
+			r->resident_bos++;
 		}
 	}
 	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	r->user_pinned = u.user_pinned_bytes;
+	r->user_resident = u.user_resident_bytes;
 	return 0;
 }
 
@@ -274,7 +274,7 @@ static void assert_alive(struct __test_metadata *_metadata, pid_t pid)
 	ASSERT_EQ(0, kill(pid, 0));
 }
 
-/* Whether debugfs's weave_pinned lists user @uid. */
+/* Whether debugfs's weave_resident lists user @uid. */
 static int user_listed(struct __test_metadata *_metadata, int fd, uid_t uid)
 {
 	static char text[TEXT_MAX];
@@ -283,7 +283,7 @@ static int user_listed(struct __test_metadata *_metadata, int fd, uid_t uid)
 	long long v;
 
 	dbg_node(_metadata, fd, &nd);
-	dbg(_metadata, &nd, 0, "weave_pinned", text);
+	dbg(_metadata, &nd, 0, "weave_resident", text);
 	snprintf(key, sizeof(key), "uid_%u", uid);
 	return !dbg_kv(text, key, &v);
 }
@@ -302,14 +302,14 @@ static void reap(struct __test_metadata *_metadata, pid_t *pid)
  * queues nothing.  Another process then allocates and touches 256 MiB,
  * and nothing is killed.  The limits are the defaults.
  */
-TEST_F_TIMEOUT(pinned, one_user_sixteen_files, 600)
+TEST_F_TIMEOUT(resident, one_user_sixteen_files, 600)
 {
-	uint64_t max_user = self->info.max_user_pinned_bytes;
+	uint64_t max_user = self->info.max_user_resident_bytes;
 	uint64_t bo = 64 * MIB;
 	struct report *r = self->r;
 
 	ASSERT_NE(0u, max_user);
-	ASSERT_LE(max_user, self->info.max_pinned_bytes);
+	ASSERT_LE(max_user, self->info.max_resident_bytes);
 	/* The files' quotas together are far above the user's limit. */
 	ASSERT_LT(2 * max_user, FILES * self->info.max_client_bo_bytes);
 	if (bo > self->info.max_bo_size)
@@ -321,15 +321,15 @@ TEST_F_TIMEOUT(pinned, one_user_sixteen_files, 600)
 	}
 	ASSERT_EQ(EDQUOT, r->err);
 	ASSERT_EQ(r->queued_before, r->queued_after);
-	ASSERT_EQ(r->pinned_bos * bo, r->user_pinned);
-	ASSERT_LE(r->user_pinned, max_user);
-	ASSERT_LT(max_user - bo, r->user_pinned);
+	ASSERT_EQ(r->resident_bos * bo, r->user_resident);
+	ASSERT_LE(r->user_resident, max_user);
+	ASSERT_LT(max_user - bo, r->user_resident);
 	ASSERT_TRUE(user_listed(_metadata, self->fd, UID_A));
 
 	outsider(_metadata, OUTSIDER);
 	assert_alive(_metadata, self->holders[0]);
 
-	/* Its files closed, the user holds nothing, and is forgotten. */
+	/* Its buffers freed with its files, nothing is charged to the user. */
 	reap(_metadata, &self->holders[0]);
 	ASSERT_FALSE(user_listed(_metadata, self->fd, UID_A));
 }
@@ -338,16 +338,16 @@ TEST_F_TIMEOUT(pinned, one_user_sixteen_files, 600)
  * Two users, each below its own limit, together reach the machine's: the
  * second is refused with -ENOMEM, and the total stays at the limit.
  */
-TEST_F_TIMEOUT(pinned, two_users_global_cap, 600)
+TEST_F_TIMEOUT(resident, two_users_global_cap, 600)
 {
 	struct drm_weave_memory_usage m;
 	uint64_t bo = 16 * MIB;
 
-	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 6 * bo));
-	ASSERT_EQ(0, write_param("max_pinned_bytes", 10 * bo));
-	ASSERT_EQ(6 * bo, read_param("max_user_pinned_bytes"));
+	ASSERT_EQ(0, write_param("max_user_resident_bytes", 6 * bo));
+	ASSERT_EQ(0, write_param("max_resident_bytes", 10 * bo));
+	ASSERT_EQ(6 * bo, read_param("max_user_resident_bytes"));
 	ASSERT_EQ(10 * bo,
-		  weave_test_info(_metadata, self->fd).max_pinned_bytes);
+		  weave_test_info(_metadata, self->fd).max_resident_bytes);
 
 	self->holders[0] = hold_as(&self->r[0], UID_A, FILES, bo);
 	ASSERT_LT(0, self->holders[0]) {
@@ -355,7 +355,7 @@ TEST_F_TIMEOUT(pinned, two_users_global_cap, 600)
 		       self->r[0].msg);
 	}
 	ASSERT_EQ(EDQUOT, self->r[0].err);
-	ASSERT_EQ(6 * bo, self->r[0].user_pinned);
+	ASSERT_EQ(6 * bo, self->r[0].user_resident);
 
 	self->holders[1] = hold_as(&self->r[1], UID_B, FILES, bo);
 	ASSERT_LT(0, self->holders[1]) {
@@ -365,10 +365,10 @@ TEST_F_TIMEOUT(pinned, two_users_global_cap, 600)
 	ASSERT_EQ(ENOMEM, self->r[1].err);
 	ASSERT_EQ(self->r[1].queued_before, self->r[1].queued_after);
 	/* Others (root's last jobs) may hold some too: at most 4 buffers. */
-	ASSERT_LE(self->r[1].user_pinned, 4 * bo);
+	ASSERT_LE(self->r[1].user_resident, 4 * bo);
 	m = weave_test_usage(_metadata, self->fd);
-	ASSERT_LE(m.pinned_bytes, 10 * bo);
-	ASSERT_LE(10 * bo - self->r[1].user_pinned, m.pinned_bytes);
+	ASSERT_LE(m.resident_bytes, 10 * bo);
+	ASSERT_LE(10 * bo - self->r[1].user_resident, m.resident_bytes);
 
 	outsider(_metadata, OUTSIDER);
 	assert_alive(_metadata, self->holders[0]);
@@ -379,13 +379,25 @@ TEST_F_TIMEOUT(pinned, two_users_global_cap, 600)
 	memset(&self->r[0], 0, sizeof(self->r[0]));
 	self->holders[0] = hold_as(&self->r[0], UID_B, 1, bo);
 	ASSERT_LT(0, self->holders[0]);
-	ASSERT_LT(self->r[1].user_pinned, self->r[0].user_pinned);
+	ASSERT_LT(self->r[1].user_resident, self->r[0].user_resident);
 }
 
-/* A child as @uid that maps, forks and unmaps a buffer, checking the charge. */
-static int map_as(struct report *r, uid_t uid, uint64_t bo)
+/* The resident bytes of the user of @fd, or -1. */
+static long long user_bytes(int fd)
 {
 	struct drm_weave_client_usage u;
+
+	if (weave_query_client_usage(fd, &u))
+		return -1;
+	return u.user_resident_bytes;
+}
+
+/*
+ * A child as @uid that maps, forks, unmaps and frees a buffer, checking
+ * its charge, then maps one past its limit.
+ */
+static int map_as(struct report *r, uid_t uid, uint64_t bo)
+{
 	int fd, status = 0;
 	uint32_t h = 0;
 	uint64_t size = bo;
@@ -396,40 +408,34 @@ static int map_as(struct report *r, uid_t uid, uint64_t bo)
 	fd = weave_device_open(0);
 	CHILD_CHECK(r, fd >= 0, "open: %d", fd);
 	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE");
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, !u.user_pinned_bytes, "held before: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, user_bytes(fd) == 0, "charged before: %lld",
+		    user_bytes(fd));
 	CHILD_CHECK(r, !weave_bo_mmap(fd, h, bo, PROT_READ | PROT_WRITE, &p),
 		    "mmap");
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, u.user_pinned_bytes == bo, "mapped: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, user_bytes(fd) == (long long)bo, "mapped: %lld",
+		    user_bytes(fd));
 	/* A second mapping, and a fork's copy, charge nothing more. */
 	CHILD_CHECK(r, !weave_bo_mmap(fd, h, bo, PROT_READ, &q), "mmap 2");
 	pid = fork();
 	CHILD_CHECK(r, pid >= 0, "fork");
-	if (!pid) {
-		weave_query_client_usage(fd, &u);
-		_exit(u.user_pinned_bytes == bo && ((char *)p)[bo - 1] == 0 ?
-		      0 : 1);
-	}
+	if (!pid)
+		_exit(user_bytes(fd) == (long long)bo &&
+		      ((char *)p)[bo - 1] == 0 ? 0 : 1);
 	CHILD_CHECK(r, waitpid(pid, &status, 0) == pid && !status,
 		    "the fork saw another charge: %d", status);
 	CHILD_CHECK(r, !weave_bo_munmap(q, bo), "munmap 2");
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, u.user_pinned_bytes == bo, "one map left: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
 	CHILD_CHECK(r, !weave_bo_munmap(p, bo), "munmap");
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, !u.user_pinned_bytes, "unmapped: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
+	/* Unmapped, its pages are still there: charged until it is freed. */
+	CHILD_CHECK(r, user_bytes(fd) == (long long)bo, "unmapped: %lld",
+		    user_bytes(fd));
+	CHILD_CHECK(r, !weave_bo_close(fd, h), "GEM_CLOSE");
+	CHILD_CHECK(r, user_bytes(fd) == 0, "freed: %lld", user_bytes(fd));
 
 	/* Past the user's limit, mmap() maps nothing. */
 	size = 4 * bo;
 	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE 2");
 	r->err = -weave_bo_mmap(fd, h, 4 * bo, PROT_READ, &p);
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	r->user_pinned = u.user_pinned_bytes;
+	r->user_resident = user_bytes(fd);
 	return 0;
 }
 
@@ -449,22 +455,24 @@ static int import_as(struct report *r, uid_t uid, uint64_t bo)
 	CHILD_CHECK(r, !drmPrimeFDToHandle(vgem, dmabuf, &vh), "import: %d",
 		    errno);
 	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, u.user_pinned_bytes == bo, "imported: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, u.user_resident_bytes == bo, "imported: %llu",
+		    (unsigned long long)u.user_resident_bytes);
+	/* Detached, it stays charged until it is freed. */
 	CHILD_CHECK(r, !drmCloseBufferHandle(vgem, vh), "vgem close");
-	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	CHILD_CHECK(r, !u.user_pinned_bytes, "closed: %llu",
-		    (unsigned long long)u.user_pinned_bytes);
+	CHILD_CHECK(r, user_bytes(fd) == (long long)bo, "detached: %lld",
+		    user_bytes(fd));
+	close(dmabuf);
+	CHILD_CHECK(r, !weave_bo_close(fd, h), "GEM_CLOSE");
+	CHILD_CHECK(r, user_bytes(fd) == 0, "freed: %lld", user_bytes(fd));
 
 	/* A buffer over the user's limit: the import is refused. */
-	close(dmabuf);
 	size = 4 * bo;
 	CHILD_CHECK(r, !weave_bo_create(fd, &size, 0, &h), "BO_CREATE 2");
 	CHILD_CHECK(r, !weave_bo_export(fd, h, 0, &dmabuf), "export 2");
 	if (drmPrimeFDToHandle(vgem, dmabuf, &vh))
 		r->err = errno;
 	CHILD_CHECK(r, !weave_query_client_usage(fd, &u), "usage");
-	r->user_pinned = u.user_pinned_bytes;
+	r->user_resident = u.user_resident_bytes;
 	return 0;
 }
 
@@ -485,52 +493,54 @@ static void run_child(struct __test_metadata *_metadata, struct report *r,
 }
 
 /*
- * A mapping holds every page of its buffer (the helper populates them at
- * mmap()): it is charged once, however many mappings and forks share it,
- * until the last goes; past the user's limit mmap() fails with EDQUOT.
+ * A mapping makes every page of its buffer resident (the helper populates
+ * them at mmap()): the buffer is charged once, however many mappings and
+ * forks share it, until it is freed; past the user's limit mmap() fails
+ * with EDQUOT.
  */
-TEST_F(pinned, mappings_are_charged)
+TEST_F(resident, mappings_are_charged)
 {
 	uint64_t bo = 4 * MIB;
 
-	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 3 * bo));
+	ASSERT_EQ(0, write_param("max_user_resident_bytes", 3 * bo));
 	run_child(_metadata, self->r, map_as, bo);
 	ASSERT_EQ(EDQUOT, self->r->err);
-	ASSERT_EQ(0u, self->r->user_pinned);
+	ASSERT_EQ(0u, self->r->user_resident);
 	ASSERT_FALSE(user_listed(_metadata, self->fd, UID_A));
 }
 
 /*
- * A dma-buf importer's pin of a buffer (vgem's attachment) is charged to
- * the importing process's user, and refused past its limit.
+ * A dma-buf importer's pin of a buffer (vgem's attachment) charges it to
+ * the importing process's user until it is freed, and is refused past the
+ * user's limit.
  */
-TEST_F(pinned, importer_pins_are_charged)
+TEST_F(resident, importer_pins_are_charged)
 {
 	uint64_t bo = 4 * MIB;
 
-	ASSERT_EQ(0, write_param("max_user_pinned_bytes", 3 * bo));
+	ASSERT_EQ(0, write_param("max_user_resident_bytes", 3 * bo));
 	self->r->vgem = weave_test_vgem_open(_metadata);
 	run_child(_metadata, self->r, import_as, bo);
 	close(self->r->vgem);
 	ASSERT_EQ(EDQUOT, self->r->err);
-	ASSERT_EQ(0u, self->r->user_pinned);
+	ASSERT_EQ(0u, self->r->user_resident);
 }
 
 /* The limits are bytes; anything else is refused and changes nothing. */
-TEST_F(pinned, bad_limits_are_refused)
+TEST_F(resident, bad_limits_are_refused)
 {
-	unsigned long long before = read_param("max_pinned_bytes");
+	unsigned long long before = read_param("max_resident_bytes");
 	int fd;
 
 	ASSERT_NE(0ull, before);
-	fd = open(PARAMS "/max_pinned_bytes", O_WRONLY | O_CLOEXEC);
+	fd = open(PARAMS "/max_resident_bytes", O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(-1, write(fd, "lots", 4));
 	ASSERT_EQ(EINVAL, errno);
 	close(fd);
-	ASSERT_EQ(before, read_param("max_pinned_bytes"));
+	ASSERT_EQ(before, read_param("max_resident_bytes"));
 	ASSERT_EQ(before,
-		  weave_test_info(_metadata, self->fd).max_pinned_bytes);
+		  weave_test_info(_metadata, self->fd).max_resident_bytes);
 }
 
 TEST_HARNESS_MAIN
