@@ -54,11 +54,13 @@ int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
 	struct weave_bo *bo = to_weave_bo(obj);
 	int ret = 0;
 
+	/* Pairs with the release below: a charge seen is a charge made. */
 	if (obj->import_attach || smp_load_acquire(&bo->resident_user))
 		return 0;
 	mutex_lock(&bo->charge_lock);
 	if (!bo->resident_user) {
 		ret = weave_eng_resident_charge(ru, obj->size);
+		/* Pairs with the acquire above. */
 		if (!ret)
 			smp_store_release(&bo->resident_user, ru);
 	}

@@ -106,7 +106,7 @@ static int weave_query_device_info(struct weave_device *wdev,
 	info->max_client_rings = WEAVE_MAX_CLIENT_RINGS;
 	info->max_ring_units = WEAVE_MAX_RING_UNITS;
 	weave_eng_resident_limits(&info->max_user_resident_bytes,
-				&info->max_resident_bytes);
+				  &info->max_resident_bytes);
 	return 0;
 }
 

@@ -130,8 +130,14 @@ struct weave_res_user *weave_eng_resident_user_get(kuid_t uid)
  */
 void weave_eng_resident_user_put(struct weave_res_user *ru)
 {
-	if (!refcount_dec_and_lock(&ru->ref, &weave_res_users.xa_lock))
+	if (refcount_dec_not_one(&ru->ref))
 		return;
+	/* The last reference goes under the lock that lookups take. */
+	xa_lock(&weave_res_users);
+	if (!refcount_dec_and_test(&ru->ref)) {
+		xa_unlock(&weave_res_users);
+		return;
+	}
 	__xa_erase(&weave_res_users, __kuid_val(ru->uid));
 	xa_unlock(&weave_res_users);
 	WARN_ON_ONCE(atomic64_read(&ru->bytes));
