@@ -60,9 +60,10 @@ int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
 	mutex_lock(&bo->charge_lock);
 	if (!bo->resident_user) {
 		ret = weave_eng_resident_charge(ru, obj->size);
-		/* Pairs with the acquire above. */
-		if (!ret)
+		if (!ret) {
+			/* Pairs with the acquire above. */
 			smp_store_release(&bo->resident_user, ru);
+		}
 	}
 	mutex_unlock(&bo->charge_lock);
 	return ret;
