@@ -437,9 +437,12 @@ struct drm_weave_memory_usage {
  * for tools that read any process's usage: each under a ``weave-`` key
  * (``weave-pending-tasks``, ``weave-kernel-memory`` for @kernel_bytes,
  * ``weave-charged-memory`` for @bo_bytes, and so on), next to the DRM
- * client usage statistics' standard keys for the engine time per hardware
- * queue (``drm-engine-q<N>``) and for the buffers the file has handles to
- * (``drm-total-memory`` and the others), which this struct does not have.
+ * client usage statistics' standard keys for the engine time of the
+ * hardware queues (``drm-engine-soft``, whose capacity
+ * ``drm-engine-capacity-soft`` is the number of queues, and one
+ * ``weave-engine-q<N>`` per queue) and for the buffers the file has
+ * handles to (``drm-total-memory`` and the others), which this struct
+ * does not have.
  *
  * @kernel_bytes is always @ring_bytes + @job_bytes + @gate_bytes +
  * @arena_bytes + @alone_bytes (before uAPI 1.4: @ring_bytes + @job_bytes +
