@@ -62,6 +62,9 @@
  * Idling: after a pass that consumed nothing, the thread naps for
  * %WEAVE_SPOLL_NAP_US to twice that, so that a producer that shares its
  * CPU can publish: a thread that spun would keep it off until the tick.
+ * It naps in TASK_IDLE (usleep_idle_range()), as it sleeps
+ * (wait_event_idle()): an uninterruptible nap would count in the load
+ * average, about one task for each device with an idle polled ring.
  *
  * Sleeping: when no visit has consumed anything for ring_poll_idle_us
  * microseconds of the clock and %WEAVE_SPOLL_IDLE_NAPS naps (fewer for
@@ -277,7 +280,8 @@ static int weave_spoll_thread(void *arg)
 		if (now - idle_since < (u64)idle_us * NSEC_PER_USEC ||
 		    naps < min(idle_us / WEAVE_SPOLL_NAP_US / 4,
 			       WEAVE_SPOLL_IDLE_NAPS)) {
-			usleep_range(WEAVE_SPOLL_NAP_US, 2 * WEAVE_SPOLL_NAP_US);
+			usleep_idle_range(WEAVE_SPOLL_NAP_US,
+					  2 * WEAVE_SPOLL_NAP_US);
 			naps++;
 			continue;
 		}

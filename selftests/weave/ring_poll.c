@@ -3,8 +3,8 @@
  * weave: shared submission rings of poll mode (uAPI 1.10): consumption by
  * the device's polling thread with no system call, the wake-up flag, the
  * error word and resume, teardown mid-stream, two clients, and misuse of
- * the flag and of the ring_poll_idle_us parameter, and a producer that
- * shares its CPU with the thread.
+ * the flag and of the ring_poll_idle_us parameter, a producer that
+ * shares its CPU with the thread, and idle polling kept out of the load.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -472,6 +472,65 @@ TEST_F(ring_poll, producer_on_the_thread_cpu)
 	ASSERT_EQ(0, weave_wait(self->fd, self->stream,
 				weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
 	ASSERT_EQ((uint64_t)(fills + 1) * 32, weave_ring_seqno(&self->r));
+}
+
+/* The state letter of task @tid (R, S, D, I...), or 0 if unreadable. */
+static char poll_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = 0;
+	/* The name, in parentheses, may hold spaces: after its last one. */
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Polling with nothing to consume, the thread naps between passes, and
+ * naps as it sleeps: never uninterruptibly ("D"), which the load average
+ * would count, one task for every device with an idle ring.  The samples
+ * count only if the thread polled through them all: its flag is clear
+ * after them (it raises it before it sleeps, and only a doorbell, which
+ * nothing here rings, would wake it); else they are taken again.
+ */
+TEST_F(ring_poll, idle_naps_are_not_load)
+{
+	int tries, i, t, n, blocked = 0, polled = 0;
+	pid_t tids[8];
+	char state;
+
+	n = poll_threads(tids, 8);
+	ASSERT_LE(1, n);
+	for (tries = 0; tries < 5 && !polled; tries++) {
+		/* Awake and polling, with nothing left to consume. */
+		poll_round(_metadata, &self->r, 4);
+		blocked = 0;
+		for (i = 0; i < 200; i++) {
+			for (t = 0; t < n; t++) {
+				state = poll_state(tids[t]);
+				ASSERT_NE(0, state);
+				blocked += state == 'D';
+			}
+		}
+		polled = !(poll_flags(&self->r) & DRM_WEAVE_RING_NEED_WAKEUP);
+	}
+	ASSERT_TRUE(polled) {
+		TH_LOG("the thread slept within every round of samples");
+	}
+	EXPECT_EQ(0, blocked) {
+		TH_LOG("%d of %d samples found a polling thread in D",
+		       blocked, 200 * n);
+	}
 }
 
 TEST_F(ring_poll, misuse)
