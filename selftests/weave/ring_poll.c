@@ -442,29 +442,44 @@ TEST_F(ring_poll, two_clients)
 TEST_F(ring_poll, producer_on_the_thread_cpu)
 {
 	cpu_set_t one, own, theirs[8];
-	uint32_t fills = 200, entered;
+	uint32_t fills = 200, entered = 0;
+	int i, n, pinned, err = 0;
+	bool drained = false;
 	pid_t tids[8];
-	int i, n;
 
 	n = poll_threads(tids, 8);
 	ASSERT_LE(1, n);
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, sched_getaffinity(tids[i], sizeof(theirs[i]),
+					       &theirs[i]));
 	ASSERT_EQ(0, poll_param_set("2000"));
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(own), &own));
-	for (i = 0; i < n; i++) {
-		ASSERT_EQ(0, sched_getaffinity(tids[i], sizeof(theirs[i]),
-					       &theirs[i]));
-		ASSERT_EQ(0, sched_setaffinity(tids[i], sizeof(one), &one));
-	}
+	/* Itself first: then a thread that refuses leaves none pinned. */
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
-	/* A refill wakes the thread if it slept; then 200 are counted. */
-	poll_stream_noops(_metadata, &self->r, 32, 16);
-	entered = poll_stream_noops(_metadata, &self->r, fills * 32, 16);
-	EXPECT_TRUE(poll_wait_head(&self->r));
-	sched_setaffinity(0, sizeof(own), &own);
-	for (i = 0; i < n; i++)
+	for (pinned = 0; pinned < n; pinned++) {
+		if (sched_setaffinity(tids[pinned], sizeof(one), &one)) {
+			err = errno;
+			break;
+		}
+	}
+	if (pinned == n) {
+		/* A refill wakes the thread if it slept; then 200 count. */
+		poll_stream_noops(_metadata, &self->r, 32, 16);
+		entered = poll_stream_noops(_metadata, &self->r, fills * 32,
+					    16);
+		drained = poll_wait_head(&self->r);
+	}
+	/* Every thread back where it was, before anything may fail. */
+	for (i = 0; i < pinned; i++)
 		sched_setaffinity(tids[i], sizeof(theirs[i]), &theirs[i]);
+	sched_setaffinity(0, sizeof(own), &own);
+	ASSERT_EQ(n, pinned) {
+		TH_LOG("weave-poll thread %d refused CPU 0: %s", tids[pinned],
+		       strerror(err));
+	}
+	EXPECT_TRUE(drained);
 	TH_LOG("%u doorbells in %u refills", entered, fills);
 	EXPECT_GE(fills / 4, entered);
 	ASSERT_EQ(0, weave_ring_error(&self->r, NULL));
