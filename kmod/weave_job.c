@@ -235,9 +235,9 @@ struct weave_job *weave_eng_job_alloc(struct weave_bstream *bs)
 	 * the client's arrays of one size.
 	 */
 	job->tasks = weave_eng_job_spare_take(ctx);
-	if (job->tasks)
+	if (job->tasks) {
 		want = ctx->task_hint;
-	if (!job->tasks) {
+	} else {
 		job->tasks = kvmalloc_array(want, sizeof(*job->tasks),
 					    GFP_KERNEL_ACCOUNT);
 		if (job->tasks)
