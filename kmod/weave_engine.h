@@ -240,6 +240,14 @@ struct weave_ectx {
 	/** @nspare: Entries of @spare_tasks in use. */
 	u32 nspare;
 	/**
+	 * @kcov_handle: Zero; or, while the ring polling thread consumes one
+	 * of the client's rings, the handle of that ring's creator
+	 * (&weave_sring.kcov_handle), which the jobs the thread commits carry
+	 * (&weave_job.kcov_handle) as the thread has none.  Under the
+	 * client's mutex.
+	 */
+	u64 kcov_handle;
+	/**
 	 * @reserve: A job made ahead and not used yet, or NULL: room for one
 	 * task that enqueue has no memory to encode where the core cannot
 	 * keep it (see weave_eng_ctx_reserve()).  Under the client's mutex.

@@ -171,8 +171,9 @@ struct weave_job {
 	struct llist_node cache;
 	/**
 	 * @kcov_handle: kcov_common_handle() of the task that committed it,
-	 * so that a fuzzer's KCOV follows its tasks to the thread that runs
-	 * them (see "DOC: hardware queues", Coverage); zero for none.
+	 * or for the ring polling thread, &weave_ectx.kcov_handle, so that
+	 * a fuzzer's KCOV follows its tasks to the thread that runs them
+	 * (see "DOC: hardware queues", Coverage); zero for none.
 	 */
 	u64 kcov_handle;
 	/** @started: run_job was called; under the scheduler's serialisation. */

@@ -219,7 +219,7 @@ static void weave_job_commit(struct weave_job *job,
 		weave_eng_gate_arm(ctx, gate);
 		dma_fence_put(&gate->f.base);
 	}
-	job->kcov_handle = kcov_common_handle();
+	job->kcov_handle = ctx->kcov_handle ?: kcov_common_handle();
 	drm_sched_job_arm(&job->base);
 	finished = &job->base.s_fence->finished;
 	if (trace_weave_job_push_enabled())

@@ -116,8 +116,9 @@
  * Coverage.  KCOV records only the task it is enabled in, and a job runs
  * on another thread than the one that submitted it.  A job keeps the
  * submitter's kcov_common_handle() (&weave_job.kcov_handle, taken at
- * commit, zero where the committer collects nothing: the polling thread,
- * a kernel without KCOV), and the inline run and the worker run it
+ * commit; for the ring polling thread, its ring creator's handle, as the
+ * thread has none; zero where the committer collects nothing or on a
+ * kernel without KCOV), and the inline run and the worker run it
  * between kcov_remote_start_common() and kcov_remote_stop(), so that a
  * fuzzer that collects remote coverage (syzkaller does) sees what its
  * programs' jobs ran, as vhost's workers do.  Both calls are no-ops

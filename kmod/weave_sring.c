@@ -7,6 +7,7 @@
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/gfp.h>
+#include <linux/kcov.h>
 #include <linux/log2.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
@@ -243,6 +244,7 @@ int weave_ring_create_ioctl(struct drm_device *drm, void *data,
 		mmgrab(current->mm);
 		r->mm = current->mm;
 		r->memcg = get_mem_cgroup_from_mm(current->mm);
+		r->kcov_handle = kcov_common_handle();
 	}
 	ret = weave_client_lock(c);
 	if (ret) {

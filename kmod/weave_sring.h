@@ -81,6 +81,12 @@ struct weave_sring {
 	struct mm_struct *mm;
 	/** @memcg: Of poll mode: the creator's memory cgroup; a reference. */
 	struct mem_cgroup *memcg;
+	/**
+	 * @kcov_handle: Of poll mode: the creator's kcov_common_handle() at
+	 * creation, under which the polling thread's work on the ring is
+	 * remote coverage (see "DOC: ring polling"); zero for none.
+	 */
+	u64 kcov_handle;
 	/** @hpage: The header page, the stream's (&weave_lstream.ring_page). */
 	struct page *hpage;
 	/** @hdr: The header, in @hpage. */

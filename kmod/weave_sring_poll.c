@@ -6,6 +6,7 @@
 
 #include <linux/delay.h>
 #include <linux/err.h>
+#include <linux/kcov.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -25,6 +26,7 @@
 #include "weave_client.h"
 #include "weave_device.h"
 #include "weave_drm.h"
+#include "weave_engine.h"
 #include "weave_sring.h"
 #include "weave_sring_enter.h"
 #include "weave_sring_poll.h"
@@ -58,6 +60,17 @@
  * client is closed (the file's release, before the DRM core releases its
  * buffer handles), and with the process's exit, which closes the file.
  * The ring holds its creator's mm_struct (mmgrab()) and memory cgroup.
+ *
+ * Coverage: a ring of poll mode keeps its creator's kcov_common_handle()
+ * (&weave_sring.kcov_handle, taken at RING_CREATE: a collector enables
+ * remote coverage before it makes its rings), and the thread consumes it
+ * between kcov_remote_start_common() and kcov_remote_stop(), as a queue's
+ * worker runs a job (see "DOC: hardware queues", Coverage), so that a
+ * fuzzer sees what its rings' descriptors reached.  The jobs the thread
+ * commits carry the same handle (&weave_ectx.kcov_handle), for the runs
+ * on other threads; one it runs at its push is inside its section, which
+ * such a run does not open again (sections do not nest in a task).  Both
+ * calls are no-ops without CONFIG_KCOV.
  *
  * Idling: after a pass that consumed nothing, the thread naps for
  * %WEAVE_SPOLL_NAP_US to twice that, so that a producer that shares its
@@ -179,7 +192,10 @@ static bool weave_spoll_need_wakeup(struct weave_spoll *sp, bool set)
 	return pending;
 }
 
-/* Consume @r of @c, whose mutex is held, in its creator's context. */
+/*
+ * Consume @r of @c, whose mutex is held, in its creator's context, and
+ * as its creator's remote coverage (see the DOC).
+ */
 static int weave_spoll_consume(struct weave_client *c, struct weave_sring *r)
 {
 	struct mm_struct *mm = r->mm;
@@ -192,13 +208,17 @@ static int weave_spoll_consume(struct weave_client *c, struct weave_sring *r)
 		return 0;
 	}
 	kthread_use_mm(mm);
+	kcov_remote_start_common(r->kcov_handle);
 	old = set_active_memcg(r->memcg);
+	c->ectx->kcov_handle = r->kcov_handle;
 	ret = weave_sring_poll_ring(c, r, WEAVE_SRING_POLL_BUDGET, &fault);
+	c->ectx->kcov_handle = 0;
 	set_active_memcg(old);
 	mutex_unlock(&c->lock);
 	/* With no lock held, as the doorbell does; @r may be gone now. */
 	if (fault.len)
 		fault_in_readable(u64_to_user_ptr(fault.ptr), fault.len);
+	kcov_remote_stop();
 	kthread_unuse_mm(mm);
 	mmput(mm);
 	return ret;

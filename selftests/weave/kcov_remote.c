@@ -7,7 +7,9 @@
  * its own jobs, and none for another collector's.  Each job starts with a
  * delay, which never runs at the push (see "DOC: hardware queues", Eager
  * runs): a job run by the submitting thread itself is the coverage of
- * that thread's own KCOV, not remote.
+ * that thread's own KCOV, not remote.  So is the polling thread's work on
+ * a polled ring the coverage of the ring's creator, and so are the jobs
+ * the thread commits for it.
  *
  * It needs a kernel with CONFIG_KCOV (the KCOV variant of the debug
  * kernel: WEAVE_SUITES=kcov_remote scripts/vm/run.sh CACHE KVER check), and
@@ -36,6 +38,7 @@
 #define KR_HANDLE	kcov_remote_handle(KCOV_SUBSYSTEM_COMMON, 0x5eaf)
 /* The remote section ends after the job's fence signals: poll this long. */
 #define KR_SETTLE_NS	(2 * 1000000000LL)
+#define KR_POLL_PARAM	"/sys/module/weave/parameters/ring_poll_idle_us"
 
 struct kr_range {
 	uint64_t lo, hi;
@@ -77,6 +80,7 @@ FIXTURE(kr) {
 	uint32_t stream;
 	uint32_t bo;
 	struct kr_range run_task;
+	struct kr_range poll_ring;
 	/* Set up: the harness runs a test's body after a skipped setup. */
 	bool ready;
 };
@@ -94,8 +98,9 @@ FIXTURE_SETUP(kr)
 	if (self->kcov < 0)
 		SKIP(return, "no /sys/kernel/debug/kcov: a kernel without CONFIG_KCOV");
 	self->run_task = kr_symbol("weave_eng_run_task");
-	if (!self->run_task.lo)
-		SKIP(return, "weave_eng_run_task's address is not in /proc/kallsyms");
+	self->poll_ring = kr_symbol("weave_sring_poll_ring");
+	if (!self->run_task.lo || !self->poll_ring.lo)
+		SKIP(return, "weave.ko's addresses are not in /proc/kallsyms");
 	ASSERT_EQ(0, ioctl(self->kcov, KCOV_INIT_TRACE, (unsigned long)KR_WORDS));
 	self->area = mmap(NULL, KR_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, self->kcov, 0);
@@ -234,6 +239,83 @@ TEST_F(kr, other_collector_job_is_not)
 	EXPECT_EQ(0u, kr_hits(self->area, self->run_task));
 	kr_fill(_metadata, self->fd, self->stream, self->bo);
 	EXPECT_LT(0u, kr_await(self->area, self->run_task));
+}
+
+/* Writes @val to ring_poll_idle_us, first reading it into @old. */
+static int kr_poll_idle(const char *val, char *old, size_t size)
+{
+	ssize_t n = 0;
+	int fd;
+
+	fd = open(KR_POLL_PARAM, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	if (old) {
+		n = read(fd, old, size - 1);
+		old[n > 0 ? n : 0] = 0;
+	}
+	if (n >= 0)
+		n = pwrite(fd, val, strlen(val), 0);
+	close(fd);
+	return n < 0 ? -errno : 0;
+}
+
+/*
+ * What the polling thread consumes of this task's polled ring, and the
+ * jobs it commits for it, are this task's coverage: PCs of the thread's
+ * consume (weave_sring_poll_ring(), which this task's own doorbell runs
+ * uncollected: its KCOV is remote only) and of the delayed job's run.
+ * A round whose publication found the thread asleep rang the doorbell,
+ * so the thread consumed nothing of it: then another round.
+ */
+TEST_F(kr, polled_ring_is_covered)
+{
+	struct drm_weave_ring_desc *d;
+	uint32_t entered = 1, usec = 1;
+	struct weave_ring r;
+	char idle[32];
+	int round, ms;
+
+	if (!self->ready)
+		return;
+	/* The thread polls for a second after its last work. */
+	ASSERT_EQ(0, kr_poll_idle("1000000", idle, sizeof(idle)));
+	ASSERT_EQ(0, weave_ring_create_flags(self->fd, self->stream, 64,
+					     DRM_WEAVE_RING_CREATE_POLL, &r));
+	__atomic_store_n(&self->area[0], 0, __ATOMIC_RELAXED);
+	for (round = 0; round < 5 && entered; round++) {
+		EXPECT_EQ(0, weave_ring_wakeup(&r, NULL));
+		entered = 0;
+		/* A delay, which never runs at its push, then a no-op. */
+		d = weave_ring_reserve(&r, 0, sizeof(usec));
+		ASSERT_NE(NULL, d);
+		d->type = DRM_WEAVE_TASK_LAUNCH;
+		d->kernel = DRM_WEAVE_KERNEL_DELAY;
+		d->grid[0] = d->grid[1] = d->grid[2] = 1;
+		memcpy(weave_ring_desc_uniforms(d), &usec, sizeof(usec));
+		ASSERT_EQ(0, weave_ring_noop(&r));
+		ASSERT_EQ(0, weave_ring_submit(&r, &entered));
+		for (ms = 0; ms < 8000 && weave_ring_head(&r) != r.tail; ms++)
+			usleep(1000);
+		ASSERT_EQ(r.tail, weave_ring_head(&r));
+	}
+	ASSERT_EQ(0, weave_ring_error(&r, NULL));
+	ASSERT_EQ(0u, entered) {
+		TH_LOG("the polling thread slept at every publication");
+	}
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
+	ASSERT_EQ(0, weave_wait(self->fd, self->stream,
+				weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	EXPECT_LT(0u, kr_await(self->area, self->poll_ring)) {
+		TH_LOG("%" PRIu64 " PCs, none in weave_sring_poll_ring",
+		       (uint64_t)self->area[0]);
+	}
+	EXPECT_LT(0u, kr_await(self->area, self->run_task)) {
+		TH_LOG("%" PRIu64 " PCs, none in weave_eng_run_task",
+		       (uint64_t)self->area[0]);
+	}
+	EXPECT_EQ(0, weave_ring_destroy(&r));
+	EXPECT_EQ(0, kr_poll_idle(idle, NULL, 0));
 }
 
 TEST_HARNESS_MAIN
