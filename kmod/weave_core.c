@@ -41,19 +41,6 @@ static struct weave_slot *weave_slot_of(const struct weave_core *s,
 	return &s->slots[weave_core_slot(s, stream)];
 }
 
-/* What an entry cannot hold of @task; weave_entry_check() does the rest. */
-static int weave_task_check(const struct weave_task *task)
-{
-	if (task->num_bindings > WEAVE_MAX_BINDINGS ||
-	    task->uniform_len > WEAVE_MAX_UNIFORM_BYTES ||
-	    task->refuse > 0 || task->refuse < -MAX_ERRNO ||
-	    task->kind > WEAVE_TASK_HOST_WRITE ||
-	    (task->kind == WEAVE_TASK_LAUNCH &&
-	     (task->kernel_id > U8_MAX || task->data)))
-		return -EINVAL;
-	return 0;
-}
-
 /* What weave_core_register_entry() accepts, as documented there. */
 static int weave_entry_check(const struct weave_entry *e)
 {
@@ -427,39 +414,6 @@ int weave_core_register_entry(struct weave_core *core, u32 stream,
 
 	if (slot->ring.count >= core->max_tasks)
 		weave_core_exec(core, &idx, 1, false, stream);
-	return 0;
-}
-
-/**
- * weave_core_register() - Queue a task on a logical stream.
- * @core: The scheduler core.
- * @stream: The logical stream handle.
- * @task: The task; packed into an entry (weave_core_entry_pack()) that
- *	weave_core_register_entry() takes, then given that entry's
- *	@task->stream, @task->slot and @task->seqno.
- *
- * For callers that describe a task whole; ENQUEUE prepares entries.
- * Context: &weave_core.lock held.
- * Return: As weave_core_register_entry(); -EINVAL also for a kernel id
- * past 255 or a launch with staging.
- */
-int weave_core_register(struct weave_core *core, u32 stream,
-			struct weave_task *task)
-{
-	u64 buf[WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
-	struct weave_entry *e = (struct weave_entry *)buf;
-	int ret;
-
-	ret = weave_task_check(task);
-	if (!ret) {
-		weave_core_entry_pack(e, task);
-		ret = weave_core_register_entry(core, stream, e);
-	}
-	if (ret)
-		return ret;
-	task->stream = e->stream;
-	task->slot = e->slot;
-	task->seqno = e->seqno;
 	return 0;
 }
 

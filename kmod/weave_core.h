@@ -43,7 +43,7 @@ struct weave_slot;
  * nothing and creates nothing.  Backend streams live until
  * weave_core_fini().
  *
- * &weave_task.seqno is per client.  The counters the uAPI reports
+ * &weave_entry.seqno is per client.  The counters the uAPI reports
  * (enqueued, executed, completed) are per logical stream and kept by the
  * caller and the backend, not by the core.
  */
@@ -70,9 +70,9 @@ struct weave_slot;
  * DOC: Task ownership
  *
  * A task owns its host-write staging (&weave_entry_write.data of its
- * entry, &weave_task.data of a task described whole).  The caller owns it
- * until weave_core_register_entry() returns 0; then the core owns it,
- * moved into the ring with the entry.  An enqueue that succeeds hands it to the backend, and so
+ * entry).  The caller owns it until weave_core_register_entry() returns
+ * 0; then the core owns it, moved into the ring with the entry.  An
+ * enqueue that succeeds hands it to the backend, and so
  * does a fail; the backend frees it, as it made it.  A task whose enqueue
  * failed is still the core's.  A task cancelled by weave_core_fini() goes
  * to the backend's drop.  Buffer references behind
@@ -306,7 +306,7 @@ struct weave_core_params {
  * @max_streams: See &weave_core_params.max_streams.
  * @max_tasks: See &weave_core_params.max_tasks.
  * @strategy: The current &enum weave_strategy.
- * @seqno: The last &weave_task.seqno handed out.
+ * @seqno: The last &weave_entry.seqno handed out.
  * @ring_bytes: Bytes of the chunks the slots' rings hold, see "DOC: Ring
  *	memory".
  *
@@ -352,8 +352,6 @@ int weave_core_reserve(struct weave_core *core, u32 stream,
 		       const struct weave_entry *entries, u32 n);
 int weave_core_register_entry(struct weave_core *core, u32 stream,
 			      struct weave_entry *e);
-int weave_core_register(struct weave_core *core, u32 stream,
-			struct weave_task *task);
 int weave_core_execute(struct weave_core *core, const u32 *streams,
 		       u32 count);
 int weave_core_flush(struct weave_core *core, u32 stream);

@@ -58,7 +58,7 @@ struct weave_failures {
  * @client: The id of the client that enqueued it; never 0, except in a
  *	snapshot, where 0 means that the fields private to that client
  *	(@client, @seqno, @stream, @label) are hidden and read as 0.
- * @seqno: Its &weave_task.seqno.
+ * @seqno: Its &weave_entry.seqno.
  * @stream: The logical stream it was enqueued on.
  * @kernel: The kernel it launches.
  * @label: The label user space gave it at enqueue, 0 for none.

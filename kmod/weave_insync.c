@@ -45,7 +45,7 @@ struct weave_insync *weave_eng_insync_create(struct weave_ectx *ctx,
  * @ctx: The client's engine context.
  * @slot: The tasks' slot.
  * @in: The in-syncs; this takes the caller's reference.
- * @first: &weave_task.seqno of the first of the tasks, as registered.
+ * @first: &weave_entry.seqno of the first of the tasks, as registered.
  * @last: That of the last.
  *
  * Context: The client's mutex held, the tasks registered in the core and
@@ -84,7 +84,7 @@ void weave_eng_insync_put(struct weave_insync *in)
 /**
  * weave_eng_eslot_insync() - The in-syncs of a task the backend encodes.
  * @es: The task's slot.
- * @seqno: The task's &weave_task.seqno.
+ * @seqno: The task's &weave_entry.seqno.
  *
  * The slot's tasks are encoded in order; in-syncs whose tasks are all
  * past (the last encoded, or failed by the core) leave the slot.

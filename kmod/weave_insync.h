@@ -25,7 +25,7 @@ struct weave_failures;
  * @failures: The device's failure graph.
  * @failure: The failure of the tasks, made by the first that needs it;
  *	a reference.
- * @first: The first task's &weave_task.seqno.
+ * @first: The first task's &weave_entry.seqno.
  * @last: The last task's.
  * @n: Entries of @fences.
  * @fences: The in-fences, a reference each.

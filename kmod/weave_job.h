@@ -89,7 +89,7 @@ struct weave_bstream {
 struct weave_tally {
 	struct weave_lstream *ls;
 	u32 count;
-	u64 first_seqno;		/* &weave_task.stream_seqno of the first */
+	u64 first_seqno;		/* &weave_entry.stream_seqno of the first */
 	struct weave_insync *insync;	/* a reference, or NULL */
 };
 
@@ -107,7 +107,7 @@ struct weave_ebinding {
  * enqueue refused for lack of memory, where the core could not keep it,
  * is @refused: it does not run, @arg is its positive errno, @cause the
  * failure's cause, and a host write has no staging.  So is a task that a
- * capture window refused (&weave_task.refuse).
+ * capture window refused (&weave_entry.refuse).
  */
 struct weave_etask {
 	u32 arg;

@@ -45,7 +45,7 @@
  *   %DRM_WEAVE_FAILURE_ENCODE.  It is recorded in the task's place in
  *   its job, so after the earlier writers of those bytes and before the
  *   later readers, which are skipped, and writers, which make them good.
- *   A task a capture window refused (&weave_task.refuse) is recorded the
+ *   A task a capture window refused (&weave_entry.refuse) is recorded the
  *   same way, with its own errno and cause %DRM_WEAVE_FAILURE_CAPTURE.
  * - A task that runs and succeeds makes the ranges it writes good.  So
  *   does a host write.

@@ -2,9 +2,9 @@
 /*
  * weave: a slot's task ring, compact entries in chunks that grow on demand.
  *
- * Packing a task into its entry, and the chunked FIFO of entries: push,
- * peek, pop, setting chunks aside and giving them back.  Pure, like the
- * core that uses it; see "DOC: Ring memory".
+ * The chunked FIFO of entries: push, peek, pop, setting chunks aside and
+ * giving them back.  Pure, like the core that uses it; see "DOC: Ring
+ * memory".
  */
 
 #include <linux/align.h>
@@ -34,77 +34,6 @@ struct weave_chunk {
 
 static_assert(WEAVE_ENTRY_MAX_SIZE <= WEAVE_CHUNK_ROOM);
 static_assert(sizeof(struct weave_entry) == 32);
-
-/* Whether a launch's grid differs from the 1x1x1 an entry leaves out. */
-static bool weave_task_has_grid(const struct weave_task *task)
-{
-	return task->kind == WEAVE_TASK_LAUNCH &&
-	       (task->grid.x != 1 || task->grid.y != 1 || task->grid.z != 1);
-}
-
-/**
- * weave_core_entry_size_of() - The bytes a task's entry will take in a ring.
- * @task: A task that weave_core_register() would accept.
- *
- * Return: weave_core_entry_size() of the entry that weave_core_entry_pack()
- * makes of it.
- */
-size_t weave_core_entry_size_of(const struct weave_task *task)
-{
-	size_t n = sizeof(struct weave_entry);
-
-	if (weave_task_has_grid(task))
-		n += WEAVE_ENTRY_GRID_BYTES;
-	if (task->kind == WEAVE_TASK_HOST_WRITE)
-		n += sizeof(struct weave_entry_write);
-	n += task->num_bindings * sizeof(struct weave_binding);
-	return ALIGN(n + task->uniform_len, 8);
-}
-
-/**
- * weave_core_entry_pack() - Write a task as a ring entry.
- * @e: Room for weave_core_entry_size_of(@task) bytes, 8-byte aligned.
- * @task: A task that weave_core_register() would accept.
- *
- * Copies the head and only the parts @task has: the used bindings and
- * uniform bytes, the grid if it is not 1x1x1, a host write's staging.
- */
-void weave_core_entry_pack(struct weave_entry *e, const struct weave_task *task)
-{
-	struct weave_entry_write w = { .data = task->data, .len = task->len };
-	u8 *p;
-
-	*e = (struct weave_entry) {
-		.seqno = task->seqno,
-		.stream_seqno = task->stream_seqno,
-		.stream = task->stream,
-		.label = task->label,
-		.refuse = task->refuse,
-		.kind = task->kind,
-		.flags = weave_task_has_grid(task) ? WEAVE_ENTRY_GRID : 0,
-		.slot = task->slot,
-		.kernel_id = task->kind == WEAVE_TASK_LAUNCH ?
-			     task->kernel_id : 0,
-		.num_bindings = task->num_bindings,
-		.uniform_len = task->uniform_len,
-	};
-	p = (u8 *)(e + 1);
-	if (e->flags & WEAVE_ENTRY_GRID) {
-		memcpy(p, &task->grid, sizeof(task->grid));
-		p += WEAVE_ENTRY_GRID_BYTES;
-	}
-	if (task->kind == WEAVE_TASK_HOST_WRITE) {
-		memcpy(p, &w, sizeof(w));
-		p += sizeof(w);
-	}
-	if (task->num_bindings) {
-		memcpy(p, task->bindings,
-		       task->num_bindings * sizeof(*task->bindings));
-		p += task->num_bindings * sizeof(*task->bindings);
-	}
-	if (task->uniform_len)
-		memcpy(p, task->uniforms, task->uniform_len);
-}
 
 static void weave_chunk_free(struct weave_chunk *c, u64 *bytes)
 {
@@ -177,7 +106,7 @@ int weave_core_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes)
 /**
  * weave_core_ring_make_room() - Make sure an entry can be pushed.
  * @r: The ring.
- * @size: The entry's weave_core_entry_size_of().
+ * @size: The entry's weave_core_entry_size().
  * @bytes: The bytes-held counter.
  *
  * Return: 0 if the tail chunk has room or a free chunk is there, allocated

@@ -33,10 +33,6 @@ struct weave_ring {
 	u32 nfree;
 };
 
-size_t weave_core_entry_size_of(const struct weave_task *task);
-void weave_core_entry_pack(struct weave_entry *e,
-			   const struct weave_task *task);
-
 u32 weave_core_ring_chunks_needed(const struct weave_ring *r,
 				  const struct weave_entry *entries, u32 n);
 int weave_core_ring_set_aside(struct weave_ring *r, u32 chunks, u64 *bytes);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * weave: a task, as the core's callers describe it and as a ring holds it.
+ * weave: a task as a slot's ring holds it, the compact entry.
  *
- * The types the scheduler core and its rings share: a task, its bindings
- * and the compact entry a slot's ring keeps of it, with the helpers that
- * read an entry.  See "DOC: Ring memory" in weave_core.h.
+ * The types the scheduler core and its rings share: a task's bindings and
+ * grid and the compact entry a slot's ring keeps of it, which the caller
+ * prepares, with the helpers that read an entry.  See "DOC: Ring memory"
+ * in weave_core.h.
  */
 #ifndef _WEAVE_TASK_H_
 #define _WEAVE_TASK_H_
@@ -77,72 +78,36 @@ struct weave_grid {
 	u32 z;
 };
 
-/**
- * struct weave_task - A unit of work, as a caller describes it to
- * weave_core_register(), which packs it into a &struct weave_entry.
- * @kind: A &enum weave_task_kind.
- * @stream: Set by the core: the logical stream the task was registered on.
- * @seqno: Set by the core: the client's registration counter, 1 for the
- *	first task of a &struct weave_core, never reused.
- * @slot: Set by the core: the slot of @stream, weave_core_slot().
- * @num_bindings: Used entries of @bindings; exactly 1 for a host write.
- * @bindings: The buffers the task touches; for a host write, the
- *	destination, whose @size equals @len.
- * @kernel_id: Launch only: which kernel to run.
- * @grid: Launch only: the dispatch size.
- * @uniform_len: Launch only: used bytes of @uniforms.
- * @uniforms: Launch only: inline uniform data.
- * @data: Host write only: kernel-staged bytes from kvmalloc() or kmalloc();
- *	the task owns them, see "DOC: Task ownership".  NULL for a launch.
- * @len: Host write only: bytes at @data, not zero.
- * @stream_seqno: Set by the caller, for failure reports: the task's
- *	sequence number on its logical stream, as the uAPI counts it.
- * @label: Set by the caller, for failure reports: the user's label.
- * @refuse: Set by the caller: zero, or the negative errno of a task that
- *	must not run, because a capture window refused it; the backend
- *	records a failure on what it should have written instead.
- */
-struct weave_task {
-	enum weave_task_kind kind;
-	u32 stream;
-	u64 seqno;
-	u32 slot;
-	u32 num_bindings;
-	struct weave_binding bindings[WEAVE_MAX_BINDINGS];
-	u32 kernel_id;
-	struct weave_grid grid;
-	u32 uniform_len;
-	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
-	void *data;
-	u64 len;
-	u64 stream_seqno;
-	u32 label;
-	int refuse;
-};
-
 /** WEAVE_ENTRY_GRID - &weave_entry.flags: a grid follows the head. */
 #define WEAVE_ENTRY_GRID		BIT(0)
 
 /**
  * struct weave_entry - A task as a slot's ring holds it: a compact head,
  * followed only by the parts the task has.
- * @seqno: &weave_task.seqno.
- * @stream_seqno: &weave_task.stream_seqno.
- * @stream: &weave_task.stream.
- * @label: &weave_task.label.
- * @refuse: &weave_task.refuse.
- * @kind: &weave_task.kind.
+ * @seqno: Set by the core: the client's registration counter, 1 for the
+ *	first task of a &struct weave_core, never reused.
+ * @stream_seqno: Set by the caller, for failure reports: the task's
+ *	sequence number on its logical stream, as the uAPI counts it.
+ * @stream: Set by the core: the logical stream the task was registered
+ *	on.
+ * @label: Set by the caller, for failure reports: the user's label.
+ * @refuse: Set by the caller: zero, or the negative errno of a task that
+ *	must not run, because a capture window refused it; the backend
+ *	records a failure on what it should have written instead.
+ * @kind: A &enum weave_task_kind.
  * @flags: %WEAVE_ENTRY_GRID if the grid is not 1x1x1 and follows.
- * @slot: &weave_task.slot.
- * @kernel_id: &weave_task.kernel_id; 0 for a host write.
- * @num_bindings: &weave_task.num_bindings.
- * @uniform_len: &weave_task.uniform_len.
+ * @slot: Set by the core: the slot of @stream, weave_core_slot().
+ * @kernel_id: Launch only: which kernel to run; 0 for a host write.
+ * @num_bindings: The &struct weave_binding that follow, the buffers the
+ *	task touches; exactly 1 for a host write, its destination, whose
+ *	size is &weave_entry_write.len.
+ * @uniform_len: Launch only: the inline uniform bytes that follow.
  *
  * Then, 8-byte aligned and in this order: the &struct weave_grid if
  * %WEAVE_ENTRY_GRID (16 bytes); for a host write, its &struct
  * weave_entry_write; @num_bindings &struct weave_binding; @uniform_len
- * bytes.  Read them with the weave_entry_*() helpers.  See "DOC: Ring
- * memory".
+ * bytes.  Read them with the weave_core_entry_*() helpers.  See "DOC:
+ * Ring memory".
  */
 struct weave_entry {
 	u64 seqno;
@@ -160,8 +125,9 @@ struct weave_entry {
 
 /**
  * struct weave_entry_write - What an entry of a host write adds.
- * @data: &weave_task.data.
- * @len: &weave_task.len.
+ * @data: Kernel-staged bytes from kvmalloc() or kmalloc(); the task owns
+ *	them, see "DOC: Task ownership".
+ * @len: Bytes at @data, not zero.
  */
 struct weave_entry_write {
 	void *data;
@@ -255,7 +221,7 @@ weave_core_entry_grid(const struct weave_entry *e)
  * weave_core_entry_write() - The staging of a host write's entry.
  * @e: The entry, of a host write.
  *
- * Return: Where its &weave_task.data and &weave_task.len are.
+ * Return: Where its staged bytes and their length are.
  */
 static inline const struct weave_entry_write *
 weave_core_entry_write(const struct weave_entry *e)

@@ -132,7 +132,7 @@ err:
  * @tmpl: The template.
  * @ls: The logical stream they count for, whose @enqueued already counts
  *	them.
- * @first_seqno: &weave_task.stream_seqno of the first of them.
+ * @first_seqno: &weave_entry.stream_seqno of the first of them.
  * @in: The replay's in-syncs, or NULL; taken on success.
  * @gates: The gates of its in-fences, from weave_eng_ctx_gates_prepare() for
  *	the slot of @bs; taken on success.

@@ -62,9 +62,9 @@ FIXTURE_TEARDOWN(cap)
 	EXPECT_EQ(0, __lsan_do_recoverable_leak_check());
 }
 
-static struct weave_task launch(u32 kernel_id)
+static struct mock_task launch(u32 kernel_id)
 {
-	return (struct weave_task) {
+	return (struct mock_task) {
 		.kind = WEAVE_TASK_LAUNCH,
 		.kernel_id = kernel_id,
 		.grid = { 1, 1, 1 },
@@ -72,8 +72,8 @@ static struct weave_task launch(u32 kernel_id)
 }
 
 #define LAUNCH(stream, kernel_id) do {					\
-	struct weave_task __t = launch(kernel_id);			\
-	ASSERT_EQ(0, weave_core_register(&self->s, (stream), &__t));	\
+	struct mock_task __t = launch(kernel_id);			\
+	ASSERT_EQ(0, mock_register(&self->s, (stream), &__t));	\
 } while (0)
 
 #define STATE(stream)	((int)weave_core_capture_window(&self->c, (stream))->state)

@@ -29,9 +29,9 @@ static void mock_record(struct mock_backend *m, const char *fmt, ...)
 }
 
 /* The task an entry was packed from, as far as the entry keeps it. */
-static void mock_unpack(struct weave_task *t, const struct weave_entry *e)
+static void mock_unpack(struct mock_task *t, const struct weave_entry *e)
 {
-	*t = (struct weave_task) {
+	*t = (struct mock_task) {
 		.kind = e->kind,
 		.stream = e->stream,
 		.seqno = e->seqno,
@@ -49,6 +49,74 @@ static void mock_unpack(struct weave_task *t, const struct weave_entry *e)
 	memcpy(t->bindings, weave_core_entry_bindings(e),
 	       e->num_bindings * sizeof(*t->bindings));
 	memcpy(t->uniforms, weave_core_entry_uniforms(e), e->uniform_len);
+}
+
+/*
+ * Pack @t into the entry at @e, room for %WEAVE_ENTRY_MAX_SIZE bytes: its
+ * head, then its parts where the layout helpers say, as the module's
+ * preparer writes them.  A kernel id past 255 or a launch with staging is
+ * a test's mistake (the preparer refuses them before the entry): abort.
+ */
+void mock_entry_pack(struct weave_entry *e, const struct mock_task *t)
+{
+	bool grid = t->kind == WEAVE_TASK_LAUNCH &&
+		    (t->grid.x != 1 || t->grid.y != 1 || t->grid.z != 1);
+	u32 nb = t->num_bindings < WEAVE_MAX_BINDINGS ?
+		 t->num_bindings : WEAVE_MAX_BINDINGS;
+	u32 ulen = t->uniform_len < WEAVE_MAX_UNIFORM_BYTES ?
+		   t->uniform_len : WEAVE_MAX_UNIFORM_BYTES;
+
+	if (t->kernel_id > 255 || (t->kind == WEAVE_TASK_LAUNCH && t->data)) {
+		fprintf(stderr, "mock: a task no entry can hold\n");
+		abort();
+	}
+	*e = (struct weave_entry) {
+		.seqno = t->seqno,
+		.stream_seqno = t->stream_seqno,
+		.stream = t->stream,
+		.label = t->label,
+		.refuse = (s16)t->refuse,
+		.kind = (u8)t->kind,
+		.flags = grid ? WEAVE_ENTRY_GRID : 0,
+		.slot = (u8)t->slot,
+		.kernel_id = t->kind == WEAVE_TASK_LAUNCH ? (u8)t->kernel_id : 0,
+		.num_bindings = (u8)nb,
+		.uniform_len = (u8)ulen,
+	};
+	if (grid)
+		memcpy(e + 1, &t->grid, sizeof(t->grid));
+	if (t->kind == WEAVE_TASK_HOST_WRITE)
+		*(struct weave_entry_write *)
+			weave_core_entry_part(e, weave_core_entry_write_off(e)) =
+			(struct weave_entry_write) { t->data, t->len };
+	memcpy(weave_core_entry_part(e, weave_core_entry_bindings_off(e)),
+	       t->bindings, nb * sizeof(t->bindings[0]));
+	memcpy(weave_core_entry_part(e, weave_core_entry_uniforms_off(e)),
+	       t->uniforms, ulen);
+	/* The counts as the test gave them, for the core to judge. */
+	e->num_bindings = (u8)t->num_bindings;
+	e->uniform_len = (u8)t->uniform_len;
+}
+
+/*
+ * Queue @t on @stream as ENQUEUE does: its entry, prepared, goes to
+ * weave_core_register_entry(); on success @t gets the entry's stream,
+ * slot and seqno.  Returns what that returned.
+ */
+int mock_register(struct weave_core *core, u32 stream, struct mock_task *t)
+{
+	u64 buf[WEAVE_ENTRY_MAX_SIZE / sizeof(u64)];
+	struct weave_entry *e = (struct weave_entry *)buf;
+	int ret;
+
+	mock_entry_pack(e, t);
+	ret = weave_core_register_entry(core, stream, e);
+	if (ret)
+		return ret;
+	t->stream = e->stream;
+	t->slot = e->slot;
+	t->seqno = e->seqno;
+	return 0;
 }
 
 /* A core on @m with @lock and these limits, interleaving. */

@@ -19,6 +19,11 @@
  *                    sequential), slots and tasks
  *
  * A backend stream is named by the slot it was created for.
+ *
+ * The tests describe a task whole, as a &struct mock_task, and queue it
+ * with mock_register(): it packs the task into an entry as the module's
+ * ioctls prepare one (kmod/weave_prepare.c), with the same layout helpers,
+ * and hands that to weave_core_register_entry(), which the module runs.
  */
 #ifndef _WEAVE_MOCK_BACKEND_H
 #define _WEAVE_MOCK_BACKEND_H
@@ -28,6 +33,32 @@
 #define MOCK_SLOTS	16
 #define MOCK_TRACKS	8
 #define MOCK_SEEN	64
+
+/*
+ * A task as a test describes it.  The core sets @stream, @seqno and @slot
+ * (mock_register() copies them back); the rest is the entry's.  A launch
+ * has no @data; @data and @len are a host write's staging, from
+ * kvmalloc(), which the entry takes over.  Counts past what an entry may
+ * hold go into its head as they are, with only what fits of the parts:
+ * the core must refuse them.
+ */
+struct mock_task {
+	enum weave_task_kind kind;
+	u32 stream;
+	u64 seqno;
+	u32 slot;
+	u32 num_bindings;
+	struct weave_binding bindings[WEAVE_MAX_BINDINGS];
+	u32 kernel_id;
+	struct weave_grid grid;
+	u32 uniform_len;
+	u8 uniforms[WEAVE_MAX_UNIFORM_BYTES];
+	void *data;
+	u64 len;
+	u64 stream_seqno;
+	u32 label;
+	int refuse;
+};
 
 struct weave_bstream {
 	u32 slot;
@@ -43,7 +74,7 @@ struct mock_backend {
 	struct weave_track tracks[MOCK_TRACKS];
 
 	/* Copies of every task the backend took through enqueue, in order. */
-	struct weave_task seen[MOCK_SEEN];
+	struct mock_task seen[MOCK_SEEN];
 	unsigned int num_seen;
 	/* The error of the last fail. */
 	int failed_err;
@@ -67,6 +98,9 @@ struct mock_backend {
 };
 
 extern const struct weave_backend_ops mock_ops;
+
+void mock_entry_pack(struct weave_entry *e, const struct mock_task *t);
+int mock_register(struct weave_core *core, u32 stream, struct mock_task *t);
 
 void mock_track_idle(struct weave_core *core, struct weave_track *track);
 struct weave_core_params mock_params(struct mock_backend *m,
