@@ -4,6 +4,8 @@
  * values, what STREAM_QUERY reports, and the order in which jobs of
  * different priorities waiting for one saturated hardware queue run.
  */
+#include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -161,48 +163,82 @@ TEST_F(prio, query_reports_each)
 /* Filler jobs that wait in the scheduler behind the full queue. */
 #define BACKLOG		8
 
+/* Tries of race(); see there for what makes one void. */
+#define TRIES		4
+
 /*
- * The CLOCK_MONOTONIC time at which the fence of @syncobj signalled, from
- * its sync_file; fails the test unless it signalled without error.
+ * The status and CLOCK_MONOTONIC signal time of the fence of the sync_file
+ * @sfd, which it closes, once it has signalled; fails the test if it does
+ * not within WEAVE_TEST_WAIT_NS.
  */
-static int64_t signal_time(struct __test_metadata *_metadata, int fd,
-			   uint32_t syncobj)
+static int sync_file_end(struct __test_metadata *_metadata, int sfd,
+			 int64_t *when)
 {
 	struct sync_fence_info fence;
 	struct sync_file_info info;
-	int sfd = -1, ret;
+	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+	int ret;
 
-	ASSERT_EQ(0, drmSyncobjWait(fd, &syncobj, 1,
-				    weave_timeout_ns(WEAVE_TEST_WAIT_NS), 0,
-				    NULL));
-	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, syncobj, &sfd));
+	ret = poll(&pfd, 1, WEAVE_TEST_WAIT_NS / 1000000);
 	memset(&info, 0, sizeof(info));
 	memset(&fence, 0, sizeof(fence));
 	info.num_fences = 1;
 	info.sync_fence_info = (uintptr_t)&fence;
-	ret = ioctl(sfd, SYNC_IOC_FILE_INFO, &info);
+	if (ret == 1 && ioctl(sfd, SYNC_IOC_FILE_INFO, &info))
+		ret = -errno;
 	close(sfd);
-	ASSERT_EQ(0, ret);
+	ASSERT_EQ(1, ret) TH_LOG("the fence did not signal");
 	ASSERT_EQ(1u, info.num_fences);
-	ASSERT_EQ(1, fence.status);
-	drmSyncobjDestroy(fd, syncobj);
-	return fence.timestamp_ns;
+	ASSERT_NE(0, fence.status);
+	if (when)
+		*when = fence.timestamp_ns;
+	return fence.status;
 }
 
-/* Enqueues @b on @stream and flushes it into a job of its own. */
+/* The fence of @syncobj of @fd as a sync_file, which outlives the file. */
+static int sync_file_of(struct __test_metadata *_metadata, int fd,
+			uint32_t syncobj)
+{
+	int sfd = -1;
+
+	ASSERT_EQ(0, drmSyncobjExportSyncFile(fd, syncobj, &sfd));
+	ASSERT_LE(0, sfd);
+	return sfd;
+}
+
+/* When the job of @sfd completed; fails the test unless without error. */
+static int64_t signal_time(struct __test_metadata *_metadata, int sfd)
+{
+	int64_t when = 0;
+
+	EXPECT_EQ(1, sync_file_end(_metadata, sfd, &when));
+	return when;
+}
+
+/*
+ * Enqueues @b on @stream, gated on @in if not NULL, and flushes it into a
+ * job of its own; its out-fence goes to *@out_sfd as a sync_file, if
+ * @out_sfd is not NULL.
+ */
 static void job(struct __test_metadata *_metadata, int fd, uint32_t stream,
-		struct weave_test_batch *b, uint32_t *out_syncobj)
+		struct weave_test_batch *b, const struct drm_weave_sync *in,
+		int *out_sfd)
 {
 	struct drm_weave_sync out;
+	uint32_t obj;
 
-	weave_test_enqueue(_metadata, fd, stream, b);
-	if (!out_syncobj) {
+	ASSERT_EQ(0, weave_enqueue(fd, stream, b->task, b->n, in, in ? 1 : 0,
+				   NULL));
+	weave_test_batch_init(b);
+	if (!out_sfd) {
 		ASSERT_EQ(0, weave_flush(fd, stream, NULL));
 		return;
 	}
-	*out_syncobj = weave_test_syncobj(_metadata, fd);
-	out = weave_sync(*out_syncobj, 0);
+	obj = weave_test_syncobj(_metadata, fd);
+	out = weave_sync(obj, 0);
 	ASSERT_EQ(0, weave_flush(fd, stream, &out));
+	*out_sfd = sync_file_of(_metadata, fd, obj);
+	drmSyncobjDestroy(fd, obj);
 }
 
 /* A new stream of @prio on hardware queue @queue (slot % num_queues). */
@@ -230,49 +266,112 @@ struct order {
 };
 
 /*
- * Saturates one hardware queue with normal-priority filler jobs, the first
- * a long DELAY, so that QUEUE_JOBS of them sit on the queue and BACKLOG
- * more wait in the scheduler; then queues one job of @early_prio and, after
- * it, one of @late_prio, both on streams of that queue with nothing in
- * common, and reports when each completed.
+ * One try of race().  A file of its own makes BACKLOG normal-priority
+ * filler jobs, then one job of @early_prio and one of @late_prio, on three
+ * streams of one hardware queue, all held by a gate.  A second file, the
+ * holder, fills that queue with QUEUE_JOBS jobs of @late_prio, each a
+ * DELAY that only the job timeout ends, held by a gate of their own.  The
+ * test opens the holder's gate, then the first; so every job of the first
+ * file waits in the scheduler, ready, for a place on the queue.  Closing
+ * the holder then cuts its jobs short, and the scheduler hands the queue
+ * the waiting jobs one at a time, by priority.
+ *
+ * Nothing here races the clock: while the holder's jobs are not all on
+ * the queue, they are ready, of a priority no job of the first file
+ * exceeds, so the scheduler cannot pass them for a lower one; and once
+ * they are, the queue has no room until the first of them ends.  That
+ * one ends with -ECANCELED if the test's close cut it short, which
+ * proves the queue stayed full until then.  Only its own job timeout
+ * could end it sooner, job_timeout_ms after it started (the holder's
+ * gate opened), before the test opened the second gate, one call later;
+ * then it ends with -ETIMEDOUT, the order proves nothing, and this
+ * returns false for race() to try again.  So does a gate that vgem opened
+ * by itself (WEAVE_TEST_VGEM_EXPIRY_NS).
+ */
+static bool race_once(struct __test_metadata *_metadata,
+		      const struct drm_weave_device_info *info,
+		      uint32_t early_prio, uint32_t late_prio, struct order *o)
+{
+	uint32_t fill, early, late, hold, queue, hang_us, i;
+	struct weave_test_gate gate, hgate;
+	int fd, holder, s_fill, s_early, s_late, s_head, head, ret;
+	struct drm_weave_sync in, hin;
+	struct weave_test_batch b;
+
+	fd = weave_test_open(_metadata);
+	holder = weave_test_open(_metadata);
+	hang_us = weave_test_hang_delay_us(_metadata, info);
+	fill = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
+	queue = weave_test_squery(_metadata, fd, fill).slot % info->num_queues;
+	early = stream_on_queue(_metadata, fd, info, early_prio, queue);
+	late = stream_on_queue(_metadata, fd, info, late_prio, queue);
+	hold = stream_on_queue(_metadata, holder, info, late_prio, queue);
+
+	/* The first file's jobs, held back whatever the time. */
+	weave_test_gate_open(_metadata, &gate, fd);
+	in = weave_sync(gate.syncobj, 0);
+	weave_test_batch_init(&b);
+	for (i = 0; i < BACKLOG; i++) {
+		weave_test_noop(&b);
+		job(_metadata, fd, fill, &b, i ? NULL : &in,
+		    i == BACKLOG - 1 ? &s_fill : NULL);
+	}
+	weave_test_noop(&b);
+	job(_metadata, fd, early, &b, &in, &s_early);
+	weave_test_noop(&b);
+	job(_metadata, fd, late, &b, &in, &s_late);
+
+	/* The holder's, behind a gate of their own. */
+	weave_test_gate_open(_metadata, &hgate, holder);
+	hin = weave_sync(hgate.syncobj, 0);
+	for (i = 0; i < QUEUE_JOBS; i++) {
+		weave_test_delay(&b, hang_us);
+		job(_metadata, holder, hold, &b, i ? NULL : &hin,
+		    i ? NULL : &s_head);
+	}
+
+	/* The holder first, then the rest, while the holder holds. */
+	weave_test_gate_try_signal(&hgate);
+	ret = weave_test_gate_try_signal(&gate);
+	close(holder);
+	weave_test_gate_close(&hgate);
+
+	head = sync_file_end(_metadata, s_head, NULL);
+	EXPECT_TRUE(head == -ECANCELED || head == -ETIMEDOUT) {
+		TH_LOG("the holder's first job ended with %d", head);
+	}
+	o->early = signal_time(_metadata, s_early);
+	o->late = signal_time(_metadata, s_late);
+	o->filler = signal_time(_metadata, s_fill);
+	weave_test_gate_close(&gate);
+	close(fd);
+	if (ret)
+		TH_LOG("the gate had opened by itself after %lld ms: trying again",
+		       weave_test_gate_age_ms(&gate));
+	else if (head != -ECANCELED)
+		TH_LOG("the holder's first job ran to its timeout (%u ms) before the second gate opened: trying again",
+		       info->job_timeout_ms);
+	return !ret && head == -ECANCELED;
+}
+
+/*
+ * Saturates one hardware queue and lets jobs of three streams wait for
+ * it, BACKLOG normal-priority fillers, then one job of @early_prio and,
+ * after it, one of @late_prio, with nothing in common (see race_once());
+ * reports when each completed.  A try that cannot prove the order is
+ * made again, at most TRIES times.
  */
 static void race(struct __test_metadata *_metadata, int fd,
 		 uint32_t early_prio, uint32_t late_prio, struct order *o)
 {
 	struct drm_weave_device_info info = weave_test_info(_metadata, fd);
-	uint32_t fill, early, late, queue, head_us, i;
-	uint32_t s_early, s_late, s_fill;
-	struct weave_test_batch b;
+	int tries = 0;
 
-	/* Long enough to queue everything, far from the job timeout. */
-	head_us = info.job_timeout_ms * 250;
-	if (head_us > 500000)
-		head_us = 500000;
-	fill = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
-	queue = weave_test_squery(_metadata, fd, fill).slot % info.num_queues;
-	early = stream_on_queue(_metadata, fd, &info, early_prio, queue);
-	late = stream_on_queue(_metadata, fd, &info, late_prio, queue);
-
-	weave_test_batch_init(&b);
-	weave_test_delay(&b, head_us);
-	job(_metadata, fd, fill, &b, NULL);
-	for (i = 1; i < QUEUE_JOBS + BACKLOG; i++) {
-		weave_test_noop(&b);
-		job(_metadata, fd, fill, &b,
-		    i == QUEUE_JOBS + BACKLOG - 1 ? &s_fill : NULL);
+	while (!race_once(_metadata, &info, early_prio, late_prio, o)) {
+		ASSERT_GT(TRIES, ++tries) {
+			TH_LOG("no try of %d held the queue", TRIES);
+		}
 	}
-	weave_test_noop(&b);
-	job(_metadata, fd, early, &b, &s_early);
-	weave_test_noop(&b);
-	job(_metadata, fd, late, &b, &s_late);
-	ASSERT_EQ(0u, weave_test_squery(_metadata, fd, fill).completed) {
-		TH_LOG("the %u ms head job ended before everything was queued: machine too slow, the order proves nothing",
-		       head_us / 1000);
-	}
-
-	o->early = signal_time(_metadata, fd, s_early);
-	o->late = signal_time(_metadata, fd, s_late);
-	o->filler = signal_time(_metadata, fd, s_fill);
 }
 
 /* A normal job overtakes a low one queued before it. */
