@@ -122,6 +122,9 @@ TEST_F(completions, rises_as_wait_sees)
 {
 	uint32_t s = weave_test_stream(_metadata, self->fd,
 				       DRM_WEAVE_PRIORITY_NORMAL);
+	struct weave_test_gate gate;
+	struct weave_test_batch b;
+	struct drm_weave_sync in;
 	uint64_t first, second;
 
 	ASSERT_EQ(self->info.max_client_streams, self->map.count);
@@ -133,10 +136,17 @@ TEST_F(completions, rises_as_wait_sees)
 	ASSERT_EQ(first, weave_test_squery(_metadata, self->fd,
 						   s).completed);
 
-	/* While the DELAY runs (a long one), the entry stays below it. */
-	second = cp_delay(_metadata, self->fd, s, 3 * CP_DELAY_US);
+	/* While a gate holds the next task, the entry stays below it. */
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	in = weave_sync(gate.syncobj, 0);
+	weave_test_batch_init(&b);
+	weave_test_noop(&b);
+	ASSERT_EQ(0, weave_enqueue_flush(self->fd, s, b.task, b.n, &in, 1,
+					 NULL, 0, &second));
 	ASSERT_EQ(first + 1, second);
 	ASSERT_EQ(first, weave_stream_completed(&self->map, s));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	cp_wait(_metadata, self->fd, s, second);
 	ASSERT_EQ(second, weave_stream_completed(&self->map, s));
 }

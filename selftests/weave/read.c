@@ -260,26 +260,36 @@ TEST_F(rd, rewritten_range_reads)
 			       self->page);
 }
 
-/* A writer still running: a zero deadline polls (-ETIME), a later reads. */
+/*
+ * A writer not done (held by a gate): a zero deadline polls (-ETIME), a
+ * later one reads.
+ */
 TEST_F(rd, zero_timeout_with_a_running_writer)
 {
 	uint32_t a = weave_test_bo(_metadata, self->fd, self->page, 0);
+	struct weave_test_gate gate;
 	struct weave_test_batch b;
+	struct drm_weave_sync in;
 
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	in = weave_sync(gate.syncobj, 0);
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, 400000);
 	weave_test_fill_task(&b, a, 0, self->page, WORD_A);
-	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task, b.n, &in, 1,
+				   NULL));
 	ASSERT_EQ(-ETIME, rd(self, self->fd, a, 0, self->page, 0));
 	expect_untouched(_metadata, self);
 	/* A deadline already past is a poll too. */
 	ASSERT_EQ(-ETIME, rd(self, self->fd, a, 0, 64,
 			     weave_test_now() - WEAVE_TEST_SEC));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	ASSERT_EQ(0, weave_test_gate_try_signal(&gate));
 	ASSERT_EQ(0, rd(self, self->fd, a, 0, self->page, soon()));
 	expect_data(_metadata, self, self->page, WORD_A);
 	/* Done: a poll reads now. */
 	ASSERT_EQ(0, rd(self, self->fd, a, 0, self->page, 0));
 	expect_data(_metadata, self, self->page, WORD_A);
+	weave_test_gate_close(&gate);
 }
 
 /* --- across processes ----------------------------------------------------- */
