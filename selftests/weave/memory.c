@@ -443,6 +443,7 @@ static void __attribute__((noinline)) touch_stack(size_t n)
  */
 static int hostile(const struct cgroup *cg)
 {
+	struct drm_weave_device_info info;
 	struct drm_weave_client_usage u;
 	uint32_t stream, bo[CG_BOS];
 	char pid[32];
@@ -455,8 +456,9 @@ static int hostile(const struct cgroup *cg)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		return HOSTILE_JOIN;
 	fd = weave_device_open(0);
-	if (fd < 0 || weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL,
-					  &stream))
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || weave_query_device_info(fd, &info) ||
+	    weave_stream_create(fd, DRM_WEAVE_PRIORITY_NORMAL, &stream))
 		return HOSTILE_SETUP;
 	for (i = 0; i < CG_BOS; i++) {
 		uint64_t size = CG_BO;
@@ -469,8 +471,10 @@ static int hostile(const struct cgroup *cg)
 		ret = fill(fd, stream, bo[i], sysconf(_SC_PAGESIZE), i, NULL, 0);
 		if (ret)
 			break;
+		/* One job: as long as it may take, however slow the host. */
 		if (weave_flush(fd, stream, NULL) ||
-		    weave_wait(fd, stream, weave_timeout_ns(WEAVE_TEST_WAIT_NS)))
+		    weave_wait(fd, stream,
+			       weave_timeout_ns(weave_test_work_ns(&info, 1))))
 			return HOSTILE_SETUP;
 	}
 	if (i == CG_BOS)
@@ -492,7 +496,7 @@ static int hostile(const struct cgroup *cg)
  * outside the group then allocates and touches 256 MiB, and the OOM
  * killer kills no one.
  */
-TEST_F(memory, cgroup_stops_the_client)
+TEST_F_TIMEOUT(memory, cgroup_stops_the_client, WEAVE_TEST_SLOW_S)
 {
 	int kmsg = kmsg_open(), status;
 	struct cgroup cg;

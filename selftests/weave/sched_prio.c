@@ -375,7 +375,7 @@ static void race(struct __test_metadata *_metadata, int fd,
 }
 
 /* A normal job overtakes a low one queued before it. */
-TEST_F(prio, normal_runs_before_earlier_low)
+TEST_F_TIMEOUT(prio, normal_runs_before_earlier_low, WEAVE_TEST_SLOW_S)
 {
 	struct order o;
 
@@ -387,7 +387,7 @@ TEST_F(prio, normal_runs_before_earlier_low)
 }
 
 /* A high job overtakes a low one queued before it, and the fillers. */
-TEST_F(prio, high_runs_before_earlier_low_and_normal)
+TEST_F_TIMEOUT(prio, high_runs_before_earlier_low_and_normal, WEAVE_TEST_SLOW_S)
 {
 	struct order o;
 
@@ -401,7 +401,7 @@ TEST_F(prio, high_runs_before_earlier_low_and_normal)
 }
 
 /* Without priorities, the queue keeps the order of submission. */
-TEST_F(prio, equal_priorities_keep_submission_order)
+TEST_F_TIMEOUT(prio, equal_priorities_keep_submission_order, WEAVE_TEST_SLOW_S)
 {
 	struct order o;
 

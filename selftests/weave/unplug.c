@@ -506,7 +506,7 @@ static void load_job(struct __test_metadata *_metadata, int fd,
  * stream still has work pending when the device goes, however slow the
  * set-up, and the waiters are blocked until the unbind ends them.
  */
-TEST_F(unplug, unbind_during_load)
+TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 {
 	int sfds[LOAD_STREAMS * LOAD_JOBS], was[LOAD_STREAMS * LOAD_JOBS];
 	uint32_t streams[LOAD_STREAMS], bos[LOAD_STREAMS];

@@ -318,6 +318,14 @@ static inline void weave_test_expect_range(struct __test_metadata *_metadata,
 /* How long a test waits for work that must complete. */
 #define WEAVE_TEST_WAIT_NS	(20 * WEAVE_TEST_SEC)
 
+/*
+ * The harness's time, in seconds, for a test whose work slows down with
+ * the kernel and the host (the debug kernel under TCG on a loaded host is
+ * tens of times slower than a stock one on a quiet host): the suite's
+ * whole time (settings), so that only a test that hangs runs out of it.
+ */
+#define WEAVE_TEST_SLOW_S	300
+
 /* Tasks one weave_test_batch holds. */
 #define WEAVE_TEST_BATCH	64
 
@@ -505,6 +513,18 @@ weave_test_squery(struct __test_metadata *_metadata, int fd, uint32_t stream)
 	ASSERT_EQ(0, weave_stream_query(fd, stream, &q));
 	ASSERT_EQ(stream, q.handle);
 	return q;
+}
+
+/*
+ * How long to wait for @jobs jobs, taken from the work rather than from
+ * the host's speed: the kernel cuts a job short job_timeout_ms after it
+ * starts, so jobs queued one behind another end within @jobs job timeouts
+ * of the first one's start; WEAVE_TEST_WAIT_NS more for the rest.
+ */
+static inline int64_t
+weave_test_work_ns(const struct drm_weave_device_info *info, uint64_t jobs)
+{
+	return jobs * info->job_timeout_ms * 1000000ll + WEAVE_TEST_WAIT_NS;
 }
 
 /* Waits for everything flushed on @stream, failing after WEAVE_TEST_WAIT_NS. */
