@@ -428,7 +428,7 @@ TEST_F(fm, reserve_is_bounded_by_the_limits)
 /*
  * Each task pending takes its own record when it fails, whatever other
  * tasks were pending when it was enqueued: FAIL tasks enqueued a batch at
- * a time behind a delay, none run yet, each fail their own range with a
+ * a time behind a gate, none run yet, each fail their own range with a
  * record of their own, not the overflow failure that records run out into.
  */
 TEST_F(fm, pending_failures_each_get_a_record)
@@ -437,7 +437,9 @@ TEST_F(fm, pending_failures_each_get_a_record)
 	struct drm_weave_check_range r[FM_CHECK];
 	struct drm_weave_failure f[FM_CHECK];
 	struct drm_weave_client_usage u;
+	struct weave_test_gate gate;
 	struct weave_test_batch b;
+	struct drm_weave_sync in;
 
 	if (n > self->info.max_live_failures)
 		n = self->info.max_live_failures;
@@ -446,18 +448,23 @@ TEST_F(fm, pending_failures_each_get_a_record)
 	self->size = (4ull * n + self->info.page_size - 1) /
 		     self->info.page_size * self->info.page_size;
 	bo = weave_test_bo(_metadata, self->fd, self->size, 0);
+	/* The first batch, and so every later one, waits for a gate. */
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	in = weave_sync(gate.syncobj, 0);
 	weave_test_batch_init(&b);
-	weave_test_delay(&b, 1000000);
 	for (i = 0; i < n; i++) {
 		weave_test_fail_task(&b, bo, 4ull * i, 4, EIO);
-		if (b.n == WEAVE_TEST_BATCH || i + 1 == n)
-			weave_test_enqueue(_metadata, self->fd, self->stream,
-					   &b);
+		if (b.n < WEAVE_TEST_BATCH && i + 1 < n)
+			continue;
+		ASSERT_EQ(0, weave_enqueue(self->fd, self->stream, b.task,
+					   b.n, i < WEAVE_TEST_BATCH ? &in : NULL,
+					   i < WEAVE_TEST_BATCH, NULL));
+		weave_test_batch_init(&b);
 	}
 	u = weave_test_client_usage(_metadata, self->fd);
-	ASSERT_LT(0u, u.pending_tasks) {
-		TH_LOG("the delay ended before the usage was read");
-	}
+	EXPECT_EQ(n, u.pending_tasks);
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	weave_test_finish(_metadata, self->fd, self->stream);
 
 	for (i = 0; i < n; i += FM_CHECK) {
