@@ -5,6 +5,7 @@
  * DRM_WEAVE_WAIT_SEQNO, the structs of older programs, and each misuse.
  */
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -394,27 +395,39 @@ TEST_F(fenced, job_nothing_precedes_runs_at_its_push)
  */
 TEST_F(fenced, job_behind_a_running_job_waits)
 {
-	const uint32_t us = 300000;
+	uint32_t us = 300000, most = self->info.job_timeout_ms * 500, tries;
 	struct drm_weave_stream_query q;
 	struct weave_test_batch b;
 	uint64_t first = 0, second;
+	bool told = false;
 	int64_t start;
 
-	weave_test_batch_init(&b);
-	weave_test_delay(&b, us);
-	start = weave_test_now();
-	ASSERT_EQ(0, weave_enqueue_flush(self->fd, self->stream, b.task, b.n,
-					 NULL, 0, NULL, 0, &first));
-	second = noop_flush(_metadata, self->fd, self->stream, NULL);
-	q = weave_test_squery(_metadata, self->fd, self->stream);
-	ASSERT_GT((int64_t)us * 1000, weave_test_now() - start) {
-		TH_LOG("the delay ended before the query: nothing told");
+	/*
+	 * The query tells only if it came before the delay could end; a try
+	 * that came later (a loaded host) is made again, with a longer delay.
+	 */
+	for (tries = 0; tries < 4 && !told; tries++, us = us * 2 < most ?
+							us * 2 : most) {
+		weave_test_batch_init(&b);
+		weave_test_delay(&b, us);
+		start = weave_test_now();
+		ASSERT_EQ(0, weave_enqueue_flush(self->fd, self->stream, b.task,
+						 b.n, NULL, 0, NULL, 0, &first));
+		second = noop_flush(_metadata, self->fd, self->stream, NULL);
+		q = weave_test_squery(_metadata, self->fd, self->stream);
+		told = weave_test_now() - start < (int64_t)us * 1000;
+		if (told) {
+			EXPECT_EQ(first - 1, q.completed);
+		} else {
+			TH_LOG("the %u ms delay ended before the query: trying again",
+			       us / 1000);
+		}
+		ASSERT_EQ(0, weave_wait_seqno(self->fd, self->stream, second,
+					      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+		EXPECT_LE((int64_t)us * 1000, weave_test_now() - start);
+		EXPECT_EQ(first + 1, second);
 	}
-	EXPECT_EQ(0u, q.completed);
-	ASSERT_EQ(0, weave_wait_seqno(self->fd, self->stream, second,
-				      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
-	EXPECT_LE((int64_t)us * 1000, weave_test_now() - start);
-	EXPECT_EQ(first + 1, second);
+	EXPECT_TRUE(told) TH_LOG("no try told");
 }
 
 /*
