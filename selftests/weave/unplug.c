@@ -608,14 +608,16 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 
 	/*
 	 * Every fence pending then signals now, with -ENODEV; but a job that
-	 * was running at the peek may have completed before the unbind took
-	 * effect, if it was not its stream's last.
+	 * was running at the peek may have ended before the unbind took
+	 * effect (done, or cut by its own timeout on a starved host), if it
+	 * was not its stream's last.
 	 */
 	for (i = 0; i < LOAD_STREAMS * LOAD_JOBS; i++) {
 		int st = fence_status(_metadata, sfds[i],
 				      WEAVE_TEST_WAIT_NS / 1000000);
 
-		if (!was[i] && st == 1 && i % LOAD_JOBS != LOAD_JOBS - 1)
+		if (!was[i] && (st == 1 || st == -ETIMEDOUT) &&
+		    i % LOAD_JOBS != LOAD_JOBS - 1)
 			continue;
 		EXPECT_EQ(was[i] ? was[i] : -ENODEV, st) {
 			TH_LOG("job %d, status %d before the unbind", i, was[i]);
