@@ -488,6 +488,132 @@ TEST_F(fm, pending_failures_each_get_a_record)
 	}
 }
 
+/*
+ * FAIL tasks on the 4-byte ranges @first to @first + @n - 1 of @bo, a batch
+ * at a time, flushed and waited for.
+ */
+static void fm_fail_ranges(struct __test_metadata *_metadata, fm_t *self,
+			   uint32_t bo, uint32_t first, uint32_t n)
+{
+	struct weave_test_batch b;
+	uint32_t i;
+
+	weave_test_batch_init(&b);
+	for (i = 0; i < n; i++) {
+		weave_test_fail_task(&b, bo, 4ull * (first + i), 4, EIO);
+		if (b.n < WEAVE_TEST_BATCH && i + 1 < n)
+			continue;
+		weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+		/* Within max_pending_tasks. */
+		if (i / WEAVE_TEST_BATCH % 64 == 63)
+			weave_test_finish(_metadata, self->fd, self->stream);
+	}
+	weave_test_finish(_metadata, self->fd, self->stream);
+}
+
+/*
+ * How many of the 4-byte ranges @first to @first + @n - 1 of @bo carry one
+ * failure of their own (cause KERNEL) and how many the overflow failure;
+ * fails the test if a range carries anything else.  *@overflow_id is the
+ * overflow failure's id, if one carries it.
+ */
+static void fm_count_causes(struct __test_metadata *_metadata, fm_t *self,
+			    uint32_t bo, uint32_t first, uint32_t n,
+			    uint32_t *own, uint32_t *overflow,
+			    uint64_t *overflow_id)
+{
+	struct drm_weave_check_range r[FM_CHECK];
+	struct drm_weave_failure f[FM_CHECK];
+	uint32_t i, j, k, nf;
+
+	*own = 0;
+	*overflow = 0;
+	for (i = 0; i < n; i += k) {
+		k = n - i < FM_CHECK ? n - i : FM_CHECK;
+		for (j = 0; j < k; j++)
+			r[j] = (struct drm_weave_check_range) {
+				.handle = bo, .offset = 4ull * (first + i + j),
+				.size = 4,
+			};
+		nf = FM_CHECK;
+		ASSERT_EQ(0, weave_check(self->fd, r, k, f, &nf, NULL, NULL));
+		for (j = 0; j < k; j++) {
+			ASSERT_EQ(1u, r[j].nfailures);
+			if (f[r[j].first].cause == DRM_WEAVE_FAILURE_OVERFLOW) {
+				++*overflow;
+				*overflow_id = f[r[j].first].id;
+				continue;
+			}
+			ASSERT_EQ((uint32_t)DRM_WEAVE_FAILURE_KERNEL,
+				  f[r[j].first].cause);
+			++*own;
+		}
+	}
+}
+
+/*
+ * The overflow failure is given back with the bytes that carried it, and
+ * counts against no limit: a client that made max_live_failures distinct
+ * failures and one more, which overflowed, and then made every byte good
+ * holds no failure record, and its next max_live_failures failures are
+ * each distinct again; the one after them overflows into a new record.
+ */
+TEST_F(fm, overflow_record_is_given_back)
+{
+	uint32_t live = self->info.max_live_failures, bo, own, over;
+	struct drm_weave_client_usage u;
+	struct weave_test_batch b;
+	uint64_t id = 0, first_id;
+
+	ASSERT_LE(2u, live);
+	ASSERT_GE(65536u, live) {
+		TH_LOG("max_live_failures %u: too many failures to make",
+		       live);
+	}
+	self->size = (4ull * (live + 1) + self->info.page_size - 1) /
+		     self->info.page_size * self->info.page_size;
+	ASSERT_GE(self->info.max_bo_size, self->size);
+	bo = weave_test_bo(_metadata, self->fd, self->size, 0);
+
+	fm_fail_ranges(_metadata, self, bo, 0, live + 1);
+	fm_count_causes(_metadata, self, bo, 0, live + 1, &own, &over, &id);
+	ASSERT_EQ(live, own);
+	ASSERT_EQ(1u, over);
+	first_id = id;
+	u = weave_test_client_usage(_metadata, self->fd);
+	EXPECT_EQ(live + 1ull, u.failure_records);
+
+	/* Every byte written: clean, and no record is left. */
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->size, 0);
+	weave_test_enqueue(_metadata, self->fd, self->stream, &b);
+	weave_test_finish(_metadata, self->fd, self->stream);
+	weave_test_expect_good(_metadata, self->fd, bo, 0, self->size);
+	u = weave_test_client_usage(_metadata, self->fd);
+	EXPECT_EQ(0u, u.failure_records) {
+		TH_LOG("a failure record outlived every byte that carried it");
+	}
+
+	/* max_live_failures distinct failures again, the last one too. */
+	fm_fail_ranges(_metadata, self, bo, 0, live);
+	fm_count_causes(_metadata, self, bo, 0, live, &own, &over, &id);
+	EXPECT_EQ(live, own);
+	EXPECT_EQ(0u, over) {
+		TH_LOG("%u of %u new failures overflowed after a full clear",
+		       over, live);
+	}
+	u = weave_test_client_usage(_metadata, self->fd);
+	EXPECT_EQ((uint64_t)live, u.failure_records);
+
+	/* One more overflows, into a record of its own naming it. */
+	fm_fail_ranges(_metadata, self, bo, live, 1);
+	fm_count_causes(_metadata, self, bo, live, 1, &own, &over, &id);
+	EXPECT_EQ(1u, over);
+	EXPECT_NE(first_id, id);
+	u = weave_test_client_usage(_metadata, self->fd);
+	EXPECT_EQ(live + 1ull, u.failure_records);
+}
+
 /* Enqueues a noop and waits for the client to be idle; returns its usage. */
 static struct drm_weave_client_usage fm_noop_idle(struct __test_metadata *_metadata,
 						  fm_t *self)
