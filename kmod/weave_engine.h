@@ -339,10 +339,11 @@ struct weave_ectx {
 	struct weave_fowner fowner;
 	/**
 	 * @overflow: The failure the client's tasks share once @fowner is
-	 * full, or @fstash has no record, a reference; set once, by the first
-	 * worker that needs it, under the graph's lock.
+	 * full, or @fstash has no record, made by the first worker that needs
+	 * it and freed, its record kept here, with the last byte that
+	 * carries it; under the graph's lock.
 	 */
-	struct weave_failure *overflow;
+	struct weave_fshared overflow;
 	/**
 	 * @fstash: The memory the failure graph takes for the client's tasks,
 	 * charged to it: filled by weave_eng_ctx_reserve() at each enqueue,
@@ -356,8 +357,6 @@ struct weave_ectx {
 	 * Under the client's mutex.
 	 */
 	unsigned long fstash_busy;
-	/** @ostash: The record kept for @overflow, until it is made. */
-	struct weave_fstash ostash;
 	/**
 	 * @rcu: Frees the context after a grace period: a gate's fence
 	 * callback, which runs with interrupts off, may still be taking

@@ -67,16 +67,26 @@
  * all.  When the nodes are not there, or taking them would pass a limit,
  * the claim or release is coarsened instead (see "DOC: coarsening"): it
  * never fails for want of memory.  Freed nodes and records go back to the
- * slab allocator, not to a stash.
+ * slab allocator, not to a stash, but for the record of a shared failure
+ * (see below).
  *
  * Limits.  Whatever the pattern of ranges, a buffer holds at most
  * &weave_failures.max_claims claims, so at most that many nodes, one of
  * them its own; a client's failures are carried by at most
  * &weave_fowner.max_nodes nodes taken from stashes, and it has at most
  * &weave_fowner.max live records, plus the one weave_fg_shared()
- * makes.  Records of a closed client (after weave_fg_owner_detach()) count
+ * makes, which counts against no limit: a client that has it may still
+ * make &weave_fowner.max records of its own once its others are gone.
+ * Records of a closed client (after weave_fg_owner_detach()) count
  * against no one; each is carried by a claim or held by a caller, so the
  * buffers' limit bounds them.
+ *
+ * The shared failure.  weave_fg_shared() makes it from the record of its
+ * &struct weave_fshared, which holds no reference to it: like any other
+ * failure it is freed with its last claim and reference, and its record
+ * then goes back to that stash, for the next one, which gets a new id.
+ * So it never outlives the bytes that carry it, and its owner never lacks
+ * the record to make it again.
  *
  * Teardown.  Freeing a buffer calls weave_fg_taints_fini(), which releases its
  * claims; closing a client calls weave_fg_owner_detach() after its last
@@ -297,6 +307,7 @@ void weave_fg_owner_init(struct weave_fowner *owner, u64 client_id, u32 max,
 	INIT_LIST_HEAD(&owner->records);
 	owner->client_id = client_id;
 	owner->live = 0;
+	owner->shared = 0;
 	owner->max = max;
 	owner->nodes = 0;
 	owner->max_nodes = max_nodes;
@@ -322,6 +333,7 @@ void weave_fg_owner_detach(struct weave_failures *graph,
 		list_del_init(&f->link);
 	}
 	owner->live = 0;
+	owner->shared = 0;
 	owner->nodes = 0;
 	spin_unlock_irqrestore(&graph->lock, flags);
 }
@@ -351,6 +363,7 @@ static struct weave_failure *weave_failure_new(struct weave_failures *graph,
 	f->coarse = false;
 	f->root = *root;
 	f->owner = owner;
+	f->shared = NULL;
 	if (owner) {
 		list_add_tail(&f->link, &owner->records);
 		owner->live++;
@@ -390,7 +403,7 @@ struct weave_failure *weave_fg_create(struct weave_failures *graph,
 		return ERR_PTR(-EINVAL);
 
 	spin_lock_irqsave(&graph->lock, flags);
-	if (owner && owner->live >= owner->max)
+	if (owner && owner->live - owner->shared >= owner->max)
 		f = ERR_PTR(-EDQUOT);
 	else
 		f = weave_failure_new(graph, owner, err, root, stash);
@@ -399,29 +412,90 @@ struct weave_failure *weave_fg_create(struct weave_failures *graph,
 }
 
 /**
+ * weave_fg_shared_init() - Make a shared failure's place, with no record.
+ * @shared: The place.
+ */
+void weave_fg_shared_init(struct weave_fshared *shared)
+{
+	shared->failure = NULL;
+	weave_fg_stash_init(&shared->stash);
+}
+
+/**
+ * weave_fg_shared_reserve() - Set the shared failure's record aside.
+ * @graph: The graph.
+ * @shared: The place; one caller at a time.
+ * @gfp: How to allocate it, e.g. %GFP_KERNEL_ACCOUNT.
+ *
+ * Makes sure that @shared has a record: in its stash, or as its live
+ * failure, whose record comes back when it is freed.  Sleeps as @gfp
+ * allows, never under the graph's lock.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int weave_fg_shared_reserve(struct weave_failures *graph,
+			    struct weave_fshared *shared, gfp_t gfp)
+{
+	unsigned long flags;
+	bool made;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	made = shared->failure || shared->stash.nrecords;
+	spin_unlock_irqrestore(&graph->lock, flags);
+	if (made)
+		return 0;
+	return weave_fg_stash_refill(graph, &shared->stash, 1, 0, gfp);
+}
+
+/**
+ * weave_fg_shared_fini() - Let go of a shared failure's place.
+ * @graph: The graph.
+ * @shared: The place, not used by weave_fg_shared() any more.
+ *
+ * Its failure, if it has one, stays as long as bytes carry it or
+ * references hold it, and is then freed as any other; its stash is freed
+ * now.  @shared may be freed afterwards.
+ */
+void weave_fg_shared_fini(struct weave_failures *graph,
+			  struct weave_fshared *shared)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph->lock, flags);
+	if (shared->failure)
+		shared->failure->shared = NULL;
+	shared->failure = NULL;
+	spin_unlock_irqrestore(&graph->lock, flags);
+	weave_fg_stash_drain(&shared->stash);
+}
+
+/**
  * weave_fg_shared() - The failure many tasks share, made once.
  * @graph: The graph.
- * @slot: Where the shared failure is kept, with a reference of its own;
- *	read and written under the graph's lock, NULL until it is made.
- * @owner: The client it counts against, or NULL: it may pass
- *	&weave_fowner.max, by one.
+ * @shared: Its place.
+ * @owner: The client it counts against, or NULL: it counts in
+ *	&weave_fowner.live, not against &weave_fowner.max, which it may
+ *	thus pass by one.
  * @err: The root errno, negative, if it is made now.
  * @root: The task that failed, copied if it is made now.
  * @cause: The cause (see weave_fg_set_cause()) if it is made now.
- * @stash: Where the record comes from, if it is made now.
  *
  * For the failure a client's tasks share once it has &weave_fowner.max
- * failures: the first caller makes it, the others get it.
+ * failures: the first caller makes it, from the record of @shared's
+ * stash, and the others get it, as long as it lives.  Once no byte
+ * carries it and no caller holds it, it is freed, its record goes back to
+ * @shared's stash, and the next caller makes a new one.
  *
- * Return: The failure in @slot, with a reference for the caller; or an
- * ERR_PTR(): -EINVAL if @err is not an errno, -ENOMEM if it had to be made
- * and @stash has no record.  On error nothing changed.
+ * Return: The failure, with a reference for the caller; or an ERR_PTR():
+ * -EINVAL if @err is not an errno, -ENOMEM if it had to be made and
+ * @shared has no record (weave_fg_shared_reserve() was not called).  On
+ * error nothing changed.
  */
 struct weave_failure *weave_fg_shared(struct weave_failures *graph,
-				      struct weave_failure **slot,
+				      struct weave_fshared *shared,
 				      struct weave_fowner *owner, int err,
 				      const struct weave_ftask *root,
-				      u32 cause, struct weave_fstash *stash)
+				      u32 cause)
 {
 	struct weave_failure *f;
 	unsigned long flags;
@@ -430,15 +504,19 @@ struct weave_failure *weave_fg_shared(struct weave_failures *graph,
 		return ERR_PTR(-EINVAL);
 
 	spin_lock_irqsave(&graph->lock, flags);
-	f = *slot;
-	if (!f) {
-		f = weave_failure_new(graph, owner, err, root, stash);
-		if (IS_ERR(f))
-			goto out;
-		f->cause = cause;
-		*slot = f;
+	f = shared->failure;
+	if (f) {
+		f->refs++;
+		goto out;
 	}
-	f->refs++;
+	f = weave_failure_new(graph, owner, err, root, &shared->stash);
+	if (IS_ERR(f))
+		goto out;
+	f->cause = cause;
+	f->shared = shared;
+	shared->failure = f;
+	if (owner)
+		owner->shared++;
 out:
 	spin_unlock_irqrestore(&graph->lock, flags);
 	return f;
@@ -501,9 +579,18 @@ void weave_fg_put_locked(struct weave_failures *graph,
 	WARN_ON_ONCE(failure->buffers);
 	if (failure->owner) {
 		failure->owner->live--;
+		if (failure->shared)
+			failure->owner->shared--;
 		list_del(&failure->link);
 	}
 	graph->live--;
+	if (failure->shared) {
+		/* Its record waits for the next shared failure. */
+		failure->shared->failure = NULL;
+		list_add(&failure->link, &failure->shared->stash.records);
+		failure->shared->stash.nrecords++;
+		return;
+	}
 	kfree(failure);
 }
 

@@ -78,9 +78,11 @@ struct weave_ftask {
  * struct weave_fowner - What a client may hold of the graph.
  * @records: Its live failure records, by &weave_failure.link.
  * @client_id: The client's id, for the caller; not used by the graph.
- * @live: Entries of @records.
- * @max: The most live records it may have: weave_fg_create() fails
- *	with -EDQUOT at @max.
+ * @live: Entries of @records, the shared one included.
+ * @shared: Entries of @records that weave_fg_shared() made: 0 or 1 for a
+ *	client.  They count against no limit.
+ * @max: The most live records it may have, not counting @shared:
+ *	weave_fg_create() fails with -EDQUOT at @max.
  * @nodes: Claim nodes taken from stashes, not the buffers' own, that
  *	carry one of @records.
  * @max_nodes: The most @nodes may reach: a claim that would take one
@@ -93,6 +95,7 @@ struct weave_fowner {
 	struct list_head records;
 	u64 client_id;
 	u32 live;
+	u32 shared;
 	u32 max;
 	u32 nodes;
 	u32 max_nodes;
@@ -103,6 +106,9 @@ struct weave_fowner {
  * @link: In &weave_fowner.records while it has an owner; in
  *	&weave_fstash.records while it waits in a stash.
  * @owner: The client it counts against, NULL once detached or if none.
+ * @shared: The &struct weave_fshared it is the failure of, or NULL: it
+ *	was made by weave_fg_shared(), and its record goes back there when
+ *	it is freed.  NULL once weave_fg_shared_fini() let go of it.
  * @id: Its id, never 0 and never reused within the graph; constant, so it
  *	may be read without the lock while a reference is held.
  * @err: The root errno, negative.
@@ -124,6 +130,7 @@ struct weave_fowner {
 struct weave_failure {
 	struct list_head link;
 	struct weave_fowner *owner;
+	struct weave_fshared *shared;
 	u64 id;
 	int err;
 	u32 refs;
@@ -224,6 +231,23 @@ struct weave_fstash {
 	u32 nnodes;
 };
 
+/**
+ * struct weave_fshared - The failure that many tasks share, and its record.
+ * @failure: The failure, NULL while there is none; it holds no reference:
+ *	the failure lives as long as bytes carry it or callers hold it, and
+ *	this is cleared when it is freed.
+ * @stash: Its record while @failure is NULL: taken when the failure is
+ *	made, given back when it is freed.  Filled by its owner with
+ *	weave_fg_stash_refill(), used by the graph under its lock.
+ *
+ * Once its stash holds one record, there is always a record for the
+ * failure: in the stash, or the failure itself.  Under the graph's lock.
+ */
+struct weave_fshared {
+	struct weave_failure *failure;
+	struct weave_fstash stash;
+};
+
 void weave_fg_init(struct weave_failures *graph);
 void weave_fg_fini(struct weave_failures *graph);
 
@@ -246,11 +270,16 @@ struct weave_failure *weave_fg_create(struct weave_failures *graph,
 				      struct weave_fowner *owner, int err,
 				      const struct weave_ftask *root,
 				      struct weave_fstash *stash);
+void weave_fg_shared_init(struct weave_fshared *shared);
+int weave_fg_shared_reserve(struct weave_failures *graph,
+			    struct weave_fshared *shared, gfp_t gfp);
+void weave_fg_shared_fini(struct weave_failures *graph,
+			  struct weave_fshared *shared);
 struct weave_failure *weave_fg_shared(struct weave_failures *graph,
-				      struct weave_failure **slot,
+				      struct weave_fshared *shared,
 				      struct weave_fowner *owner, int err,
 				      const struct weave_ftask *root,
-				      u32 cause, struct weave_fstash *stash);
+				      u32 cause);
 void weave_fg_skip(struct weave_failures *graph,
 		   struct weave_failure *failure,
 		   const struct weave_ftask *skip);

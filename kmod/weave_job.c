@@ -531,7 +531,7 @@ struct weave_ectx *weave_eng_ctx_create(struct drm_device *drm,
 			    limits->max_client_claims);
 	weave_fg_stash_init(&ctx->fstash);
 	ctx->fstash_busy = jiffies;
-	weave_fg_stash_init(&ctx->ostash);
+	weave_fg_shared_init(&ctx->overflow);
 	return ctx;
 }
 
@@ -559,11 +559,9 @@ static void weave_ectx_release(struct kref *ref)
 	weave_eng_job_spares_free(ctx);
 	weave_eng_job_free_reserve(ctx->reserve);
 	kfree(ctx->slots);
-	if (ctx->overflow)
-		weave_fg_put(failures, ctx->overflow);
+	weave_fg_shared_fini(failures, &ctx->overflow);
 	weave_fg_owner_detach(failures, &ctx->fowner);
 	weave_fg_stash_drain(&ctx->fstash);
-	weave_fg_stash_drain(&ctx->ostash);
 	/* Maybe the device's last reference: see weave_eng_fini(). */
 	drm_dev_put(ctx->drm);
 	weave_eng_job_cache_free(cache);

@@ -69,11 +69,16 @@
  * stash, &weave_ectx.fstash, which each enqueue fills beforehand with
  * %GFP_KERNEL_ACCOUNT, charged to the client (weave_eng_ctx_fail_reserve()):
  * a record per task and %WEAVE_CLAIM_NODES claim nodes per write binding,
- * as far as the client's limits allow.  When the records run out, the client's tasks
- * share its overflow failure, whose record is kept aside from the first
- * enqueue on (&weave_ectx.ostash); when the claim nodes run out, or a
- * limit is reached, the taints are coarsened (see "DOC: coarsening"), so
- * a worker never fails for want of memory.
+ * as far as the client's limits allow.  When the records run out, the
+ * client's tasks share its overflow failure, whose record is kept aside
+ * from the first enqueue on (&weave_ectx.overflow): made from it when
+ * needed, it is freed with the last byte that carries it, like any other
+ * failure, and its record goes back there for the next one.  It counts
+ * in the client's live failures, not against their limit: once the
+ * client's other failures are cleared, its next max_live_failures are
+ * distinct again.  When the claim nodes run out, or a limit is reached,
+ * the taints are coarsened (see "DOC: coarsening"), so a worker never
+ * fails for want of memory.
  */
 
 /**
@@ -97,8 +102,8 @@
  * pending within the last second (&weave_ectx.fstash_busy): one whose queue
  * drains between calls keeps its records (a kilobyte each, at most
  * max_live_failures of them) instead of freeing and allocating them again
- * each time.  Also keeps the record of the overflow failure until it is
- * made.
+ * each time.  Also keeps the record of the overflow failure
+ * (weave_fg_shared_reserve()).
  *
  * Context: Process context, the client's mutex held.
  * Return: 0, or -ENOMEM: then the stash keeps what it could get.
@@ -141,9 +146,9 @@ int weave_eng_ctx_fail_reserve(struct weave_ectx *ctx,
 				    nrec : U32_MAX, nnodes);
 	ret = weave_fg_stash_refill(g, &ctx->fstash, nrec, nnodes,
 				    GFP_KERNEL_ACCOUNT);
-	if (!ret && !READ_ONCE(ctx->overflow))
-		ret = weave_fg_stash_refill(g, &ctx->ostash, 1, 0,
-					    GFP_KERNEL_ACCOUNT);
+	if (!ret)
+		ret = weave_fg_shared_reserve(g, &ctx->overflow,
+					      GFP_KERNEL_ACCOUNT);
 	return ret;
 }
 
@@ -169,7 +174,7 @@ void weave_eng_ctx_fail_usage(struct weave_ectx *ctx, u64 *claims, u64 *records,
 	*records = ctx->fowner.live;
 	nodes = (u64)ctx->fowner.nodes + ctx->fstash.nnodes;
 	recs = (u64)ctx->fowner.live + ctx->fstash.nrecords +
-	       ctx->ostash.nrecords;
+	       ctx->overflow.stash.nrecords;
 	spin_unlock_irqrestore(&g->lock, flags);
 	*bytes = nodes * node + recs * rec;
 }
@@ -339,8 +344,7 @@ static struct weave_failure *weave_exec_failure(const struct weave_exec *x,
 	if (PTR_ERR_OR_ZERO(f) == -EDQUOT || PTR_ERR_OR_ZERO(f) == -ENOMEM)
 		return weave_fg_shared(job->failures, &ctx->overflow,
 				       &ctx->fowner, err, &ft,
-				       DRM_WEAVE_FAILURE_OVERFLOW,
-				       &ctx->ostash);
+				       DRM_WEAVE_FAILURE_OVERFLOW);
 	if (!IS_ERR(f) && cause)
 		weave_fg_set_cause(job->failures, f, cause);
 	return f;

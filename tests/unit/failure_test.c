@@ -742,47 +742,6 @@ TEST_F(fg, owner_limit_bounds_the_nodes_of_its_failures)
 	ASSERT_EQ(0u, other.nodes);
 }
 
-/* The shared failure is made once, past the owner's max, from a record. */
-TEST_F(fg, shared_failure_is_made_once)
-{
-	struct weave_ftask root = ftask(CLIENT, 1, 5, 2, 0);
-	struct weave_failure *slot = NULL, *a, *b;
-	struct weave_fstash none;
-	u32 i;
-
-	weave_fg_stash_init(&none);
-	ASSERT_EQ(-ENOMEM, PTR_ERR(weave_fg_shared(&self->g, &slot,
-						   &self->owner, -EIO,
-						   &root, 7, &none)));
-	ASSERT_EQ(NULL, slot);
-	ASSERT_EQ(-EINVAL, PTR_ERR(weave_fg_shared(&self->g, &slot,
-						   &self->owner, 0,
-						   &root, 7,
-						   &self->stash)));
-	ASSERT_EQ(0, weave_fg_stash_fill(&self->stash, OWNER_MAX + 1, OWNER_MAX,
-					 GFP_KERNEL));
-	for (i = 0; i < OWNER_MAX; i++) {
-		a = NEW(-EIO);
-		CLAIM(1, 8 * i, 4, a);
-		PUT(a);
-	}
-	ASSERT_EQ((u32)OWNER_MAX, self->owner.live);
-	a = weave_fg_shared(&self->g, &slot, &self->owner, -EIO, &root,
-			    7, &self->stash);
-	ASSERT_FALSE(IS_ERR(a));
-	ASSERT_EQ(a, slot);
-	ASSERT_EQ(7u, a->cause);
-	ASSERT_EQ((u32)OWNER_MAX + 1, self->owner.live);
-	b = weave_fg_shared(&self->g, &slot, &self->owner, -EINVAL,
-			    &root, 1, &none);
-	ASSERT_EQ(a, b);
-	ASSERT_EQ(3u, a->refs);
-	ASSERT_EQ(-EIO, b->err);
-	PUT(a);
-	PUT(b);
-	PUT(slot);
-}
-
 /* A shared stash is refilled and trimmed under the graph's lock. */
 TEST_F(fg, refill_and_trim)
 {
