@@ -1555,7 +1555,10 @@ enum drm_weave_failure_cause {
 	 * max_live_failures failures, or what its enqueues set aside for
 	 * failures ran out (uAPI 1.6, see "DOC: failure memory"); this one
 	 * stands for every such failure of the client's tasks, and names the
-	 * first.
+	 * first.  It counts in &drm_weave_client_usage.failure_records, not
+	 * against max_live_failures, and goes, as any failure does, once no
+	 * byte carries it: a later overflow is a new failure, which names its
+	 * own first task.
 	 */
 	DRM_WEAVE_FAILURE_OVERFLOW = 1,
 	/**
