@@ -104,8 +104,9 @@
  * nor a slot's later task before its earlier one.
  *
  * Lifetimes.  A job holds references to the client's engine context, the
- * logical streams of its tasks, its buffers, the backend stream it was
- * made for and the module, and drops them when it is freed.  A client
+ * logical streams of its tasks, the backend stream it was made for and
+ * the module, and drops them when it is freed; its buffers (and in-syncs)
+ * it lets go of when it completes ("DOC: job release").  A client
  * never waits for its entities to drain, not at close and not when it is
  * killed: drm_sched_entity_flush() would wait behind other clients' work
  * on the queue, and on 6.1 the kill that follows it for an exiting

@@ -88,45 +88,51 @@
  *    (it then lets go of the list's lock and consumes under the client's
  *    mutex, as the doorbell does).  Nothing else is taken inside it but
  *    the atomic updates of ring headers.
- * 3. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
+ * 3. weave_job_release_lock, the mutex over the completed jobs whose
+ *    buffers are to be let go of ("DOC: job release"), taken with no
+ *    weave lock held (the release work, drains of BO_CREATE, import and
+ *    handle close) or tried under the client's mutex (an eager push).
+ * 4. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record
  *    that lets go of its pin take it under the client mutex; READ takes
- *    it alone, and so does a job's free on the scheduler thread or a
- *    workqueue (a job freed before it was pushed: under the client
- *    mutex).  A pin takes it interruptibly.  Inside it, the shmem helper
- *    takes the object's reservation lock (since 6.8) or its pages_lock
- *    (before), interruptibly to pin.
- * 4. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
+ *    it alone, a completed job's release under weave_job_release_lock,
+ *    and the free of a job that never ran (on the scheduler thread or a
+ *    workqueue, or under the client mutex if never pushed).  A pin
+ *    takes it interruptibly.  Inside it, the shmem helper takes the
+ *    object's reservation lock (since 6.8) or its pages_lock (before),
+ *    interruptibly to pin.
+ * 5. The reservation locks (&dma_resv, ww mutexes of reservation_ww_class)
  *    of a job's buffers, all taken together, interruptibly, when a
  *    backend stream is flushed (a signal leaves the job held for the next
  *    flush, and the flush fails with -ERESTARTSYS); nothing is pinned,
  *    unpinned or freed under them.  The last reference to a buffer may be
  *    dropped under the client mutex (a tracking record's, when its
  *    buffer's last queued task leaves the ring, or at close when the
- *    queued tasks are cancelled) or with no weave lock held (GEM close, a
- *    job freed on the scheduler thread or a workqueue).
- * 5. &weave_bo.charge_lock, a buffer's mutex that serialises the charge
+ *    queued tasks are cancelled, or an eager push's release), under
+ *    weave_job_release_lock, or with no weave lock held (GEM close, a job
+ *    freed on the scheduler thread or a workqueue).
+ * 6. &weave_bo.charge_lock, a buffer's mutex that serialises the charge
  *    of its resident bytes (weave_eng_bo_charge_resident(); "DOC:
  *    resident memory").  It is taken inside &weave_bo.pin_lock, inside
  *    the mmap lock (mmap()), and inside the reservation lock where the
  *    DRM core holds it around a dma-buf importer's pin or vmap (since
  *    6.8); inside it only the users' xarray spinlock, a leaf, is taken.
- * 6. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
+ * 7. The scheduler's own locks (gpu-sched entity and run-queue spinlocks,
  *    &drm_gpu_scheduler.job_list_lock), taken by drm_sched_*() under the
  *    above.
- * 7. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
+ * 8. &weave_ectx.gate_lock, a spinlock taken with interrupts off; it may
  *    be taken inside a foreign fence's lock (the gate's fence callback).
  *    &weave_queue.run_lock, a queue's spinlock, taken by run_job and by
  *    a push under the client's mutex, around the choice of who runs a
  *    job next and nothing else but the hardware fence's init: a leaf.
- * 8. Fence locks: a gate's or hardware fence's own spinlock.
- * 9. &weave_failures.lock, the device's failure graph, a spinlock taken
+ * 9. Fence locks: a gate's or hardware fence's own spinlock.
+ * 10. &weave_failures.lock, the device's failure graph, a spinlock taken
  *    with interrupts off and nothing taken inside it: a leaf.  The
  *    workers take it alone, %DRM_IOCTL_WEAVE_CHECK takes it alone, and
  *    freeing a buffer takes it to release the buffer's taints, in any of
  *    the places above where a last reference goes.
- * 10. &weave_ectx.spare_lock, a spinlock taken with interrupts off around
+ * 11. &weave_ectx.spare_lock, a spinlock taken with interrupts off around
  *    a client's spare task arrays and nothing else: a leaf.  A job's
  *    allocation takes it under the client's mutex, a job's free wherever
  *    the job is freed.
@@ -161,10 +167,11 @@
  * The soft engine's workers, and run_job where it runs a job inline, take
  * no lock of weave's but the failure graph's: they run a job's tasks on
  * pages the job keeps pinned, record what the tasks leave on their bytes,
- * and signal the job's hardware fence.  A queue's watchdog (an hrtimer,
- * in hard interrupt context) only sets the running job's abort and wakes
- * the worker; the scheduler has no
- * timeout of its own, and nothing in weave stops or restarts it.
+ * and signal the job's hardware fence, handing its buffers over to be
+ * let go of elsewhere ("DOC: job release").  A queue's watchdog (an
+ * hrtimer, in hard interrupt context) only sets the running job's abort
+ * and wakes the worker; the scheduler has no timeout of its own, and
+ * nothing in weave stops or restarts it.
  *
  * Device-wide state needs no lock: the usage counters are atomics and the
  * limits and engine are fixed from creation to removal.  A client's usage
@@ -215,7 +222,8 @@
  * holds a reference to the client's engine context, to the backend stream
  * whose scheduler entity it went through (the scheduler touches the entity
  * after it took the job, so the stream is freed with its last job, not at
- * close), to its logical streams and buffers, and to the module.
+ * close), its logical streams and the module until it is freed, and to
+ * its buffers and in-syncs until it completes ("DOC: job release").
  */
 
 /* The most devices one module load may create. */

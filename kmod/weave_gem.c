@@ -28,6 +28,7 @@
 #include "weave_device.h"
 #include "weave_drm.h"
 #include "weave_gem.h"
+#include "weave_job_release.h"
 #include "weave_resident.h"
 #include "weave_taints.h"
 
@@ -48,8 +49,9 @@
  *   queued or being enqueued (pinned by ENQUEUE and REPLAY before they
  *   commit, so that a lack of memory fails the call and loses nothing),
  *   each job that binds it, from the task that brings it into the job
- *   until the job is freed (weave_eng_bo_pin_get(), which only counts, as the
- *   task's record holds a pin), and READ while it copies.  The pages are
+ *   until the job completes (weave_eng_bo_pin_get(), which only counts, as
+ *   the task's record holds a pin; see "DOC: job release"), and READ
+ *   while it copies.  The pages are
  *   allocated, and charged to a memory cgroup, by the process whose call
  *   pins them first, or whose fault maps them: a cgroup's limit stops
  *   the client that asks too much, with -ENOMEM, as the helpers allocate
@@ -71,7 +73,14 @@
  *   nothing behind.  Another handle of a charged buffer, a re-import of
  *   the client's own export included, charges nothing.  A buffer stays
  *   charged until it is freed, even after its client is gone (it may
- *   live on as a dma-buf): the quota is reference counted.
+ *   live on as a dma-buf): the quota is reference counted.  Jobs hold
+ *   their buffers until they complete, not until the scheduler frees
+ *   them: once a client has waited for the work on a buffer and closed
+ *   its last handle (and exported none), the buffer is freed and its
+ *   bytes are off the quota, with no delay a program could see.  Closing
+ *   a handle, and a charge past the quota before it fails, first wait
+ *   for the completed jobs to let go of their buffers
+ *   (weave_eng_job_release_drain(); "DOC: job release").
  *
  * - The creation flags.  %DRM_WEAVE_BO_NO_MMAP refuses every user mapping:
  *   the fake offset, and mmap() through the GEM object functions, which is
@@ -114,6 +123,11 @@ static int weave_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	if (READ_ONCE(bo->quota))
 		return 0;
 	ret = weave_eng_bo_quota_charge(quota, obj->size);
+	if (ret == -EDQUOT) {
+		/* Buffers of work that completed may be on their way out. */
+		weave_eng_job_release_drain();
+		ret = weave_eng_bo_quota_charge(quota, obj->size);
+	}
 	if (ret)
 		return ret;
 	kref_get(&quota->ref);
@@ -121,6 +135,19 @@ static int weave_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	if (cmpxchg(&bo->quota, NULL, quota))
 		weave_eng_bo_quota_uncharge(quota, obj->size);
 	return 0;
+}
+
+/*
+ * &drm_gem_object_funcs.close, for each handle closed: the buffer may be
+ * held by jobs that completed, which are letting go of it (its pins may be
+ * gone already, not yet its references); once they have, the handle's
+ * reference may be its last, and its free uncharges the quota at once
+ * (see "DOC: job release").  With nothing to let go of, the drain costs
+ * an uncontended mutex.
+ */
+static void weave_gem_close(struct drm_gem_object *obj, struct drm_file *file)
+{
+	weave_eng_job_release_drain();
 }
 
 static void weave_gem_free(struct drm_gem_object *obj)
@@ -266,9 +293,10 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
 
 /*
  * The shmem helper's own object functions, except for free (accounting),
- * open (the quota), mmap (DRM_WEAVE_BO_NO_MMAP), the mappings' fault
- * handler (unplug), and status and rss for fdinfo, which the helper lacks;
- * mmap, pin and vmap also charge the buffer's resident bytes to a user.
+ * open and close (the quota), mmap (DRM_WEAVE_BO_NO_MMAP), the mappings'
+ * fault handler (unplug), and status and rss for fdinfo, which the helper
+ * lacks; mmap, pin and vmap also charge the buffer's resident bytes to a
+ * user.
  * The drm_gem_shmem_object_*() wrappers are static inline in the helper's
  * header on every supported kernel, so each build gets the ones that
  * match its kernel.
@@ -276,6 +304,7 @@ static const struct vm_operations_struct weave_gem_vm_ops = {
 static const struct drm_gem_object_funcs weave_gem_funcs = {
 	.free = weave_gem_free,
 	.open = weave_gem_open,
+	.close = weave_gem_close,
 	.print_info = drm_gem_shmem_object_print_info,
 	.pin = weave_gem_pin,
 	.unpin = drm_gem_shmem_object_unpin,

@@ -165,6 +165,7 @@ static void weave_job_attach(struct weave_job *job, struct weave_bstream *bs)
 	struct weave_ectx *ctx = bs->ctx;
 
 	job->proxy->owner = ctx->id;
+	refcount_set(&job->refs, 1);
 	atomic64_inc(&ctx->jobs);
 	__module_get(THIS_MODULE);
 	kref_get(&ctx->ref);

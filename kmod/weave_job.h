@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -170,6 +171,18 @@ struct weave_job {
 	/** @cache: In &weave_ectx.job_cache while it waits to be reused. */
 	struct llist_node cache;
 	/**
+	 * @refs: Who may still use the job: its own reference, which the
+	 * scheduler's free_job drops (or the free of a job never pushed), and
+	 * one from its completion until what it held for its run is let go
+	 * (see "DOC: job release").  The last frees it.
+	 */
+	refcount_t refs;
+	/**
+	 * @release: In the list of completed jobs whose buffers and in-syncs
+	 * are to be let go (see "DOC: job release").
+	 */
+	struct llist_node release;
+	/**
 	 * @kcov_handle: kcov_common_handle() of the task that committed it,
 	 * or for the ring polling thread, &weave_ectx.kcov_handle, so that
 	 * a fuzzer's KCOV follows its tasks to the thread that runs them
@@ -218,7 +231,11 @@ struct weave_job {
 	u32 ctasks;
 	/** @pending: Tasks still counted in &weave_ectx.pending_tasks. */
 	u32 pending;
-	/** @bos: The buffers, one reference each; sorted and unique at flush. */
+	/**
+	 * @bos: The buffers, one reference and pin each; sorted and unique
+	 * at flush; let go of once the job completes (see "DOC: job
+	 * release"), @nbos then zero.
+	 */
 	struct weave_jbo *bos;
 	/** @nbos: Used entries of @bos. */
 	u32 nbos;

@@ -25,6 +25,7 @@
 #include "weave_engine.h"
 #include "weave_fence.h"
 #include "weave_job.h"
+#include "weave_job_release.h"
 #include "weave_propagate.h"
 #include "weave_queue.h"
 #include "weave_trace.h"
@@ -326,6 +327,11 @@ static void weave_job_finish(struct weave_job *job)
 		if (ret && !err)
 			err = ret;
 	}
+	/*
+	 * Its buffers and in-syncs go to be let go of before anything tells
+	 * that it is done: see "DOC: job release".
+	 */
+	weave_eng_job_completed(job);
 	/* Before a waiter that the counts wake may push the next job. */
 	weave_eng_job_ran(job);
 	for (i = 0; i < job->ntallies; i++)
@@ -389,6 +395,7 @@ static void weave_job_work(struct work_struct *work)
 	atomic_dec(&q->hw_jobs);
 	dma_fence_end_signalling(cookie);
 	kcov_remote_stop();
+	weave_eng_job_release_kick();
 }
 
 static struct weave_job *to_weave_job(struct drm_sched_job *sched_job)
@@ -430,6 +437,8 @@ static bool weave_job_run_inline(struct weave_job *job)
 	dma_fence_end_signalling(cookie);
 	kcov_remote_stop();
 	q->inline_ns += ktime_get_ns() - now;
+	if (done)
+		weave_eng_job_release_kick();
 	return done;
 }
 
@@ -554,6 +563,8 @@ bool weave_eng_queue_run_now(struct weave_job *job, bool settled)
 	weave_job_finish(job);
 	dma_fence_end_signalling(cookie);
 	weave_queue_release(q, false);
+	/* Its buffers, in this thread if it can: see "DOC: job release". */
+	weave_eng_job_release_now();
 	return true;
 }
 
@@ -564,7 +575,8 @@ static void weave_queue_free_job(struct drm_sched_job *sched_job)
 
 	atomic_dec(&ctx->queued_jobs[job->queue - ctx->engine->queues]);
 	drm_sched_job_cleanup(sched_job);
-	weave_eng_job_free(job);
+	/* The release may still hold it: see "DOC: job release". */
+	weave_eng_job_put(job);
 }
 
 static const struct drm_sched_backend_ops weave_queue_ops = {
