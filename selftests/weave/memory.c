@@ -531,4 +531,116 @@ TEST_F_TIMEOUT(memory, cgroup_stops_the_client, WEAVE_TEST_SLOW_S)
 	cg_remove(&cg);
 }
 
+/* How the job of a quota round runs: see quota_round(). */
+static const char *const quota_paths[] = {
+	"at its push", "in run_job, behind a gate", "on the worker",
+};
+
+/*
+ * One round of quota_back_once_waited_and_closed: work on *@bo, of
+ * @size bytes, that its job runs by @path (0: a small job, at its push; 1:
+ * the same behind a gate, opened once it is flushed, in run_job; 2: behind
+ * a DELAY, on the worker), waited for with WAIT, or of its seqno if
+ * @seqno; then *@bo closed and remade at once, which needs its bytes.
+ * The path only varies the test: the quota must hold on each.
+ */
+static void quota_round(struct __test_metadata *_metadata, int fd,
+			uint32_t stream, uint32_t *bo, uint64_t size,
+			uint32_t path, int seqno, uint64_t max)
+{
+	struct weave_test_gate gate;
+	struct weave_test_batch b;
+	struct drm_weave_sync in = { 0 };
+	uint64_t one = size, seq = 0;
+	int ret;
+
+	weave_test_batch_init(&b);
+	if (path == 2)
+		weave_test_delay(&b, 1);
+	weave_test_fill_task(&b, *bo, 0, 4, path);
+	if (path == 1) {
+		weave_test_gate_open(_metadata, &gate, fd);
+		in = weave_sync(gate.syncobj, 0);
+	}
+	ASSERT_EQ(0, weave_enqueue(fd, stream, b.task, b.n, &in,
+				   path == 1, &seq));
+	ASSERT_EQ(0, weave_flush(fd, stream, NULL));
+	if (path == 1) {
+		/*
+		 * Expired by itself (vgem's 10 s) on a slow machine, the gate
+		 * let the job run earlier, which the quota must not mind.
+		 */
+		ret = weave_test_gate_try_signal(&gate);
+		if (ret != -ETIMEDOUT)
+			ASSERT_EQ(0, ret);
+		ASSERT_EQ(0, drmSyncobjWait(fd, &gate.syncobj, 1,
+					    weave_timeout_ns(WEAVE_TEST_WAIT_NS),
+					    0, NULL));
+		drmSyncobjDestroy(fd, gate.syncobj);
+		weave_test_gate_close(&gate);
+	}
+	if (seqno) {
+		ASSERT_EQ(0, weave_wait_seqno(fd, stream, seq,
+					      weave_timeout_ns(WEAVE_TEST_WAIT_NS)));
+	} else {
+		weave_test_wait(_metadata, fd, stream);
+	}
+
+	weave_test_close_bo(_metadata, fd, *bo);
+	EXPECT_EQ(max - size, usage(_metadata, fd).bo_bytes) {
+		TH_LOG("a closed buffer's bytes were still charged, its job run %s",
+		       quota_paths[path]);
+	}
+	ret = weave_bo_create(fd, &one, 0, bo);
+	ASSERT_EQ(0, ret) {
+		TH_LOG("a buffer of %llu bytes after one closed: %s, its job run %s",
+		       (unsigned long long)size, strerror(-ret),
+		       quota_paths[path]);
+	}
+	EXPECT_EQ(max, usage(_metadata, fd).bo_bytes);
+}
+
+/*
+ * Once the work on a buffer has been waited for and its handle closed, its
+ * bytes are off the quota: with the quota full, the next buffer of the same
+ * size is made at once, however its job ran (at its push, in run_job, on
+ * the worker) and however the wait was told (WAIT, or of a seqno).  Each
+ * round closes and creates right after its wait, and nothing waits for
+ * time to pass: the job's buffers go when it completes, not when the
+ * scheduler frees it.  Two rounds with buffers of max_bo_size (at the
+ * push, then on the worker), then many with buffers of a page.  Last in
+ * the suite: pinning buffers of max_bo_size is slow on a debug kernel.
+ */
+TEST_F_TIMEOUT(memory, quota_back_once_waited_and_closed, 300)
+{
+	uint64_t max = self->info.max_client_bo_bytes, size;
+	uint32_t *bos = quota_handles(&self->info), n, bo, round, rounds, path;
+	uint32_t stream = weave_test_stream(_metadata, self->fd,
+					    DRM_WEAVE_PRIORITY_NORMAL);
+	int big;
+
+	ASSERT_NE(NULL, bos);
+	ASSERT_LE(self->info.max_bo_size, max);
+	for (big = 1; big >= 0; big--) {
+		size = big ? self->info.max_bo_size : self->page;
+		rounds = big ? 2 : 60;
+		bo = weave_test_bo(_metadata, self->fd, size, 0);
+		n = fill_quota(_metadata, self->fd, &self->info, bos);
+		for (round = 0; round < rounds; round++) {
+			/*
+			 * Not behind a gate with a large buffer: its pin, at
+			 * ENQUEUE, could outlast the gate's fence on a slow
+			 * kernel (see weave_test_gate_open()).
+			 */
+			path = big && round % 3 == 1 ? 2 : round % 3;
+			quota_round(_metadata, self->fd, stream, &bo, size,
+				    path, round / 3 % 2, max);
+		}
+		weave_test_close_bo(_metadata, self->fd, bo);
+		while (n)
+			weave_test_close_bo(_metadata, self->fd, bos[--n]);
+	}
+	free(bos);
+}
+
 TEST_HARNESS_MAIN
