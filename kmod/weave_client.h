@@ -114,6 +114,14 @@ struct weave_client {
 	u32 ngraphs;
 	/** @next_graph: Where the cyclic allocation of graph handles goes on. */
 	u32 next_graph;
+	/** @shaders: Its shaders by handle, &struct weave_shader. */
+	struct xarray shaders;
+	/** @shader_bytes: Bytes of their modules. */
+	u64 shader_bytes;
+	/** @nshaders: Entries of @shaders. */
+	u32 nshaders;
+	/** @next_shader: Where the cyclic allocation of handles goes on. */
+	u32 next_shader;
 	/** @quota: What its buffers may take; a reference. */
 	struct weave_bo_quota *quota;
 	/**

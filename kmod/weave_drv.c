@@ -48,6 +48,7 @@
 #include "weave_flush.h"
 #include "weave_gem.h"
 #include "weave_graph.h"
+#include "weave_shader.h"
 #include "weave_job.h"
 #include "weave_resident.h"
 #include "weave_query.h"
@@ -400,6 +401,7 @@ WEAVE_IOCTL_IN_DEVICE(weave_graph_destroy_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_ring_create_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_ring_destroy_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_completions_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_shader_destroy_ioctl)
 
 /*
  * The handlers named *_in_device run inside a drm_dev_enter() section;
@@ -452,6 +454,11 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(WEAVE_COMPLETIONS,
 			  weave_completions_ioctl_in_device, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_SHADER_CREATE, weave_shader_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_SHADER_DESTROY,
+			  weave_shader_destroy_ioctl_in_device,
+			  DRM_RENDER_ALLOW),
 };
 
 /*

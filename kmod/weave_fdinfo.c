@@ -128,6 +128,8 @@ static const struct {
 	WEAVE_USAGE("weave-shared-ring-memory", shared_ring_bytes, true),
 	WEAVE_USAGE("weave-shared-rings", shared_rings, false),
 	WEAVE_USAGE("weave-user-resident-memory", user_resident_bytes, true),
+	WEAVE_USAGE("weave-shaders", shaders, false),
+	WEAVE_USAGE("weave-shader-memory", shader_bytes, true),
 };
 
 static void weave_fdinfo_usage(struct drm_printer *p, struct weave_client *c)

@@ -35,6 +35,7 @@
 #include "weave_file.h"
 #include "weave_flush.h"
 #include "weave_graph.h"
+#include "weave_shader.h"
 #include "weave_job.h"
 #include "weave_resident.h"
 #include "weave_sring.h"
@@ -147,6 +148,7 @@ int weave_client_open(struct drm_device *drm, struct drm_file *file)
 	ret = weave_graphs_init(c);
 	if (ret)
 		goto err_core;
+	weave_shaders_init(c);
 
 	c->client_id = weave_compat_client_id(file, c->ectx->id);
 	mutex_lock(&wdev->clients_lock);
@@ -206,6 +208,7 @@ void weave_client_postclose(struct drm_device *drm, struct drm_file *file)
 	weave_sring_fini(c);
 	/* The graphs hold tracking records too. */
 	weave_graphs_fini(c);
+	weave_shaders_fini(c);
 	/* Cancelling the queued tasks frees every tracking record. */
 	weave_core_fini(&c->core);
 	WARN_ON_ONCE(!xa_empty(&c->tracks));

@@ -31,6 +31,7 @@
 #include "weave_failure.h"
 #include "weave_fence.h"
 #include "weave_graph.h"
+#include "weave_shader.h"
 #include "weave_resident.h"
 #include "weave_propagate.h"
 #include "weave_query.h"
@@ -107,6 +108,10 @@ static int weave_query_device_info(struct weave_device *wdev,
 	info->max_ring_units = WEAVE_MAX_RING_UNITS;
 	weave_eng_resident_limits(&info->max_user_resident_bytes,
 				  &info->max_resident_bytes);
+	info->max_shader_bytes = WEAVE_MAX_SHADER_BYTES;
+	info->max_shader_entries = WEAVE_MAX_SHADER_ENTRIES;
+	info->max_client_shaders = WEAVE_MAX_CLIENT_SHADERS;
+	info->max_client_shader_bytes = WEAVE_MAX_CLIENT_SHADER_BYTES;
 	return 0;
 }
 
@@ -157,11 +162,14 @@ int weave_client_usage(struct weave_client *c,
 	usage->bos = atomic64_read(&c->quota->bos);
 	usage->shared_ring_bytes = c->sring_bytes;
 	usage->shared_rings = c->nsrings;
+	usage->shaders = c->nshaders;
+	usage->shader_bytes = c->shader_bytes;
 	mutex_unlock(&c->lock);
 	usage->user_resident_bytes = weave_eng_resident_user_bytes(c->resident_user);
 	usage->kernel_bytes = usage->ring_bytes + usage->job_bytes +
 			      usage->gate_bytes + usage->arena_bytes +
-			      usage->alone_bytes + usage->shared_ring_bytes;
+			      usage->alone_bytes + usage->shared_ring_bytes +
+			      usage->shader_bytes;
 	weave_eng_ctx_fail_usage(ctx, &usage->failure_claims,
 				 &usage->failure_records,
 				 &usage->failure_bytes);

@@ -39,7 +39,7 @@ extern "C" {
  * the version of this header; weave_version() that of the library running.
  */
 #define WEAVE_VERSION_MAJOR	1
-#define WEAVE_VERSION_MINOR	7
+#define WEAVE_VERSION_MINOR	8
 #define WEAVE_VERSION_PATCH	0
 
 /**
@@ -1558,6 +1558,49 @@ weave_stream_completed(const struct weave_completions *map, uint32_t stream)
 		return 0;
 	return __atomic_load_n(&map->entries[stream - 1], __ATOMIC_ACQUIRE);
 }
+
+/**
+ * DOC: shaders
+ *
+ * Since libweave 1.8, for uAPI 1.13 (see "DOC: shaders" in weave_drm.h).
+ * weave_shader_create() hands the kernel a SPIR-V module of the caller's
+ * own compute kernels and names the entry points that tasks of the file
+ * may run; weave_shader_destroy() drops it.
+ */
+
+/**
+ * weave_shader_create() - Make a shader (%DRM_IOCTL_WEAVE_SHADER_CREATE).
+ * @fd: A weave file.
+ * @code: The SPIR-V module, 4-byte aligned, in the host's byte order.
+ * @size: Its size in bytes.
+ * @entries: The names of its GLCompute entry points that tasks will run;
+ *	entry point i of the shader is @entries[i].
+ * @nentries: How many, 1 to max_shader_entries.
+ * @shader: Out: the shader's handle.
+ *
+ * Since libweave 1.8.  The kernel copies the module and checks its header,
+ * its instruction stream and the entry points; it does not validate it
+ * further (the engine does, before it builds a pipeline).
+ *
+ * Return: 0 on success; -EINVAL for a NULL name or one of 64 bytes or
+ * more, or @size over 4 GiB; -ENOMEM; otherwise the errors of &struct
+ * drm_weave_shader_create (-EINVAL also from a kernel before uAPI 1.13).
+ */
+int weave_shader_create(int fd, const void *code, size_t size,
+			const char *const *entries, uint32_t nentries,
+			uint32_t *shader);
+
+/**
+ * weave_shader_destroy() - Drop a shader (%DRM_IOCTL_WEAVE_SHADER_DESTROY).
+ * @fd: The file that holds @shader.
+ * @shader: The shader.
+ *
+ * Since libweave 1.8.
+ *
+ * Return: 0 on success; -ENOENT if @shader names no shader of @fd;
+ * -EINVAL from a kernel before uAPI 1.13.
+ */
+int weave_shader_destroy(int fd, uint32_t shader);
 
 #if defined(__cplusplus)
 }

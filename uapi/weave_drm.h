@@ -51,7 +51,7 @@ extern "C" {
  * kernel is refused the new flag that goes with the field (-EINVAL).
  */
 #define DRM_WEAVE_UAPI_MAJOR		1
-#define DRM_WEAVE_UAPI_MINOR		12
+#define DRM_WEAVE_UAPI_MINOR		13
 
 #define DRM_WEAVE_QUERY			0x00
 #define DRM_WEAVE_BO_CREATE		0x01
@@ -73,6 +73,8 @@ extern "C" {
 #define DRM_WEAVE_RING_DESTROY		0x11
 #define DRM_WEAVE_RING_ENTER		0x12
 #define DRM_WEAVE_COMPLETIONS		0x13
+#define DRM_WEAVE_SHADER_CREATE		0x14
+#define DRM_WEAVE_SHADER_DESTROY	0x15
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -125,6 +127,12 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_COMPLETIONS \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_COMPLETIONS, \
 		 struct drm_weave_completions)
+#define DRM_IOCTL_WEAVE_SHADER_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_SHADER_CREATE, \
+		 struct drm_weave_shader_create)
+#define DRM_IOCTL_WEAVE_SHADER_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_SHADER_DESTROY, \
+		struct drm_weave_shader_destroy)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -396,6 +404,31 @@ struct drm_weave_device_info {
 	 * always keeps the other half.
 	 */
 	__u64 max_resident_bytes;
+
+	/**
+	 * @max_shader_bytes: The largest SPIR-V module
+	 * %DRM_IOCTL_WEAVE_SHADER_CREATE takes, in bytes (uAPI 1.13; zero
+	 * from an older kernel, which has no shaders).
+	 */
+	__u32 max_shader_bytes;
+
+	/**
+	 * @max_shader_entries: Entry points one shader may name (uAPI
+	 * 1.13).
+	 */
+	__u32 max_shader_entries;
+
+	/** @max_client_shaders: Shaders one file may hold (uAPI 1.13). */
+	__u32 max_client_shaders;
+
+	/** @pad2: Reserved, zero. */
+	__u32 pad2;
+
+	/**
+	 * @max_client_shader_bytes: Bytes of SPIR-V that the shaders of one
+	 * file may hold together (uAPI 1.13).
+	 */
+	__u64 max_client_shader_bytes;
 };
 
 /**
@@ -597,6 +630,20 @@ struct drm_weave_client_usage {
 	 * drm_weave_device_info).
 	 */
 	__u64 user_resident_bytes;
+
+	/**
+	 * @shaders: The file's shaders (uAPI 1.13), against
+	 * max_client_shaders.
+	 */
+	__u64 shaders;
+
+	/**
+	 * @shader_bytes: Bytes of SPIR-V its shaders hold (uAPI 1.13),
+	 * against max_client_shader_bytes; charged to the memory cgroup of
+	 * the caller of %DRM_IOCTL_WEAVE_SHADER_CREATE.  Part of
+	 * @kernel_bytes.
+	 */
+	__u64 shader_bytes;
 };
 
 /**
@@ -2464,6 +2511,114 @@ struct drm_weave_completions {
 	 * is entry h - 1.
 	 */
 	__u32 entries;
+};
+
+/**
+ * DOC: shaders
+ *
+ * A shader holds a SPIR-V module of the caller's own compute kernels, for
+ * the user engine to run (uAPI 1.13).  %DRM_IOCTL_WEAVE_SHADER_CREATE
+ * copies the module into the kernel and names the entry points that the
+ * file's tasks may run; the shader is then immutable, and lives until
+ * %DRM_IOCTL_WEAVE_SHADER_DESTROY or until the file is closed.  Its
+ * handle is private to the file.
+ *
+ * The kernel checks what it can check cheaply and exactly: the module's
+ * size (a whole number of 32-bit words, at least its five-word header, at
+ * most max_shader_bytes), the alignment of the user pointer to the module
+ * (4 bytes, as Vulkan's vkCreateShaderModule() asks), the header (the
+ * SPIR-V magic number in the host's byte order, a version from 1.0 to
+ * 1.6, an id bound of 1 to 4194303, a zero schema), that the module is a
+ * sequence of instructions whose word counts add up to its size, and that
+ * every named entry point is an OpEntryPoint of the GLCompute execution
+ * model.  It does not validate the module further: the engine runs
+ * SPIRV-Tools' validator on it before building a pipeline, and a module
+ * that fails there fails the tasks that use it.  The cost of the checks is
+ * linear in the module's size.
+ *
+ * The bytes count against the file's max_client_shader_bytes and
+ * max_client_shaders (see &struct drm_weave_device_info) and are charged
+ * to the memory cgroup of the caller; &struct drm_weave_client_usage
+ * reports them.
+ */
+
+/** DRM_WEAVE_SHADER_NAME_SIZE - Bytes of an entry point's name field. */
+#define DRM_WEAVE_SHADER_NAME_SIZE	64
+
+/**
+ * struct drm_weave_shader_entry - An entry point a shader names.
+ */
+struct drm_weave_shader_entry {
+	/**
+	 * @name: The entry point's name, as its OpEntryPoint spells it: 1
+	 * to 63 bytes, then a NUL, and the bytes after the NUL zero.
+	 */
+	char name[DRM_WEAVE_SHADER_NAME_SIZE];
+};
+
+/**
+ * struct drm_weave_shader_create - Argument of
+ * %DRM_IOCTL_WEAVE_SHADER_CREATE.
+ *
+ * Makes a shader from the SPIR-V module at @code; see "DOC: shaders".
+ * Entry point i of the shader is entry i of @entries.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @flags or @pad is not zero; @code_size is not a multiple of
+ *   4 or is less than 20; @code is not 4-byte aligned; the header is not
+ *   that of a SPIR-V module of version 1.0 to 1.6 in the host's byte
+ *   order; an instruction's word count is zero or runs past the end;
+ *   @entries is empty, is longer than max_shader_entries, has a stride
+ *   less than the size of &struct drm_weave_shader_entry or over
+ *   %DRM_WEAVE_MAX_STRIDE, has bytes past that struct in an element
+ *   that are not zero, or has a name that is empty, not NUL-terminated,
+ *   followed by bytes that are not zero, or the same as an earlier one.
+ * - -E2BIG: @code_size is over max_shader_bytes.
+ * - -ENOENT: a name of @entries is not the name of an OpEntryPoint of
+ *   the GLCompute execution model in the module.
+ * - -EDQUOT: the shader would take the file past max_client_shaders
+ *   shaders or max_client_shader_bytes bytes.
+ * - -EFAULT: @code or @entries could not be read.
+ * - -ENOMEM: out of memory, or over the caller's memory cgroup limit.
+ * - -EINTR: a signal arrived while the call waited for the client's lock.
+ * - -ENODEV: the device is unplugged.
+ *
+ * Nothing is made on any error.
+ */
+struct drm_weave_shader_create {
+	/** @code: User pointer to the SPIR-V module, 4-byte aligned. */
+	__u64 code;
+	/** @code_size: Its size in bytes. */
+	__u32 code_size;
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @entries: Array of &struct drm_weave_shader_entry. */
+	struct drm_weave_array entries;
+	/** @shader: Out: the shader's handle, never zero. */
+	__u32 shader;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/**
+ * struct drm_weave_shader_destroy - Argument of
+ * %DRM_IOCTL_WEAVE_SHADER_DESTROY.
+ *
+ * Drops the file's handle of a shader.
+ *
+ * Errors:
+ *
+ * - -EINVAL: @pad is not zero.
+ * - -ENOENT: @shader is not a shader of the file.
+ * - -EINTR: a signal arrived while the call waited for the client's lock.
+ * - -ENODEV: the device is unplugged.
+ */
+struct drm_weave_shader_destroy {
+	/** @shader: The shader's handle. */
+	__u32 shader;
+	/** @pad: Must be zero. */
+	__u32 pad;
 };
 
 #if defined(__cplusplus)
