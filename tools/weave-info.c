@@ -46,6 +46,8 @@ static const struct {
 	INFO(max_buffer_claims), INFO(max_client_claims),
 	INFO(max_client_rings), INFO(max_ring_units),
 	INFO(max_user_resident_bytes), INFO(max_resident_bytes),
+	INFO(max_shader_bytes), INFO(max_shader_entries),
+	INFO(max_client_shaders), INFO(max_client_shader_bytes),
 };
 
 struct key {

@@ -137,7 +137,8 @@ weave_test_client_usage(struct __test_metadata *_metadata, int fd)
 	ASSERT_EQ(0, weave_query_client_usage(fd, &usage));
 	ASSERT_EQ(usage.ring_bytes + usage.job_bytes + usage.gate_bytes +
 		  usage.arena_bytes + usage.alone_bytes +
-		  usage.shared_ring_bytes, usage.kernel_bytes);
+		  usage.shared_ring_bytes + usage.shader_bytes,
+		  usage.kernel_bytes);
 	return usage;
 }
 

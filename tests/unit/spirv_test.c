@@ -15,68 +15,14 @@
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #include "kselftest_harness.h"
 #include "weave_spirv.h"
+#include "weave_test_spirv.h"
 
-#define MAX_WORDS	64
 #define SEEDS		2000
 
-/* A module being built, word by word. */
-struct mod {
-	u32 w[MAX_WORDS];
-	u32 n;
-};
-
-static void emit(struct mod *m, u32 word)
-{
-	if (m->n < MAX_WORDS)
-		m->w[m->n++] = word;
-}
-
-/* An instruction: opcode @op, then @n operand words. */
-static void op(struct mod *m, u32 opc, const u32 *operands, u32 n)
-{
-	u32 i;
-
-	emit(m, ((n + 1) << 16) | opc);
-	for (i = 0; i < n; i++)
-		emit(m, operands[i]);
-}
-
-/* OpEntryPoint @model %@id "@name", its string packed from the low byte. */
-static void entry(struct mod *m, u32 model, u32 id, const char *name)
-{
-	u32 ops[16] = { model, id };
-	u32 len = strlen(name) + 1, i;
-
-	for (i = 0; i < len; i++)
-		ops[2 + i / 4] |= (u32)(u8)name[i] << (8 * (i % 4));
-	op(m, 15, ops, 2 + (len + 3) / 4);
-}
-
-/*
- * A module as glslc makes one, cut down: capability, memory model, the
- * entry points, an execution mode, and a function.
- */
-static void module(struct mod *m)
-{
-	static const u32 cap[] = { 1 }, mem[] = { 0, 1 };
-	static const u32 mode[] = { 4, 17, 64, 1, 1 };
-	static const u32 fn[] = { 2, 4, 0, 3 };
-
-	memset(m, 0, sizeof(*m));
-	emit(m, WEAVE_SPIRV_MAGIC);
-	emit(m, 0x00010300);
-	emit(m, 0x000d000b);
-	emit(m, 20);
-	emit(m, 0);
-	op(m, 17, cap, 1);
-	op(m, 14, mem, 2);
-	entry(m, 5, 4, "main");
-	entry(m, 5, 5, "scan_pass2");
-	entry(m, 0, 6, "vert");
-	op(m, 16, mode, 5);
-	op(m, 54, fn, 4);
-	op(m, 56, NULL, 0);
-}
+/* The unit tests' view of the suites' builder. */
+#define mod		weave_test_spirv
+#define module		weave_test_spirv_module
+#define op		weave_test_spirv_op
 
 static struct weave_spirv_name names[4];
 
