@@ -249,57 +249,6 @@ module_param(max_client_bo_bytes, ullong, 0444);
 MODULE_PARM_DESC(max_client_bo_bytes,
 		 "Bytes of buffers charged to one client (0, the default: a quarter of the RAM at load)");
 
-/*
- * The limits of the bytes of buffers made resident (see "DOC: resident
- * memory"), machine-wide: root may change them while the module is loaded,
- * and reading one shows the limit in force.  0 is the default, a share of
- * the RAM.
- */
-static unsigned long long max_user_resident_bytes;
-static unsigned long long max_resident_bytes;
-
-static void weave_resident_apply(void)
-{
-	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
-
-	weave_eng_resident_set_limits(max_user_resident_bytes ?: ram / 4,
-				      max_resident_bytes ?: ram / 2);
-}
-
-static int weave_resident_param_set(const char *val,
-				    const struct kernel_param *kp)
-{
-	int ret = param_set_ullong(val, kp);
-
-	if (!ret)
-		weave_resident_apply();
-	return ret;
-}
-
-static int weave_resident_param_get(char *buffer, const struct kernel_param *kp)
-{
-	u64 user, total;
-
-	weave_eng_resident_limits(&user, &total);
-	return sysfs_emit(buffer, "%llu\n",
-			  kp->arg == &max_resident_bytes ? total : user);
-}
-
-static const struct kernel_param_ops weave_resident_param_ops = {
-	.set = weave_resident_param_set,
-	.get = weave_resident_param_get,
-};
-
-module_param_cb(max_user_resident_bytes, &weave_resident_param_ops,
-		&max_user_resident_bytes, 0644);
-MODULE_PARM_DESC(max_user_resident_bytes,
-		 "Bytes of buffers one user may make resident through all weave files (0, the default: a quarter of the RAM)");
-
-module_param_cb(max_resident_bytes, &weave_resident_param_ops, &max_resident_bytes,
-		0644);
-MODULE_PARM_DESC(max_resident_bytes,
-		 "Bytes of buffers all users together may make resident (0, the default: half of the RAM)");
-
 static unsigned int max_client_bos = 4096;
 module_param(max_client_bos, uint, 0444);
 MODULE_PARM_DESC(max_client_bos,
@@ -755,7 +704,7 @@ static int __init weave_init(void)
 		return -EINVAL;
 	}
 
-	weave_resident_apply();
+	weave_eng_resident_params_apply();
 	ret = weave_eng_module_init();
 	if (ret)
 		return ret;

@@ -7,11 +7,14 @@
 #include <linux/atomic.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/sysfs.h>
 #include <linux/xarray.h>
 
 #include "weave_resident.h"
@@ -198,18 +201,61 @@ u64 weave_eng_resident_user_bytes(const struct weave_res_user *ru)
 	return atomic64_read(&ru->bytes);
 }
 
-/**
- * weave_eng_resident_set_limits() - Set the limits of every later charge.
- * @max_user: The most bytes charged to one user.
- * @max_total: The most bytes charged to all users together.
- *
- * Context: Any; the module parameters' setter, and module load.
+/*
+ * The limits as module parameters, machine-wide: root may change them
+ * while the module is loaded, and reading one shows the limit in force.
+ * 0 is the default, a share of the RAM.
  */
-void weave_eng_resident_set_limits(u64 max_user, u64 max_total)
+static unsigned long long max_user_resident_bytes;
+static unsigned long long max_resident_bytes;
+
+/**
+ * weave_eng_resident_params_apply() - Put the module parameters' limits
+ * in force for every later charge.
+ *
+ * Context: Any; module load, and the parameters' setter.
+ */
+void weave_eng_resident_params_apply(void)
 {
-	WRITE_ONCE(weave_resident_max_user, max_user);
-	WRITE_ONCE(weave_resident_max_total, max_total);
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+
+	WRITE_ONCE(weave_resident_max_user, max_user_resident_bytes ?: ram / 4);
+	WRITE_ONCE(weave_resident_max_total, max_resident_bytes ?: ram / 2);
 }
+
+static int weave_resident_param_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	int ret = param_set_ullong(val, kp);
+
+	if (!ret)
+		weave_eng_resident_params_apply();
+	return ret;
+}
+
+static int weave_resident_param_get(char *buffer, const struct kernel_param *kp)
+{
+	u64 user, total;
+
+	weave_eng_resident_limits(&user, &total);
+	return sysfs_emit(buffer, "%llu\n",
+			  kp->arg == &max_resident_bytes ? total : user);
+}
+
+static const struct kernel_param_ops weave_resident_param_ops = {
+	.set = weave_resident_param_set,
+	.get = weave_resident_param_get,
+};
+
+module_param_cb(max_user_resident_bytes, &weave_resident_param_ops,
+		&max_user_resident_bytes, 0644);
+MODULE_PARM_DESC(max_user_resident_bytes,
+		 "Bytes of buffers one user may make resident through all weave files (0, the default: a quarter of the RAM)");
+
+module_param_cb(max_resident_bytes, &weave_resident_param_ops,
+		&max_resident_bytes, 0644);
+MODULE_PARM_DESC(max_resident_bytes,
+		 "Bytes of buffers all users together may make resident (0, the default: half of the RAM)");
 
 /**
  * weave_eng_resident_limits() - The limits in force.

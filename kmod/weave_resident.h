@@ -18,7 +18,7 @@ int weave_eng_resident_charge(struct weave_res_user *pu, u64 bytes);
 void weave_eng_resident_uncharge(struct weave_res_user *pu, u64 bytes);
 u64 weave_eng_resident_user_bytes(const struct weave_res_user *pu);
 
-void weave_eng_resident_set_limits(u64 max_user, u64 max_total);
+void weave_eng_resident_params_apply(void);
 void weave_eng_resident_limits(u64 *max_user, u64 *max_total);
 u64 weave_eng_resident_total(void);
 void weave_eng_resident_show(struct seq_file *m);
