@@ -327,7 +327,8 @@ $(BUILD)/unit/failure_test: tests/unit/failure_dump.c kmod/weave_failure.c \
 $(BUILD)/unit/failure_model_test: tests/unit/failure_dump.c \
 	kmod/weave_failure.c kmod/weave_taints.c
 $(BUILD)/unit/failure_shared_test: kmod/weave_failure.c kmod/weave_taints.c
-$(BUILD)/unit/spirv_test: kmod/weave_spirv.c
+$(BUILD)/unit/spirv_test: kmod/weave_spirv.c selftests/weave/weave_test_spirv.h
+$(BUILD)/unit/spirv_test: UNIT_INC += -Iselftests/weave
 $(BUILD)/unit/format_test: libshim/failure.c libshim/weave.h libshim/private.h \
 	uapi/weave_drm.h
 $(BUILD)/unit/format_test: UNIT_INC = -Ilibshim -Iuapi $(DRM_CFLAGS) -I$(KSFT)
