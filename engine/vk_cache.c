@@ -129,7 +129,7 @@ int wvk_cache_open(struct wvk_device *dev, const char *dir)
 	}
 	ci.initialDataSize = size;
 	ci.pInitialData = data;
-	dev->info.cache_loaded = data != NULL;
+	dev->info.cache_loaded = !!data;
 	res = vkCreatePipelineCache(dev->dev, &ci, NULL, &dev->cache);
 	free(data);
 	if (res != VK_SUCCESS && dev->info.cache_loaded) {

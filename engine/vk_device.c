@@ -19,13 +19,18 @@ const char *wvk_error(void)
 	return wvk_errbuf;
 }
 
+/* Sets the thread's message, on one line, and returns @err. */
 int wvk_fail(int err, const char *fmt, ...)
 {
 	va_list ap;
+	char *c;
 
 	va_start(ap, fmt);
 	vsnprintf(wvk_errbuf, sizeof(wvk_errbuf), fmt, ap);
 	va_end(ap);
+	for (c = wvk_errbuf; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
 	return err;
 }
 
@@ -198,12 +203,11 @@ static int wvk_describe(struct wvk_device *d, const struct wvk_device_opts *o,
 				VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
 	}
 	exts[(*nexts)++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-	info->has_host_ptr = wvk_has_ext(ext, n,
-				VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
-	info->has_dmabuf = wvk_has_ext(ext, n,
-				VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME) &&
-			   wvk_has_ext(ext, n,
-				VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+	info->has_host_ptr =
+		wvk_has_ext(ext, n, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+	info->has_dmabuf =
+		wvk_has_ext(ext, n, VK_EXT_EXTERNAL_MEMORY_DMA_BUF_EXTENSION_NAME) &&
+		wvk_has_ext(ext, n, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
 	free(ext);
 	if (info->has_host_ptr) {
 		exts[(*nexts)++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
@@ -256,8 +260,10 @@ static int wvk_describe(struct wvk_device *d, const struct wvk_device_opts *o,
 		info->mem_path = WVK_MEM_HOST_PTR;
 	else
 		info->mem_path = WVK_MEM_STAGING;
-	if (o->force_staging)
-		info->has_host_ptr = info->has_dmabuf = false;
+	if (o->force_staging) {
+		info->has_host_ptr = false;
+		info->has_dmabuf = false;
+	}
 	return 0;
 }
 
@@ -319,7 +325,8 @@ static int wvk_make_device(struct wvk_device *d, const char **exts,
 	free(fam);
 	if (i == n)
 		return wvk_fail(-ENODEV, "%s has no compute queue", d->info.name);
-	d->queue_family = qci.queueFamilyIndex = i;
+	d->queue_family = i;
+	qci.queueFamilyIndex = i;
 
 	res = vkCreateDevice(d->phys, &dci, NULL, &d->dev);
 	if (res != VK_SUCCESS)

@@ -300,14 +300,18 @@ static int spv_index(struct spv_module *m, const struct wvk_device *d)
 					ins[1]);
 		if (op == OP_DECORATE && len >= 3) {
 			t = &m->ids[ins[1]];
+			if (ins[2] == DEC_SET && len >= 4)
+				t->flags |= ID_HAS_SET;
+			if (ins[2] == DEC_BINDING && len >= 4)
+				t->flags |= ID_HAS_BINDING;
 			if (ins[2] == DEC_BLOCK)
 				t->flags |= ID_BLOCK;
 			else if (ins[2] == DEC_BUFFER_BLOCK)
 				t->flags |= ID_BUFFER_BLOCK;
 			else if (ins[2] == DEC_SET && len >= 4)
-				t->flags |= ID_HAS_SET, t->set = ins[3];
+				t->set = ins[3];
 			else if (ins[2] == DEC_BINDING && len >= 4)
-				t->flags |= ID_HAS_BINDING, t->binding = ins[3];
+				t->binding = ins[3];
 			else if (ins[2] == DEC_ARRAY_STRIDE && len >= 4)
 				t->stride = ins[3];
 			else if (ins[2] == DEC_BUILTIN && len >= 4 &&

@@ -73,8 +73,8 @@ struct wvk_spirv_facts {
 };
 
 /* vk_device.c */
-int wvk_fail(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#define wvk_printf(f, a)	__attribute__((format(printf, f, a)))
+int wvk_fail(int err, const char *fmt, ...) wvk_printf(2, 3);
 int wvk_vk_err(struct wvk_device *dev, VkResult res, const char *what);
 
 /* vk_memory.c */
