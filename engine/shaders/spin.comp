@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Never ends unless the host writes stop != 0, which the tests never do: a
-// job that runs past any deadline.  It counts its turns so that the loop
-// has an effect the compiler keeps.
+// Spins until the host writes stop != 0, which the deadline tests never do,
+// counting its turns so that the loop has an effect the compiler keeps and
+// the host sees it run.  llvmpipe ends a loop after 65535 iterations
+// (gallivm's guard against endless loops, one counter per invocation that
+// every loop entry resets), so one invocation is not endless there: the
+// tests dispatch the most workgroups the device takes, about 2.8e14 of
+// 65535 turns each, years of work.
 #version 450
 
 layout(local_size_x = 1) in;
