@@ -19,7 +19,7 @@ SOVER	:= 1
 # fails).  The others read it if it is there and never run setup.sh,
 # which runs apt and writes /etc/apt.
 SETUP_GOALS := all $(if $(KDIR),,module) lib selftests examples unit \
-	check check-lanes demo bench boot-check fuzz profile
+	engine engine-check check check-lanes demo bench boot-check fuzz profile
 DRY_RUN	:= $(findstring n,$(firstword -$(MAKEFLAGS)))
 ifneq ($(if $(DRY_RUN),,$(filter $(SETUP_GOALS),$(or $(MAKECMDGOALS),all))),)
 include $(CACHE)/kernels.mk
@@ -46,8 +46,8 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
 .PHONY: all setup module lib selftests examples tools unit check check-lanes boot-check demo bench profile fuzz lint clean
-.PHONY: install uninstall build-check man FORCE
-all: module lib selftests examples tools unit man $(BUILD)/bench/weave-bench
+.PHONY: install uninstall build-check man engine engine-check FORCE
+all: module lib selftests examples tools unit engine man $(BUILD)/bench/weave-bench
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -336,6 +336,66 @@ $(BUILD)/unit/format_test: UNIT_INC = -Ilibshim -Iuapi $(DRM_CFLAGS) -I$(KSFT)
 $(BUILD)/unit/%_test: tests/unit/%_test.c $(UNIT_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(UNIT_CFLAGS) $(UNIT_INC) -o $@ $(filter %.c,$^)
+
+# --- weave-engine's executor: libwvk.a, its shaders and its tests ------------
+# engine/ runs jobs of SPIR-V compute tasks on a Vulkan device (lavapipe on
+# these hosts); Documentation/weave-engine.rst says how.  SPIRV-Tools is a
+# static C++ library: the C++ runtime comes with it.  The tests
+# (tests/engine/*_test.c) link the sources under ASan and UBSan, as the unit
+# tests do, and find the shaders beside them (build/engine/shaders).
+VK_CFLAGS := $(shell pkg-config --cflags vulkan 2>/dev/null)
+VK_LIBS	:= $(or $(shell pkg-config --libs vulkan 2>/dev/null),-lvulkan)
+SPVT_CFLAGS := $(shell pkg-config --cflags SPIRV-Tools 2>/dev/null)
+SPVT_LIBS := $(or $(shell pkg-config --libs SPIRV-Tools 2>/dev/null),-lSPIRV-Tools) \
+	-lstdc++ -lm
+ENGINE_SRCS := $(wildcard engine/*.c)
+ENGINE_HDRS := $(wildcard engine/*.h)
+ENGINE_OBJS := $(ENGINE_SRCS:%.c=$(BUILD)/%.o)
+ENGINE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WFLAGS) $(VK_CFLAGS) $(SPVT_CFLAGS)
+ENGINE_LIBS := $(VK_LIBS) $(SPVT_LIBS)
+# The engine's shaders and the tests' own (modules it must refuse), together.
+SHADERS := $(patsubst engine/shaders/%.comp,$(BUILD)/engine/shaders/%.spv, \
+	$(wildcard engine/shaders/*.comp)) \
+	$(patsubst tests/engine/shaders/%.comp,$(BUILD)/engine/shaders/%.spv, \
+	$(wildcard tests/engine/shaders/*.comp))
+ENGINE_TESTS := $(patsubst tests/engine/%.c,$(BUILD)/engine/tests/%, \
+	$(wildcard tests/engine/*_test.c))
+ENGINE_TEST_CFLAGS := $(UNIT_CFLAGS) -std=c11 -D_GNU_SOURCE -Iengine \
+	-I$(KSFT) $(VK_CFLAGS) $(SPVT_CFLAGS)
+
+engine: $(BUILD)/engine/libwvk.a $(SHADERS) $(ENGINE_TESTS) \
+	$(BUILD)/engine/wvk-measure
+
+$(BUILD)/engine/%.o: engine/%.c $(ENGINE_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -c -o $@ $<
+
+$(BUILD)/engine/libwvk.a: $(ENGINE_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/engine/shaders/%.spv: engine/shaders/%.comp
+	@mkdir -p $(@D)
+	glslc --target-env=vulkan1.3 -O -o $@ $<
+
+$(BUILD)/engine/shaders/%.spv: tests/engine/shaders/%.comp
+	@mkdir -p $(@D)
+	glslc --target-env=vulkan1.3 -O -o $@ $<
+
+$(BUILD)/engine/tests/%: tests/engine/%.c $(wildcard tests/engine/*.h) \
+		$(ENGINE_SRCS) $(ENGINE_HDRS) | $(SHADERS)
+	@mkdir -p $(@D)
+	$(CC) $(ENGINE_TEST_CFLAGS) -o $@ $< $(ENGINE_SRCS) $(ENGINE_LIBS)
+
+# The measurements of Documentation/weave-engine.rst, not a test.
+$(BUILD)/engine/wvk-measure: tests/engine/wvk-measure.c $(BUILD)/engine/libwvk.a \
+		| $(SHADERS)
+	$(CC) $(CFLAGS) $(ENGINE_CFLAGS) -Iengine -o $@ $< \
+		$(BUILD)/engine/libwvk.a $(ENGINE_LIBS)
+
+# The engine's tests alone (make check runs them too).
+engine-check: engine
+	scripts/engine-check.sh $(BUILD)
 
 # --- checks -------------------------------------------------------------------
 # The debug kernel is built first (once per machine, cached), so that the

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Runs every test and totals them: the core's unit tests, the user-space
+# Runs every test and totals them: the core's unit tests, the tests of
+# weave-engine's executor on the host's Vulkan device, the user-space
 # build checks (scripts/build-check.sh), the VM lane's self-test, the static
 # checks, and the kselftest suites in the VM on each kernel (the debug
 # kernel's lane, if one is named, in the background from the start).  Ends
@@ -37,6 +38,9 @@ for t in build/unit/*; do
 	"$t" > "$res/unit-$(basename "$t").tap" 2>&1
 	tail -n 1 "$res/unit-$(basename "$t").tap"
 done
+
+# weave-engine's executor on the host's Vulkan device (lavapipe).
+scripts/engine-check.sh build "$res"
 
 echo "== user-space build checks: libweave's ABI, install, kselftest build, set-up"
 scripts/build-check.sh "$cache" build

@@ -24,7 +24,7 @@ cache=$(cd "$cache" && pwd)
 pkgs="build-essential pkg-config libdrm-dev qemu-system-x86 busybox-static
       kmod cpio xz-utils sparse linux-source-6.1 python3
       bc bison flex libelf-dev libssl-dev gcc-12 pahole mandoc dkms
-      liburing-dev"
+      liburing-dev mesa-vulkan-drivers libvulkan-dev glslc spirv-tools"
 
 # bookworm-backports: the host's own bookworm entry with another suite.
 bpo=/etc/apt/sources.list.d/weave-backports.sources
