@@ -214,10 +214,10 @@ int wvk_device_destroy(struct wvk_device *dev);
  * dispatch to its end on a CPU thread): marks the device lost and frees
  * nothing of it, since Vulkan objects of a busy device cannot be
  * destroyed and vkDestroyDevice() would wait for the work.  The caller
- * creates a new device for new work; the abandoned one's thread keeps its
- * CPU until the process exits, and exit() itself may wait for it (Mesa
- * joins its threads at exit): weave-engine ends such a process with
- * _exit() and starts again.  The regions of the device's buffers stay in
+ * creates a new device for new work; the abandoned one's threads keep
+ * their CPUs until the process exits (with Mesa 22.3 exit() does not wait
+ * for them; weave-engine ends such a process with _exit() all the same,
+ * and starts again).  The regions of the device's buffers stay in
  * use by the running work: never unmap or reuse them.
  */
 void wvk_device_abandon(struct wvk_device *dev);
