@@ -22,6 +22,7 @@ struct file;
 struct platform_device;
 struct task_struct;
 struct weave_engine;
+struct weave_uengine;
 
 /* Limits of one ENQUEUE, fixed by the driver. */
 #define WEAVE_MAX_TASKS_PER_ENQUEUE	1024
@@ -62,6 +63,19 @@ struct weave_spoll {
  * the last reference to @drm: the binding's, each open file's, each
  * exported dma-buf's and each client engine context's.
  */
+/**
+ * struct weave_equeue - An engine queue of a device (see "DOC: user
+ * engines"), under &weave_device.engines_lock.
+ */
+struct weave_equeue {
+	/** @engine: Its user engine, or NULL. */
+	struct weave_uengine *engine;
+	/** @generation: The generation of its engine, or of its last one. */
+	u32 generation;
+	/** @name: The name of its engine, or of its last one. */
+	char name[DRM_WEAVE_ENGINE_NAME_SIZE];
+};
+
 struct weave_device {
 	/** @drm: The DRM device. */
 	struct drm_device drm;
@@ -119,6 +133,18 @@ struct weave_device {
 
 	/** @engine: The soft engine: hardware queues and their workers. */
 	struct weave_engine *engine;
+
+	/**
+	 * @engines_lock: Protects @equeues and @engine_generation; a leaf
+	 * lock.
+	 */
+	struct mutex engines_lock;
+
+	/** @engine_generation: The generation of the last attachment. */
+	u32 engine_generation;
+
+	/** @equeues: The engine queues, limits.num_engine_queues of them. */
+	struct weave_equeue equeues[DRM_WEAVE_MAX_ENGINE_QUEUES];
 
 	/** @spoll: The polling thread of rings of poll mode, and its list. */
 	struct weave_spoll spoll;

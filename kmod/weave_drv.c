@@ -49,6 +49,7 @@
 #include "weave_gem.h"
 #include "weave_graph.h"
 #include "weave_shader.h"
+#include "weave_uengine.h"
 #include "weave_job.h"
 #include "weave_resident.h"
 #include "weave_query.h"
@@ -137,6 +138,9 @@
  *    a client's spare task arrays and nothing else: a leaf.  A job's
  *    allocation takes it under the client's mutex, a job's free wherever
  *    the job is freed.
+ * 12. &weave_device.engines_lock, a device's mutex around its engine
+ *    queues' attachments (ENGINE_ATTACH, an engine's file's release, the
+ *    ENGINES query), with nothing taken inside it: a leaf.
  *
  * The debugfs files (see "DOC: debugfs") read what they show under its
  * locks, in this order: &weave_device.clients_lock and a client's mutex,
@@ -259,6 +263,11 @@ module_param(num_queues, uint, 0444);
 MODULE_PARM_DESC(num_queues, "Hardware queues per device (1-"
 		 __stringify(WEAVE_MAX_QUEUES) ", default 2)");
 
+static unsigned int num_engine_queues = 1;
+module_param(num_engine_queues, uint, 0444);
+MODULE_PARM_DESC(num_engine_queues, "Engine queues per device, for user engines (0-"
+		 __stringify(DRM_WEAVE_MAX_ENGINE_QUEUES) ", default 1)");
+
 static unsigned int max_streams = 64;
 module_param(max_streams, uint, 0444);
 MODULE_PARM_DESC(max_streams, "Slots per client (1-"
@@ -351,6 +360,7 @@ WEAVE_IOCTL_IN_DEVICE(weave_ring_create_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_ring_destroy_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_completions_ioctl)
 WEAVE_IOCTL_IN_DEVICE(weave_shader_destroy_ioctl)
+WEAVE_IOCTL_IN_DEVICE(weave_engine_attach_ioctl)
 
 /*
  * The handlers named *_in_device run inside a drm_dev_enter() section;
@@ -408,6 +418,9 @@ static const struct drm_ioctl_desc weave_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(WEAVE_SHADER_DESTROY,
 			  weave_shader_destroy_ioctl_in_device,
 			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(WEAVE_ENGINE_ATTACH,
+			  weave_engine_attach_ioctl_in_device,
+			  DRM_RENDER_ALLOW | DRM_ROOT_ONLY),
 };
 
 /*
@@ -561,6 +574,7 @@ static int weave_probe(struct platform_device *pdev)
 	wdev->max_client_bos = max_client_bos;
 	wdev->limits = (struct weave_limits) {
 		.num_queues = num_queues,
+		.num_engine_queues = num_engine_queues,
 		.max_streams = max_streams,
 		.max_tasks = max_tasks,
 		.strategy = strategy,
@@ -593,6 +607,9 @@ static int weave_probe(struct platform_device *pdev)
 	if (ret)
 		return ret;
 
+	ret = weave_uengines_init(wdev);
+	if (ret)
+		return ret;
 	ret = weave_spoll_start(wdev);
 	if (ret)
 		return ret;
@@ -686,6 +703,7 @@ static int __init weave_init(void)
 	}
 
 	if (num_queues < 1 || num_queues > WEAVE_MAX_QUEUES ||
+	    num_engine_queues > DRM_WEAVE_MAX_ENGINE_QUEUES ||
 	    max_streams < 1 || max_streams > WEAVE_CORE_MAX_STREAMS ||
 	    max_tasks < 1 || max_tasks > WEAVE_CORE_MAX_TASKS ||
 	    strategy > DRM_WEAVE_STRATEGY_SEQUENTIAL ||

@@ -40,6 +40,8 @@ struct weave_template;
 struct weave_limits {
 	/** @num_queues: Hardware queues of the soft engine. */
 	u32 num_queues;
+	/** @num_engine_queues: Engine queues, for user engines. */
+	u32 num_engine_queues;
 	/** @max_streams: Slots per client. */
 	u32 max_streams;
 	/** @max_tasks: Default and largest slot threshold. */

@@ -15,6 +15,7 @@
 #include <linux/nospec.h>
 #include <linux/sched.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include <drm/drm_device.h>
@@ -32,6 +33,7 @@
 #include "weave_fence.h"
 #include "weave_graph.h"
 #include "weave_shader.h"
+#include "weave_uengine.h"
 #include "weave_resident.h"
 #include "weave_propagate.h"
 #include "weave_query.h"
@@ -53,8 +55,11 @@ struct weave_query {
 		    void *reply);
 };
 
-/* The largest reply struct any query may have, in bytes. */
-#define WEAVE_QUERY_REPLY_MAX	256
+/*
+ * The largest reply struct any query may have, in bytes; the reply is
+ * allocated for the call.
+ */
+#define WEAVE_QUERY_REPLY_MAX	1024
 
 /*
  * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
@@ -112,6 +117,7 @@ static int weave_query_device_info(struct weave_device *wdev,
 	info->max_shader_entries = WEAVE_MAX_SHADER_ENTRIES;
 	info->max_client_shaders = WEAVE_MAX_CLIENT_SHADERS;
 	info->max_client_shader_bytes = WEAVE_MAX_CLIENT_SHADER_BYTES;
+	info->num_engine_queues = wdev->limits.num_engine_queues;
 	return 0;
 }
 
@@ -182,6 +188,13 @@ static int weave_query_client_usage(struct weave_device *wdev,
 	return weave_client_usage(file->driver_priv, reply);
 }
 
+static int weave_query_engines(struct weave_device *wdev,
+			       struct drm_file *file, void *reply)
+{
+	weave_uengines_report(wdev, reply);
+	return 0;
+}
+
 /* Indexed by &enum drm_weave_query_type; a new query is one line here. */
 static const struct weave_query weave_queries[] = {
 	[DRM_WEAVE_QUERY_DEVICE_INFO] =
@@ -190,6 +203,8 @@ static const struct weave_query weave_queries[] = {
 		WEAVE_QUERY(drm_weave_memory_usage, weave_query_memory_usage),
 	[DRM_WEAVE_QUERY_CLIENT_USAGE] =
 		WEAVE_QUERY(drm_weave_client_usage, weave_query_client_usage),
+	[DRM_WEAVE_QUERY_ENGINES] =
+		WEAVE_QUERY(drm_weave_engines, weave_query_engines),
 };
 
 /*
@@ -227,8 +242,8 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_query *args = data;
 	void __user *ptr = u64_to_user_ptr(args->pointer);
-	u64 reply[WEAVE_QUERY_REPLY_MAX / sizeof(u64)] = {};
 	const struct weave_query *query;
+	void *reply;
 	u32 type = args->type;
 	u32 len;
 	int ret, idx;
@@ -249,16 +264,21 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 	if (!access_ok(ptr, args->size))
 		return -EFAULT;
 
-	if (!drm_dev_enter(drm, &idx))
+	reply = kzalloc(query->size, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	if (!drm_dev_enter(drm, &idx)) {
+		kfree(reply);
 		return -ENODEV;
+	}
 	ret = query->fill(to_weave_device(drm), file, reply);
 	drm_dev_exit(idx);
+	len = min(args->size, query->size);
+	if (!ret && copy_to_user(ptr, reply, len))
+		ret = -EFAULT;
+	kfree(reply);
 	if (ret)
 		return ret;
-
-	len = min(args->size, query->size);
-	if (copy_to_user(ptr, reply, len))
-		return -EFAULT;
 	if (args->size > len) {
 		ret = weave_clear_user(ptr + len, args->size - len);
 		if (ret)

@@ -212,6 +212,23 @@ weave_query_client_usage(int fd, struct drm_weave_client_usage *usage)
 }
 
 /**
+ * weave_query_engines() - Query %DRM_WEAVE_QUERY_ENGINES.
+ * @fd: A weave device file.
+ * @engines: Filled with the device's engine queues and their engines.
+ *
+ * Since libweave 1.8, for uAPI 1.13.
+ *
+ * Return: 0 on success, or a negative errno as for weave_query()
+ * (-EINVAL from an older kernel).
+ */
+static inline int weave_query_engines(int fd, struct drm_weave_engines *engines)
+{
+	uint32_t size = sizeof(*engines);
+
+	return weave_query(fd, DRM_WEAVE_QUERY_ENGINES, engines, &size);
+}
+
+/**
  * DOC: buffers
  *
  * Buffers are GEM objects named by a handle that is only meaningful in the
@@ -1601,6 +1618,25 @@ int weave_shader_create(int fd, const void *code, size_t size,
  * -EINVAL from a kernel before uAPI 1.13.
  */
 int weave_shader_destroy(int fd, uint32_t shader);
+
+/**
+ * weave_engine_attach() - Attach the caller as a user engine
+ * (%DRM_IOCTL_WEAVE_ENGINE_ATTACH).
+ * @fd: A weave device file.
+ * @queues: The engine queues to hold: bit i for engine queue i.
+ * @name: What the engine runs: 1 to 31 printable ASCII bytes.
+ * @engine_fd: Out: the engine's file; closing it detaches the engine.
+ * @generation: Out, if not NULL: the attachment's generation.
+ *
+ * Since libweave 1.8, for uAPI 1.13; see "DOC: user engines" in
+ * weave_drm.h.  Needs CAP_SYS_ADMIN.
+ *
+ * Return: 0 on success; -EINVAL for a NULL or too long @name; otherwise
+ * the errors of &struct drm_weave_engine_attach (-EINVAL also from a
+ * kernel before uAPI 1.13).
+ */
+int weave_engine_attach(int fd, uint64_t queues, const char *name,
+			int *engine_fd, uint32_t *generation);
 
 #if defined(__cplusplus)
 }

@@ -48,6 +48,7 @@ static const struct {
 	INFO(max_user_resident_bytes), INFO(max_resident_bytes),
 	INFO(max_shader_bytes), INFO(max_shader_entries),
 	INFO(max_client_shaders), INFO(max_client_shader_bytes),
+	INFO(num_engine_queues),
 };
 
 struct key {

@@ -75,6 +75,7 @@ extern "C" {
 #define DRM_WEAVE_COMPLETIONS		0x13
 #define DRM_WEAVE_SHADER_CREATE		0x14
 #define DRM_WEAVE_SHADER_DESTROY	0x15
+#define DRM_WEAVE_ENGINE_ATTACH		0x16
 
 #define DRM_IOCTL_WEAVE_QUERY \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_QUERY, struct drm_weave_query)
@@ -133,6 +134,9 @@ extern "C" {
 #define DRM_IOCTL_WEAVE_SHADER_DESTROY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_WEAVE_SHADER_DESTROY, \
 		struct drm_weave_shader_destroy)
+#define DRM_IOCTL_WEAVE_ENGINE_ATTACH \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_WEAVE_ENGINE_ATTACH, \
+		 struct drm_weave_engine_attach)
 
 /**
  * enum drm_weave_query_type - What %DRM_IOCTL_WEAVE_QUERY reports.
@@ -155,6 +159,13 @@ enum drm_weave_query_type {
 	 * file (client), as &struct drm_weave_client_usage.
 	 */
 	DRM_WEAVE_QUERY_CLIENT_USAGE = 2,
+
+	/**
+	 * @DRM_WEAVE_QUERY_ENGINES: The device's engine queues and the user
+	 * engines attached to them, as &struct drm_weave_engines (uAPI
+	 * 1.13).
+	 */
+	DRM_WEAVE_QUERY_ENGINES = 3,
 };
 
 /**
@@ -429,6 +440,16 @@ struct drm_weave_device_info {
 	 * file may hold together (uAPI 1.13).
 	 */
 	__u64 max_client_shader_bytes;
+
+	/**
+	 * @num_engine_queues: The device's engine queues, for user engines
+	 * to attach to (uAPI 1.13; see "DOC: user engines").  Set by the
+	 * module parameter num_engine_queues.
+	 */
+	__u32 num_engine_queues;
+
+	/** @pad3: Reserved, zero. */
+	__u32 pad3;
 };
 
 /**
@@ -2619,6 +2640,117 @@ struct drm_weave_shader_destroy {
 	__u32 shader;
 	/** @pad: Must be zero. */
 	__u32 pad;
+};
+
+/**
+ * DOC: user engines
+ *
+ * Besides the soft engine's hardware queues, a device has
+ * num_engine_queues engine queues (see &struct drm_weave_device_info), on
+ * which a user engine runs the clients' own kernels: a privileged process
+ * (weave-engine) that attaches to one or more of them with
+ * %DRM_IOCTL_WEAVE_ENGINE_ATTACH and drives a device of its own, such as
+ * a Vulkan device.
+ *
+ * Attaching needs CAP_SYS_ADMIN (the DRM core's root-only ioctls): an
+ * engine reaches the buffers of every client whose work it runs, as a
+ * ublk server with zero copy or a VDUSE daemon does.  It returns a file
+ * of its own, the engine's file: the engine holds its queues as long as
+ * that file is open, and closing it (also by the process's exit or
+ * death) detaches it.  A queue has one engine at most.  Each attachment
+ * gets a new generation number, which %DRM_WEAVE_QUERY_ENGINES reports
+ * with the engine's name, so that a client can tell which queues have an
+ * engine, what it runs, and whether it was replaced.
+ *
+ * The engine's file holds a reference to the device: an engine attached
+ * to a device that is unplugged keeps its file until it closes it, and
+ * the module cannot be unloaded while one is open.
+ *
+ * uAPI 1.13 makes the attachment and its report; the protocol by which
+ * an engine takes jobs and answers for them comes with a later version.
+ */
+
+/** DRM_WEAVE_ENGINE_NAME_SIZE - Bytes of an engine's name field. */
+#define DRM_WEAVE_ENGINE_NAME_SIZE	32
+
+/**
+ * struct drm_weave_engine_attach - Argument of
+ * %DRM_IOCTL_WEAVE_ENGINE_ATTACH.
+ *
+ * Attaches the caller as the user engine of the engine queues in @queues
+ * and returns the engine's file; see "DOC: user engines".
+ *
+ * Errors:
+ *
+ * - -EACCES: the caller lacks CAP_SYS_ADMIN.
+ * - -EINVAL: @flags or @pad is not zero; @queues is zero or names a queue
+ *   at or past num_engine_queues; @name is empty, not NUL-terminated, has
+ *   a byte that is not printable ASCII, or bytes after its NUL that are
+ *   not zero.
+ * - -EBUSY: a queue of @queues has an engine already.  Nothing was
+ *   attached.
+ * - -EMFILE, -ENFILE: no file descriptor for the engine's file.
+ * - -ENOMEM: out of memory.
+ * - -ENODEV: the device is unplugged.
+ */
+struct drm_weave_engine_attach {
+	/** @queues: Bit i: engine queue i. */
+	__u64 queues;
+	/**
+	 * @name: What the engine runs, for people and tools: 1 to 31
+	 * printable ASCII bytes, then a NUL, then zeroes (for example
+	 * "vulkan:llvmpipe (LLVM 15.0.6)").
+	 */
+	char name[DRM_WEAVE_ENGINE_NAME_SIZE];
+	/** @flags: Must be zero. */
+	__u32 flags;
+	/** @fd: Out: the engine's file, close-on-exec. */
+	__s32 fd;
+	/** @generation: Out: the attachment's generation, never zero. */
+	__u32 generation;
+	/** @pad: Must be zero. */
+	__u32 pad;
+};
+
+/**
+ * DRM_WEAVE_ENGINE_ATTACHED - &drm_weave_engine_queue.flags: the queue
+ * has an engine.
+ */
+#define DRM_WEAVE_ENGINE_ATTACHED	0x00000001u
+
+/**
+ * DRM_WEAVE_MAX_ENGINE_QUEUES - The most engine queues a device has.
+ */
+#define DRM_WEAVE_MAX_ENGINE_QUEUES	16
+
+/**
+ * struct drm_weave_engine_queue - One engine queue, in &struct
+ * drm_weave_engines.
+ */
+struct drm_weave_engine_queue {
+	/** @flags: %DRM_WEAVE_ENGINE_ATTACHED, or zero. */
+	__u32 flags;
+	/**
+	 * @generation: The generation of its engine, or of its last one if
+	 * it has none now; zero if it never had one.
+	 */
+	__u32 generation;
+	/** @name: Its engine's name, or its last one's; zeroes if none. */
+	char name[DRM_WEAVE_ENGINE_NAME_SIZE];
+};
+
+/**
+ * struct drm_weave_engines - Reply to %DRM_WEAVE_QUERY_ENGINES.
+ *
+ * A snapshot: an engine may attach or detach right after.
+ */
+struct drm_weave_engines {
+	/** @num_engine_queues: Entries of @queues in use. */
+	__u32 num_engine_queues;
+	/** @pad: Reserved, zero. */
+	__u32 pad;
+	/** @queues: Engine queue i is entry i; the rest are zero. */
+	struct drm_weave_engine_queue queues[DRM_WEAVE_MAX_ENGINE_QUEUES];
 };
 
 #if defined(__cplusplus)

@@ -131,7 +131,8 @@ static void check_query(struct fz_ctx *c, int ret)
 
 		memcpy(&u, p, sizeof(u));
 		if (u.kernel_bytes != u.ring_bytes + u.job_bytes +
-		    u.gate_bytes + u.arena_bytes + u.alone_bytes)
+		    u.gate_bytes + u.arena_bytes + u.alone_bytes +
+		    u.shared_ring_bytes + u.shader_bytes)
 			fz_fail(c, "client usage: kernel_bytes %llu is not the sum of its parts",
 				(unsigned long long)u.kernel_bytes);
 		if (u.queued_tasks > u.pending_tasks)

@@ -525,7 +525,7 @@ TEST_F(query, unknown_type)
 	uint32_t size = sizeof(info);
 
 	ASSERT_EQ(-EINVAL, weave_query(self->fd,
-				       DRM_WEAVE_QUERY_CLIENT_USAGE + 1,
+				       DRM_WEAVE_QUERY_ENGINES + 1,
 				       &info, &size));
 }
 
