@@ -39,14 +39,18 @@ int weave_eng_bo_enomem(int err)
  *	memory"); the caller holds a reference.
  *
  * Counts only: the caller then makes the pages resident, or has the shmem
- * helper do it.  The charge lasts until the buffer is freed
+ * helper do it, and says how that went with weave_eng_bo_charge_settle().
+ * Until a call has made them resident the charge is pending: if every
+ * call that relied on it fails, the last one gives it back.  Once one
+ * has, it lasts until the buffer is freed
  * (weave_eng_bo_uncharge_resident()).  An imported buffer is never
  * charged.
  *
  * Context: Process context; may sleep.  The caller may hold the mmap
  * lock, the buffer's reservation lock or &weave_bo.pin_lock.
- * Return: 0; -EDQUOT or -ENOMEM past a limit of
- * weave_eng_resident_charge(), with nothing charged.
+ * Return: 0, and the caller must then call weave_eng_bo_charge_settle();
+ * -EDQUOT or -ENOMEM past a limit of weave_eng_resident_charge(), with
+ * nothing charged and nothing to settle.
  */
 int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
 				 struct weave_res_user *ru)
@@ -54,19 +58,57 @@ int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
 	struct weave_bo *bo = to_weave_bo(obj);
 	int ret = 0;
 
-	/* Pairs with the release below: a charge seen is a charge made. */
-	if (obj->import_attach || smp_load_acquire(&bo->resident_user))
+	/* Pairs with the release in settle: a settled charge stays. */
+	if (obj->import_attach || smp_load_acquire(&bo->resident_settled))
 		return 0;
 	mutex_lock(&bo->charge_lock);
-	if (!bo->resident_user) {
-		ret = weave_eng_resident_charge(ru, obj->size);
-		if (!ret) {
-			/* Pairs with the acquire above. */
-			smp_store_release(&bo->resident_user, ru);
+	if (!bo->resident_settled) {
+		if (!bo->resident_user) {
+			ret = weave_eng_resident_charge(ru, obj->size);
+			if (!ret)
+				bo->resident_user = ru;
 		}
+		if (!ret)
+			bo->charge_pending++;
 	}
 	mutex_unlock(&bo->charge_lock);
 	return ret;
+}
+
+/**
+ * weave_eng_bo_charge_settle() - Say whether the call that charged a
+ * buffer made its pages resident.
+ * @obj: The buffer weave_eng_bo_charge_resident() returned 0 for.
+ * @ret: 0 if the call made the pages resident, else its error.
+ *
+ * A success settles the charge for the buffer's life.  A failure (the
+ * shmem helper could not allocate the pages, a signal) of the last call
+ * that relied on a charge no call has settled gives the charge back:
+ * nothing was made resident.
+ *
+ * Context: Process context; may sleep.  The locks the caller held for
+ * weave_eng_bo_charge_resident(), or fewer.
+ */
+void weave_eng_bo_charge_settle(struct drm_gem_object *obj, int ret)
+{
+	struct weave_bo *bo = to_weave_bo(obj);
+
+	/* Settled, it stays so: the caller's charge was not pending. */
+	if (obj->import_attach || smp_load_acquire(&bo->resident_settled))
+		return;
+	mutex_lock(&bo->charge_lock);
+	if (!bo->resident_settled && !WARN_ON_ONCE(!bo->charge_pending)) {
+		bo->charge_pending--;
+		if (!ret) {
+			/* Pairs with the acquires above. */
+			smp_store_release(&bo->resident_settled, true);
+		} else if (!bo->charge_pending) {
+			weave_eng_resident_uncharge(bo->resident_user,
+						    obj->size);
+			bo->resident_user = NULL;
+		}
+	}
+	mutex_unlock(&bo->charge_lock);
 }
 
 /**
@@ -79,6 +121,8 @@ void weave_eng_bo_uncharge_resident(struct drm_gem_object *obj)
 {
 	struct weave_bo *bo = to_weave_bo(obj);
 
+	/* Each caller of the charge holds a reference: none is pending. */
+	WARN_ON_ONCE(bo->charge_pending);
 	if (bo->resident_user)
 		weave_eng_resident_uncharge(bo->resident_user, obj->size);
 }
@@ -91,8 +135,10 @@ void weave_eng_bo_uncharge_resident(struct drm_gem_object *obj)
  *
  * The first use charges the buffer to @ru unless it is already
  * (weave_eng_bo_charge_resident()), then allocates the pages that are
- * missing, charged to the caller's memory cgroup, and pins them.  Each
- * call is undone by one weave_eng_bo_unpin().
+ * missing, charged to the caller's memory cgroup, and pins them; if that
+ * fails, a charge this call made is given back
+ * (weave_eng_bo_charge_settle()).  Each call is undone by one
+ * weave_eng_bo_unpin().
  *
  * Context: Process context; may sleep.  The caller may hold its client's
  * mutex, and no reservation lock.
@@ -111,8 +157,11 @@ int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_res_user *ru)
 	ret = 0;
 	if (!atomic_inc_not_zero(&bo->pins)) {
 		ret = weave_eng_bo_charge_resident(obj, ru);
-		if (!ret)
-			ret = weave_eng_bo_enomem(weave_compat_shmem_pin(&bo->base));
+		if (!ret) {
+			ret = weave_compat_shmem_pin(&bo->base);
+			ret = weave_eng_bo_enomem(ret);
+			weave_eng_bo_charge_settle(obj, ret);
+		}
 		if (!ret)
 			atomic_set(&bo->pins, 1);
 	}

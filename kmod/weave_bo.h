@@ -81,9 +81,24 @@ struct weave_bo {
 	 * @resident_user: The user charged its size from the first call that
 	 * made its pages resident until it is freed, a reference; NULL
 	 * before, and always for an imported buffer (see "DOC: resident
-	 * memory").  Set once, under @charge_lock.
+	 * memory").  Set under @charge_lock by the first call that is to
+	 * make them resident, and cleared again if every such call failed
+	 * before one succeeded (@charge_pending).
 	 */
 	struct weave_res_user *resident_user;
+
+	/**
+	 * @charge_pending: The calls that rely on the charge of
+	 * @resident_user and have not said yet whether they made the pages
+	 * resident (weave_eng_bo_charge_settle()); under @charge_lock.
+	 */
+	unsigned int charge_pending;
+
+	/**
+	 * @resident_settled: A call made the pages resident: the charge
+	 * stays until the buffer is freed.  Set once, under @charge_lock.
+	 */
+	bool resident_settled;
 
 	/**
 	 * @quota: The quota it is charged to, a reference; set when it gets
@@ -111,6 +126,7 @@ static inline struct weave_bo *to_weave_bo(struct drm_gem_object *obj)
 
 int weave_eng_bo_charge_resident(struct drm_gem_object *obj,
 				 struct weave_res_user *ru);
+void weave_eng_bo_charge_settle(struct drm_gem_object *obj, int ret);
 void weave_eng_bo_uncharge_resident(struct drm_gem_object *obj);
 int weave_eng_bo_pin(struct drm_gem_object *obj, struct weave_res_user *ru);
 void weave_eng_bo_pin_get(struct drm_gem_object *obj);

@@ -115,7 +115,8 @@
  *    weave_job_release_lock, or with no weave lock held (GEM close, a job
  *    freed on the scheduler thread or a workqueue).
  * 6. &weave_bo.charge_lock, a buffer's mutex that serialises the charge
- *    of its resident bytes (weave_eng_bo_charge_resident(); "DOC:
+ *    of its resident bytes and its give-back if nothing was made resident
+ *    (weave_eng_bo_charge_resident(), weave_eng_bo_charge_settle(); "DOC:
  *    resident memory").  It is taken inside &weave_bo.pin_lock, inside
  *    the mmap lock (mmap()), and inside the reservation lock where the
  *    DRM core holds it around a dma-buf importer's pin or vmap (since

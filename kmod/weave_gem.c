@@ -204,14 +204,17 @@ enum drm_gem_object_status weave_gem_status(struct drm_gem_object *obj)
 /*
  * The charge of a buffer's resident bytes to the user of the calling
  * process, before its mapping or a dma-buf importer makes its pages
- * resident (see "DOC: resident memory").
+ * resident (see "DOC: resident memory").  Once it returns 0, the caller
+ * says with weave_eng_bo_charge_settle() whether they were.
  */
 static int weave_gem_charge_resident(struct drm_gem_object *obj)
 {
+	struct weave_bo *bo = to_weave_bo(obj);
 	struct weave_res_user *ru;
 	int ret;
 
-	if (obj->import_attach || READ_ONCE(to_weave_bo(obj)->resident_user))
+	/* Pairs with the release of weave_eng_bo_charge_settle(). */
+	if (obj->import_attach || smp_load_acquire(&bo->resident_settled))
 		return 0;
 	ru = weave_eng_resident_user_get(current_uid());
 	if (IS_ERR(ru))
@@ -233,7 +236,9 @@ static int weave_gem_mmap(struct drm_gem_object *obj,
 	ret = weave_gem_charge_resident(obj);
 	if (ret)
 		return ret;
-	return drm_gem_shmem_object_mmap(obj, vma);
+	ret = drm_gem_shmem_object_mmap(obj, vma);
+	weave_eng_bo_charge_settle(obj, ret);
+	return ret;
 }
 
 /*
@@ -275,14 +280,22 @@ static int weave_gem_pin(struct drm_gem_object *obj)
 {
 	int ret = weave_gem_charge_resident(obj);
 
-	return ret ?: drm_gem_shmem_object_pin(obj);
+	if (ret)
+		return ret;
+	ret = drm_gem_shmem_object_pin(obj);
+	weave_eng_bo_charge_settle(obj, ret);
+	return ret;
 }
 
 static int weave_gem_vmap(struct drm_gem_object *obj, struct iosys_map *map)
 {
 	int ret = weave_gem_charge_resident(obj);
 
-	return ret ?: drm_gem_shmem_object_vmap(obj, map);
+	if (ret)
+		return ret;
+	ret = drm_gem_shmem_object_vmap(obj, map);
+	weave_eng_bo_charge_settle(obj, ret);
+	return ret;
 }
 
 static const struct vm_operations_struct weave_gem_vm_ops = {

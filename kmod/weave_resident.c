@@ -36,9 +36,12 @@
  *   first pin of weave's (an enqueue or replay of a task that binds it, a
  *   READ), the first mapping of it (the shmem helper populates every page
  *   at mmap()), or the first pin or vmap of it by a dma-buf importer.  A
- *   page that swap took since stays counted: the bound holds whether or
- *   not there is swap.  An imported buffer's pages are its exporter's,
- *   and are not counted here.
+ *   call that charged the buffer and then fails to make its pages
+ *   resident (shmem cannot allocate them, a signal) gives the charge
+ *   back, unless another call has made them resident meanwhile
+ *   (weave_eng_bo_charge_settle()).  A page that swap took since stays
+ *   counted: the bound holds whether or not there is swap.  An imported
+ *   buffer's pages are its exporter's, and are not counted here.
  * - Who pays.  A user, by uid: for weave's pins the user that opened the
  *   file whose call pins (a ring's polling thread pins for its file), for
  *   a mapping or an importer's pin the user of the process that maps or

@@ -395,7 +395,8 @@ struct drm_weave_device_info {
 	 * limit).  A buffer is charged its whole size, once, from the first
 	 * call that makes its pages resident until it is freed: the first
 	 * enqueue or replay of a task that binds it, READ, mmap() of it, or
-	 * a dma-buf importer's attachment or vmap.  A file's calls charge
+	 * a dma-buf importer's attachment or vmap; a call that fails to
+	 * make them resident charges nothing.  A file's calls charge
 	 * the user who opened it; mmap() and an importer charge the user of
 	 * the calling process.  The call that would go past this fails with
 	 * -EDQUOT and does nothing: an enqueue or replay queues nothing, an
