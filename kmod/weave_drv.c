@@ -92,8 +92,9 @@
  *    the atomic updates of ring headers.
  * 3. weave_job_release_lock, the mutex over the completed jobs whose
  *    buffers are to be let go of ("DOC: job release"), taken with no
- *    weave lock held (the release work, drains of BO_CREATE, import and
- *    handle close) or tried under the client's mutex (an eager push).
+ *    weave lock held (the release work, drains of BO_CREATE, import,
+ *    ENQUEUE between its tries, and handle close) or tried under the
+ *    client's mutex (an eager push).
  * 4. &weave_bo.pin_lock, a buffer's mutex that serialises its first pin
  *    and its last unpin (weave_eng_bo_pin(), weave_eng_bo_unpin(); "DOC: buffer
  *    objects").  ENQUEUE's and REPLAY's pin steps and a tracking record

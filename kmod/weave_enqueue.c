@@ -26,6 +26,7 @@
 #include "weave_fence.h"
 #include "weave_flush.h"
 #include "weave_graph.h"
+#include "weave_job_release.h"
 #include "weave_staging.h"
 #include "weave_submit.h"
 #include "weave_trace.h"
@@ -200,13 +201,22 @@ static int weave_enqueue_tries(struct drm_device *drm, struct drm_file *file,
 {
 	struct weave_client *c = file->driver_priv;
 	struct weave_room room = {};
-	bool unservable = false;
+	bool unservable = false, drained = false;
 	u32 tries = 0;
 	int ret;
 
 	for (;;) {
 		ret = weave_enqueue_try(drm, file, args, &room, out, fence);
-		if (ret == -EAGAIN && room.full) {
+		if (room.resident && !drained) {
+			/*
+			 * Completed jobs may still hold buffers, charged until
+			 * freed: let go of them, then one more try.
+			 */
+			weave_eng_job_release_drain();
+			drained = true;
+			room.resident = false;
+			ret = 0;
+		} else if (ret == -EAGAIN && room.full) {
 			u32 ms = c->wdev->limits.job_timeout_ms;
 
 			ret = weave_eng_staging_wait(c->ectx, room.slot,
@@ -263,7 +273,10 @@ static bool weave_enqueue_valid(const struct drm_weave_enqueue *args)
  * that stops, having undone all it did, to wait for room in the staging
  * arena or for user pages, waits with neither held, then the call tries
  * again.  User memory that cannot be faulted in fails the call with
- * -EFAULT; a signal ends it with -ERESTARTSYS between tries.
+ * -EFAULT; a signal ends it with -ERESTARTSYS between tries.  A try whose
+ * pin step is refused past a limit of resident bytes (or for memory) is
+ * tried once more, after the completed jobs have let go of their
+ * buffers (weave_eng_job_release_drain(), "DOC: job release").
  *
  * With %DRM_WEAVE_ENQUEUE_FLUSH, what the out-syncs need is resolved and
  * allocated first, then the try that queues the tasks also flushes the

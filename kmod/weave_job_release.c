@@ -53,7 +53,10 @@
  * - So a caller that has seen a job completed, then takes the mutex, finds
  *   the job's buffers let go, by itself or by whoever held the mutex
  *   before: BO_CREATE and PRIME import drain the list before they refuse
- *   a handle with -EDQUOT, and closing a handle drains it, so that the
+ *   a handle with -EDQUOT, ENQUEUE drains it and tries again once before
+ *   it refuses a pin past a limit of resident bytes (the buffers of
+ *   completed jobs, closed by their clients, are charged until the
+ *   release frees them), and closing a handle drains it, so that the
  *   handle's reference is then the last and frees the buffer, and its
  *   quota, at once.  (Not only for a pinned buffer: the release unpins
  *   a buffer before it drops its reference.)  No wait is involved but

@@ -474,7 +474,8 @@ static int weave_submit_record(struct weave_client *c,
  * @rec: NULL, or for an ENQUEUE of a stream that records its window
  *	(the caller decides), where its launches go instead of the queue
  *	(see "DOC: graph capture").
- * @room: For an ENQUEUE, where a full staging arena is told; NULL for a
+ * @room: For an ENQUEUE, where a full staging arena, or a pin step
+ *	refused past a limit of resident bytes, is told; NULL for a
  *	recording, which stages nothing.
  *
  * See "DOC: enqueue".
@@ -522,8 +523,11 @@ int weave_submit_from(struct weave_client *c, struct drm_file *file,
 					  &count, fences, &nf, &slot);
 	if (!ret && !recorded)
 		weave_enqueue_refuse_writes(entries, count, record);
-	if (!ret && count && !record)
+	if (!ret && count && !record) {
 		ret = weave_entries_pin(c, entries, count, false);
+		if (room)
+			room->resident = ret == -EDQUOT || ret == -ENOMEM;
+	}
 	if (!ret && count)
 		ret = weave_enqueue_in_fences(file, args, fences, &nf);
 	if (!ret && nf) {

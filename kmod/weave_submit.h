@@ -26,10 +26,14 @@ struct weave_entry;
  * @slot: The slot whose arena is full.
  * @seen: Its weave_eng_staging_reclaimed() once the call let go of its own
  *	slices.
+ * @resident: Set if the call's pin step failed with -EDQUOT or -ENOMEM: a
+ *	limit of resident bytes, or memory, which completed jobs that still
+ *	hold buffers may be keeping.
  */
 struct weave_room {
 	bool full;
 	bool last;
+	bool resident;
 	u32 slot;
 	u64 seen;
 };

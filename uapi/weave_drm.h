@@ -1100,6 +1100,13 @@ struct drm_weave_sync {
  *   "DOC: failure memory", is charged to it, and so are the pages of the
  *   buffers the tasks bind that this call makes resident, see
  *   &struct drm_weave_bo_create); nothing was queued.
+ * - -EDQUOT, -ENOMEM: The buffers the tasks bind that this call would
+ *   make resident first would take the file's user past
+ *   max_user_resident_bytes (-EDQUOT), or all users past
+ *   max_resident_bytes (-ENOMEM; uAPI 1.12, see &struct
+ *   drm_weave_device_info); nothing was queued.  The buffers of jobs that
+ *   completed before the call, whose handles were closed, no longer count
+ *   by then: the call lets go of them before it refuses.
  *
  * With %DRM_WEAVE_ENQUEUE_FLUSH, see "DOC: enqueue with flush" for what
  * the flag adds and the errors that come with it.

@@ -493,6 +493,115 @@ static void run_child(struct __test_metadata *_metadata, struct report *r,
 }
 
 /*
+ * A child as @uid, at its limit of resident bytes with two buffers, @bo
+ * bytes and 1 MiB, each filled by a job of its own and closed while it
+ * runs; once it has waited for them, one ENQUEUE of another file binds
+ * two new buffers of the same sizes, at once, @rounds times.  The first
+ * job runs behind a DELAY, on the engine's worker, which then lets go of
+ * the big buffer (its unpin and free take a while) while the second job
+ * completes: the wait returns with that job's release still to come.
+ */
+static int reenqueue_as(struct report *r, uid_t uid, uint64_t bo,
+			unsigned int rounds)
+{
+	uint64_t sizes[2] = { bo, MIB }, size;
+	uint32_t stream[2] = { 0, 0 }, h[2][2];
+	struct weave_test_batch b;
+	int fd[2], i, j, ret;
+	unsigned int round;
+
+	CHILD_CHECK(r, !become(uid), "setresuid: %d", errno);
+	for (i = 0; i < 2; i++) {
+		fd[i] = weave_device_open(0);
+		CHILD_CHECK(r, fd[i] >= 0, "open: %d", fd[i]);
+		CHILD_CHECK(r, !weave_stream_create(fd[i], 0, &stream[i]),
+			    "stream");
+	}
+	for (round = 0; round < rounds; round++) {
+		/* In both files: the one not pinning holds them uncharged. */
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 2; j++) {
+				size = sizes[j];
+				CHILD_CHECK(r, !weave_bo_create(fd[i], &size, 0,
+								&h[i][j]),
+					    "BO_CREATE");
+			}
+		for (j = 0; j < 2; j++) {
+			weave_test_batch_init(&b);
+			if (!j)
+				weave_test_delay(&b, 1);
+			weave_test_fill_task(&b, h[0][j], 0, sizes[j], j + 1);
+			ret = weave_test_submit(fd[0], stream[0], &b);
+			CHILD_CHECK(r, !ret, "ENQUEUE %d: %d", j, ret);
+			CHILD_CHECK(r, !weave_flush(fd[0], stream[0], NULL),
+				    "FLUSH");
+		}
+		CHILD_CHECK(r, user_bytes(fd[0]) == (long long)(bo + MIB),
+			    "pinned: %lld", user_bytes(fd[0]));
+		for (j = 0; j < 2; j++)
+			CHILD_CHECK(r, !weave_bo_close(fd[0], h[0][j]),
+				    "GEM_CLOSE");
+		CHILD_CHECK(r, !weave_wait(fd[0], stream[0],
+					   weave_timeout_ns(WEAVE_TEST_WAIT_NS)),
+			    "WAIT");
+
+		weave_test_batch_init(&b);
+		for (j = 0; j < 2; j++)
+			weave_test_fill_task(&b, h[1][j], 0, sizes[j], j + 3);
+		ret = weave_test_submit(fd[1], stream[1], &b);
+		if (ret) {
+			r->err = -ret;
+			r->user_resident = user_bytes(fd[1]);
+			return 0;
+		}
+		CHILD_CHECK(r, !weave_flush(fd[1], stream[1], NULL), "FLUSH");
+		CHILD_CHECK(r, !weave_wait(fd[1], stream[1],
+					   weave_timeout_ns(WEAVE_TEST_WAIT_NS)),
+			    "WAIT");
+		CHILD_CHECK(r, user_bytes(fd[1]) == (long long)(bo + MIB),
+			    "pinned again: %lld", user_bytes(fd[1]));
+		for (j = 0; j < 2; j++)
+			CHILD_CHECK(r, !weave_bo_close(fd[1], h[1][j]),
+				    "GEM_CLOSE");
+		/* Waited for, then closed: freed at once. */
+		CHILD_CHECK(r, user_bytes(fd[1]) == 0, "freed: %lld",
+			    user_bytes(fd[1]));
+	}
+	return 0;
+}
+
+/*
+ * A client at its user's limit of resident bytes that waits for its work
+ * (whose buffers it closed while it ran) and at once enqueues new work
+ * needing the same bytes is not refused: ENQUEUE lets the completed jobs
+ * go of their buffers before it refuses a pin past the limit.
+ */
+TEST_F_TIMEOUT(resident, completed_work_makes_room_at_once, 600)
+{
+	uint64_t bo = 32 * MIB;
+	int status = 0;
+	pid_t pid;
+
+	if (bo > self->info.max_bo_size)
+		bo = self->info.max_bo_size;
+	ASSERT_EQ(0, write_param("max_user_resident_bytes", bo + MIB));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(reenqueue_as(self->r, UID_A, bo, 3));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status) {
+		TH_LOG("failed at line %d: %s", self->r->line, self->r->msg);
+	}
+	ASSERT_EQ(0, self->r->err) {
+		TH_LOG("the ENQUEUE after the wait was refused: %s, %llu bytes still charged",
+		       strerror(self->r->err),
+		       (unsigned long long)self->r->user_resident);
+	}
+	ASSERT_FALSE(user_listed(_metadata, self->fd, UID_A));
+}
+
+/*
  * A mapping makes every page of its buffer resident (the helper populates
  * them at mmap()): the buffer is charged once, however many mappings and
  * forks share it, until it is freed; past the user's limit mmap() fails
