@@ -415,24 +415,32 @@ lint: module lib
 # --- syzkaller descriptions of the uAPI (tools/syz) --------------------------
 # syz-consts regenerates their const file from uapi/weave_drm.h (after a
 # uAPI change; make lint fails until it is done); syz-check compiles them
-# with the syzkaller tree SYZKALLER=DIR, as make lint does.
+# with the syzkaller tree SYZKALLER=DIR, as make lint does.  Both
+# syz-check and syz check the tree first (scripts/syz-tree.sh: its
+# revision named, its modules vendored, Go 1.22), before anything is
+# built or booted.
 .PHONY: syz-consts syz-check syz
 syz-consts:
 	scripts/syz-consts.py --out tools/syz/dev_weave.txt.const
 
 syz-check:
 	@test -n "$(SYZKALLER)" || { echo "make syz-check: set SYZKALLER=DIR" >&2; exit 1; }
+	scripts/syz-tree.sh $(SYZKALLER)
 	scripts/syz-check.sh $(SYZKALLER) $(BUILD)/syz
 	scripts/syz-check.sh --self-test $(SYZKALLER) $(BUILD)/syz
 
 # A syzkaller campaign on weave's node (needs the network once, for sshd's
 # packages): builds syzkaller SYZKALLER=DIR with the descriptions, the
 # KCOV debug kernel and weave.ko for it, fuzzes for HOURS under TCG, and
-# prints executions, coverage of kmod/ and crashes.
-# Documentation/weave-reliability.rst says more.
+# prints executions, coverage of kmod/ and crashes; fails unless it
+# fuzzed for HOURS, made executions and fetched coverage of weave.ko
+# (scripts/syz-fuzzed.py).  Documentation/weave-reliability.rst says
+# more, and how to make the tree.
 HOURS	?= 2
-syz: | $(CACHE)/kernels.mk
+syz:
 	@test -n "$(SYZKALLER)" || { echo "make syz: set SYZKALLER=DIR" >&2; exit 1; }
+	scripts/syz-tree.sh $(SYZKALLER)
+	@test -f $(CACHE)/kernels.mk || scripts/setup.sh $(CACHE)
 	scripts/syz-build.sh $(SYZKALLER)
 	scripts/syz-run.sh $(CACHE) $(SYZKALLER) $(HOURS) $(BUILD)/syz/campaign
 

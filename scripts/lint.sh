@@ -8,7 +8,9 @@
 # and version script, the manual pages (mandoc -Tlint, one per function),
 # the layering of kmod/ (scripts/layers.py), the KCOV coverage measure
 # (scripts/kcov-lines.py --self-test), the syzkaller descriptions
-# (scripts/syz-consts.py, scripts/syz-check.sh), and for each kernel a full
+# (scripts/syz-consts.py, scripts/syz-check.sh), the checks of make syz's
+# tree and campaign (scripts/syz-tree.sh and scripts/syz-fuzzed.py
+# --self-test), and for each kernel a full
 # W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
@@ -48,6 +50,10 @@ scripts/layers.py --self-test > "$tmp" 2>&1
 result "the layer check names a planted upward call and an overlong function" $? "$tmp"
 timeout 300 scripts/kcov-lines.py --self-test > "$tmp" 2>&1
 result "kcov-lines.py maps planted KCOV PCs of both conventions to their functions" $? "$tmp"
+scripts/syz-tree.sh --self-test > "$tmp" 2>&1
+result "the syzkaller tree check fails a tree without .commit, without vendor/ or without Go 1.22, and passes a good one" $? "$tmp"
+scripts/syz-fuzzed.py --self-test > "$tmp" 2>&1
+result "make syz fails a campaign whose manager stopped (FATAL, early), made no executions or fetched no coverage of weave.ko, and passes one that fuzzed" $? "$tmp"
 
 # The syzkaller descriptions of the uAPI (tools/syz): their const file is
 # what the header makes now, and they name every constant of it; where a

@@ -8,16 +8,17 @@
 # tables from every description (make descriptions) and builds the
 # manager, the executor and the tools `make syz` uses (syz-execprog,
 # syz-prog2c, syz-cover, syz-symbolize), all offline: the tree must vendor
-# its modules (syzkaller of January 2025, before 7b4377ad9; Go 1.22).
+# its modules (syzkaller of January 2025, before 7b4377ad9; Go 1.22) and
+# name its revision, which scripts/syz-tree.sh checks first.
 #
 # Usage: scripts/syz-build.sh SYZKALLER_DIR
 set -eu
 syz=$(readlink -f "${1:?usage: syz-build.sh SYZKALLER_DIR}")
 top=$(cd "$(dirname "$0")/.." && pwd)
-go=${GO:-$(command -v go || echo /usr/lib/go-1.22/bin/go)}
-[ -x "$go" ] || { echo "syz-build: no Go toolchain (GO=$go)" >&2; exit 1; }
-[ -f "$syz/syz-manager/manager.go" ] && [ -d "$syz/vendor" ] ||
-	{ echo "syz-build: $syz is no syzkaller tree with vendor/" >&2; exit 1; }
+env=$("$top/scripts/syz-tree.sh" --env "$syz")
+eval "$env"
+go=$SYZ_GO
+rev=$SYZ_REV
 
 for f in dev_weave.txt dev_weave.txt.const; do
 	cmp -s "$top/tools/syz/$f" "$syz/sys/linux/$f" ||
@@ -29,9 +30,10 @@ cp "$top"/tools/syz/seeds/weave_* "$syz/sys/linux/test/"
 
 PATH=$(dirname "$go"):$PATH
 export PATH GOFLAGS=-mod=vendor GOTOOLCHAIN=local GOPROXY=off GOTELEMETRY=off
-# The tree has no .git: syzkaller's Makefile names the revision from it
-# (and git complains, so the output goes to a log).
-rev=$(cat "$syz/.commit" 2>/dev/null || echo unknown)
+# The revision goes to syzkaller's Makefile, which would take it from
+# git (and git complains where the tree has no .git, so the output goes
+# to a log): without it the build is "unknown", which syz-manager
+# refuses to run.
 log=$syz/weave-build.log
 echo "syz-build: building syzkaller in $syz (a few minutes; log $log)"
 {

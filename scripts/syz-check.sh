@@ -6,8 +6,9 @@
 # directory (once per tree, again when the tree changes), puts the
 # descriptions, their const file and tools/syz/check.go into that copy,
 # and runs the check there (see check.go for what it rejects).  The tree
-# must vendor its modules (syzkaller of January 2025, before 7b4377ad9):
-# nothing is downloaded.
+# must vendor its modules (syzkaller of January 2025, before 7b4377ad9)
+# and name its revision, as scripts/syz-tree.sh checks: nothing is
+# downloaded.
 #
 # --self-test plants four errors, one at a time, in a copy of the
 # descriptions (a syntax error, an unknown type, a missing const, a
@@ -27,10 +28,10 @@ syz=$(readlink -f "$1")
 scratch=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 txt=$top/tools/syz/dev_weave.txt
-go=${GO:-$(command -v go || echo /usr/lib/go-1.22/bin/go)}
-[ -x "$go" ] || { echo "no Go toolchain (GO=$go)"; exit 77; }
-[ -f "$syz/pkg/compiler/compiler.go" ] && [ -d "$syz/vendor" ] ||
-	{ echo "$syz is no syzkaller tree with vendor/"; exit 1; }
+# The tree and the toolchain, checked by scripts/syz-tree.sh (77: no Go).
+env=$("$top/scripts/syz-tree.sh" --env "$syz") || exit $?
+eval "$env"
+go=$SYZ_GO
 
 # The scratch copy: go.mod, vendor/, pkg/, prog/ and sys/ are what the
 # compiler and the check build from and read.

@@ -4,26 +4,32 @@
 # Prints what a syzkaller campaign of `make syz` found: its executions,
 # the coverage of weave.ko's functions and lines of kmod/ (syz-manager's
 # raw PCs, measured by scripts/kcov-lines.py), the functions it never
-# reached, and each crash with its report and C reproducer.
+# reached, and each crash with its report and C reproducer; then whether
+# it fuzzed for the HOURS asked (scripts/syz-fuzzed.py).  Only then does
+# it print the count of crashes, "crashes: N", and exit 0: a campaign
+# that did not fuzz ends with one line saying why, and exits 1.
 #
 # --fetch saves, from the running manager, what the report needs once it
 # has stopped (OUT/cover/): its metrics, its coverage by function and by
 # file, and the raw PCs with the modules' addresses that
 # scripts/syz-fuzzcover.sh compares with weave's own fuzzer.
 #
-# Usage: scripts/syz-report.sh [--fetch] PORT OUT_DIR
+# Usage: scripts/syz-report.sh PORT OUT_DIR HOURS
+#        scripts/syz-report.sh --fetch PORT OUT_DIR
 set -eu
-fetch=
+fetch=0
 if [ "${1:-}" = --fetch ]; then
 	fetch=1
 	shift
 fi
-[ $# -eq 2 ] || { echo "usage: $0 [--fetch] PORT OUT_DIR" >&2; exit 1; }
+[ $# -eq $((fetch ? 2 : 3)) ] ||
+	{ echo "usage: $0 PORT OUT_DIR HOURS, or --fetch PORT OUT_DIR" >&2; exit 1; }
 url=http://127.0.0.1:$1
 out=$2
+hours=${3:-}
 cover=$out/cover
 
-if [ -n "$fetch" ]; then
+if [ "$fetch" = 1 ]; then
 	mkdir -p "$cover"
 	# The coverage report symbolises every PC once: minutes under load.
 	for page in metrics 'modules?raw=1' rawcover funccover filecover; do
@@ -91,4 +97,9 @@ for d in "$crashes"/*/; do
 	fi
 done
 echo
-echo "crashes: $n"
+if "$(dirname "$0")/syz-fuzzed.py" "$out" "$hours"; then
+	echo "crashes: $n"
+else
+	[ "$n" -eq 0 ] || echo "crashes saved before it stopped: $n"
+	exit 1
+fi

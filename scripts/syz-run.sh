@@ -8,7 +8,8 @@
 # campaign's ssh key), writes syz-manager's config with the syscalls
 # restricted to weave's node, runs syz-manager under TCG for HOURS hours
 # of fuzzing (counted from the end of its machine check, not from the
-# boot), then has scripts/syz-report.sh print what it found.
+# boot), then has scripts/syz-report.sh print what it found, and fail
+# unless it fuzzed for those hours (scripts/syz-fuzzed.py).
 #
 # syzkaller's own "9p" image does not serve: its config loader takes
 # "9p" for a file name, and it copies the executor to the guest's root,
@@ -28,6 +29,8 @@ set -eu
 cache=$(cd "$1" && pwd -P)
 syz=$(readlink -f "$2")
 hours=$3
+secs=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
+[ "$secs" -gt 0 ] || { echo "syz: HOURS=$hours is no time to fuzz" >&2; exit 1; }
 mkdir -p "$4"
 out=$(cd "$4" && pwd -P)
 top=$(pwd)
@@ -144,8 +147,10 @@ cat > "$out/manager.cfg" <<EOF
 }
 EOF
 mkdir -p "$out/workdir"
+# What a former campaign fetched and measured must not count for this one.
+rm -rf "$out/cover" "$out/seconds" "$out/stopped-at"
+mkdir -p "$out/cover"
 
-secs=$(awk -v h="$hours" 'BEGIN { printf "%d", h * 3600 }')
 say "booting and checking the guest; http://127.0.0.1:$port; log $out/manager.log"
 nice -n 19 "$syz/bin/syz-manager" -config "$out/manager.cfg" > "$out/manager.log" 2>&1 &
 mgr=$!
@@ -159,6 +164,10 @@ until grep -q '^[0-9/]* [0-9:]* machine check:' "$out/manager.log" 2> /dev/null;
 	sleep 30
 done
 start=$(date +%s)
+# The executions counter at the start: the machine check's own programs
+# count in it, and must not count as fuzzing.
+curl -sf --max-time 300 -o "$out/cover/metrics.start" \
+	"http://127.0.0.1:$port/metrics" || rm -f "$out/cover/metrics.start"
 say "fuzzing for $hours h ($secs s) from $(date -u +%H:%M) UTC"
 # Coverage is fetched from the running manager just before it is stopped.
 end=$((start + secs))
@@ -170,6 +179,9 @@ done
 echo $(($(date +%s) - start)) > "$out/seconds"
 if kill -0 "$mgr" 2> /dev/null; then
 	scripts/syz-report.sh --fetch "$port" "$out" || true
+	# What the manager logs once told to stop is no failure of the
+	# campaign (scripts/syz-fuzzed.py reads the log up to here).
+	wc -c < "$out/manager.log" > "$out/stopped-at"
 	kill -INT "$mgr"
 	wait "$mgr" || true
 else
@@ -178,4 +190,4 @@ else
 	tail -n 30 "$out/manager.log"
 fi
 rm -f "$out/manager.pid"
-scripts/syz-report.sh "$port" "$out"
+scripts/syz-report.sh "$port" "$out" "$hours"
