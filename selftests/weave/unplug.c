@@ -321,6 +321,10 @@ static void expect_all_enodev(struct __test_metadata *_metadata, int fd,
 	EXPECT_ENODEV(DRM_IOCTL_WEAVE_REPLAY,
 		      (a.rp.graph = 1, a.rp.stream = stream));
 	EXPECT_ENODEV(DRM_IOCTL_WEAVE_GRAPH_DESTROY, a.gd.graph = 1);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_SHADER_CREATE, (void)0);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_SHADER_DESTROY, (void)0);
+	EXPECT_ENODEV(DRM_IOCTL_WEAVE_ENGINE_ATTACH,
+		      (a.raw[0] = 1, strcpy((char *)a.raw + 8, "test")));
 	/* A driver ioctl number weave does not have. */
 	EXPECT_ENODEV(DRM_IOWR(DRM_COMMAND_BASE + 0x3f, struct drm_weave_query),
 		      (void)0);
@@ -844,6 +848,37 @@ TEST_F(unplug, unbind_with_a_polled_ring)
 		usleep(1000);
 	ASSERT_EQ(r.tail, weave_ring_head(&r));
 	ASSERT_EQ(0, weave_ring_destroy(&r));
+	close(fd);
+	weave_test_await_refs(_metadata, self->base);
+}
+
+/*
+ * An engine attached to an unbound device keeps its file, which holds
+ * the old device until it is closed; the new device has no engine.
+ */
+TEST_F(unplug, unbind_with_an_engine_attached)
+{
+	struct drm_weave_engines e;
+	int efd, fd;
+
+	ASSERT_LE(13u, self->info.uapi_minor);
+	ASSERT_EQ(0, weave_engine_attach(self->fd, 1, "test: unplugged", &efd,
+					 NULL));
+	unbind(_metadata, self->dev);
+	EXPECT_EQ(-ENODEV, weave_query_engines(self->fd, &e));
+	close(self->fd);
+	self->fd = -1;
+	/* The engine's file holds the module, and the device's memory. */
+	EXPECT_LT(self->base, weave_test_module_refs());
+	close(efd);
+	weave_test_await_refs(_metadata, self->base);
+
+	bind(_metadata, self->dev);
+	fd = weave_test_open(_metadata);
+	memset(&e, 0xff, sizeof(e));
+	ASSERT_EQ(0, weave_query_engines(fd, &e));
+	EXPECT_EQ(0u, e.queues[0].flags);
+	EXPECT_EQ(0u, e.queues[0].generation);
 	close(fd);
 	weave_test_await_refs(_metadata, self->base);
 }
