@@ -46,8 +46,9 @@ KSFT	:= $(CACHE)/ksrc/tools/testing/selftests
 KMOD_SRCS := Kbuild $(wildcard kmod/*.c kmod/*.h uapi/*.h) scripts/kbuild.sh
 
 .PHONY: all setup module lib selftests examples tools unit check check-lanes boot-check demo bench profile fuzz lint clean
-.PHONY: install uninstall build-check man engine engine-check FORCE
-all: module lib selftests examples tools unit engine man $(BUILD)/bench/weave-bench
+.PHONY: install uninstall build-check man engine engine-check rust rust-check FORCE
+all: module lib selftests examples tools unit engine man $(BUILD)/bench/weave-bench \
+	rust
 
 # Installs packages and unpacks the test kernels; cheap when already done.
 setup:
@@ -396,6 +397,17 @@ $(BUILD)/engine/wvk-measure: tests/engine/wvk-measure.c $(BUILD)/engine/libwvk.a
 # The engine's tests alone (make check runs them too).
 engine-check: engine
 	scripts/engine-check.sh $(BUILD)
+
+# --- the Rust crates: rust/weave-sys (bindings) and rust/weave (safe API) ----
+# Built with Debian's cargo and rustc, called by their paths whatever PATH
+# says, and Debian's crates, offline: scripts/cargo.sh.  weave-sys links
+# libweave.a.  The output goes to $(BUILD)/rust.
+rust: $(LIBA)
+	BUILD_DIR=$(BUILD) scripts/cargo.sh build --workspace --all-targets
+
+# The crates' host tests alone (make check runs them too).
+rust-check: rust
+	scripts/rust-check.sh $(BUILD)
 
 # --- checks -------------------------------------------------------------------
 # The debug kernel is built first (once per machine, cached), so that the

@@ -42,6 +42,9 @@ done
 # weave-engine's executor on the host's Vulkan device (lavapipe).
 scripts/engine-check.sh build "$res"
 
+# The Rust crates' host tests (rust/): cargo test of Debian's toolchain.
+scripts/rust-check.sh build "$res"
+
 echo "== user-space build checks: libweave's ABI, install, kselftest build, set-up"
 scripts/build-check.sh "$cache" build
 

@@ -10,7 +10,8 @@
 # (scripts/kcov-lines.py --self-test), the syzkaller descriptions
 # (scripts/syz-consts.py, scripts/syz-check.sh), the checks of make syz's
 # tree and campaign (scripts/syz-tree.sh and scripts/syz-fuzzed.py
-# --self-test), and for each kernel a full
+# --self-test), the Rust crates (rustfmt, clippy, rustdoc), and for each
+# kernel a full
 # W=1 build with sparse (C=2) that must print nothing.
 #
 # Usage: scripts/lint.sh CACHE_DIR RESULTS_DIR KVER...
@@ -129,6 +130,27 @@ done
 scripts/abi-check.py libshim/weave.h libshim/libweave.map \
 	build/lib/libweave.so > "$tmp" 2>&1
 result "libweave.so exports exactly weave.h's functions, all in libweave.map" $? "$tmp"
+
+# The Rust crates (rust/), with Debian's tools: rustfmt's check, clippy
+# with every warning an error, and rustdoc with none.  A tool Debian's
+# packages did not install (rustfmt-web, rust-web-clippy) makes no point;
+# the log says so.
+if [ -x /usr/bin/rustfmt ] && [ -x /usr/bin/cargo-fmt ]; then
+	scripts/cargo.sh fmt --all -- --check > "$tmp" 2>&1
+	result "rust/: cargo fmt --check finds nothing to change" $? "$tmp"
+else
+	echo "== rust/: cargo fmt not run, no /usr/bin/rustfmt (rustfmt-web)" >> "$log"
+fi
+if [ -x /usr/bin/cargo-clippy ] && [ -x /usr/bin/clippy-driver ]; then
+	scripts/cargo.sh clippy --workspace --all-targets -- -D warnings \
+		> "$tmp" 2>&1
+	result "rust/: cargo clippy -D warnings is silent" $? "$tmp"
+else
+	echo "== rust/: clippy not run, no /usr/bin/cargo-clippy (rust-web-clippy)" >> "$log"
+fi
+RUSTDOCFLAGS="-D warnings" scripts/cargo.sh doc --workspace --no-deps \
+	> "$tmp" 2>&1
+result "rust/: cargo doc builds with no warning" $? "$tmp"
 
 for k in "$@"; do
 	dir=build/lint/$k

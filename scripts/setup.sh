@@ -24,7 +24,9 @@ cache=$(cd "$cache" && pwd)
 pkgs="build-essential pkg-config libdrm-dev qemu-system-x86 busybox-static
       kmod cpio xz-utils sparse linux-source-6.1 python3
       bc bison flex libelf-dev libssl-dev gcc-12 pahole mandoc dkms
-      liburing-dev mesa-vulkan-drivers libvulkan-dev glslc spirv-tools"
+      liburing-dev mesa-vulkan-drivers libvulkan-dev glslc spirv-tools
+      rustc-web cargo-web rustfmt-web rust-web-clippy librust-bindgen-dev
+      librust-libc-dev librust-cc-dev"
 
 # bookworm-backports: the host's own bookworm entry with another suite.
 bpo=/etc/apt/sources.list.d/weave-backports.sources

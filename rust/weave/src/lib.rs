@@ -1,0 +1,2 @@
+//! Safe Rust API for weave, the kernel's multi-stream GPU task scheduler.
+#![deny(missing_docs)]
