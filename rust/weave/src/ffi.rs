@@ -385,3 +385,45 @@ pub(crate) fn failure_format(
         buf.resize(n as usize + 1, 0);
     }
 }
+
+/// `weave_capture()`: the call's result and its out fields.
+pub(crate) fn capture(
+    fd: BorrowedFd<'_>,
+    stream: u32,
+    op: u32,
+) -> (Result<()>, sys::drm_weave_capture) {
+    let mut out = sys::drm_weave_capture::default();
+    // SAFETY: out is valid for writes across the call.
+    let ret = unsafe { sys::weave_sys_capture(fd.as_raw_fd(), stream, op, &mut out) };
+    (check(ret), out)
+}
+
+/// `weave_replay()` with no syncs: the sequence number of the graph's
+/// last task, also with `Err(InProgress)`.
+pub(crate) fn replay(
+    fd: BorrowedFd<'_>,
+    graph: u32,
+    stream: u32,
+) -> std::result::Result<u64, (u64, Error)> {
+    let mut seqno = 0;
+    // SAFETY: no syncs (NULL with count 0 is allowed); seqno is valid for
+    // writes.
+    let ret = unsafe {
+        sys::weave_sys_replay(
+            fd.as_raw_fd(),
+            graph,
+            stream,
+            ptr::null(),
+            0,
+            ptr::null(),
+            &mut seqno,
+        )
+    };
+    check(ret).map(|()| seqno).map_err(|e| (seqno, e))
+}
+
+/// `weave_graph_destroy()`.
+pub(crate) fn graph_destroy(fd: BorrowedFd<'_>, graph: u32) -> Result<()> {
+    // SAFETY: plain integers.
+    check(unsafe { sys::weave_graph_destroy(fd.as_raw_fd(), graph) })
+}

@@ -35,6 +35,7 @@
 
 pub mod backend;
 mod buffer;
+mod capture;
 mod device;
 mod error;
 mod failure;
@@ -43,6 +44,7 @@ mod stream;
 mod task;
 
 pub use buffer::{Buffer, Mapping};
+pub use capture::Graph;
 pub use device::{ClientUsage, Device, DeviceInfo, MemoryUsage};
 pub use error::{Errno, Error, Result};
 pub use failure::{Cause, FailedTask, Failure, FailureId, Report, TaskOrigin};
