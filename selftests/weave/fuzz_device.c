@@ -28,6 +28,8 @@ static uint32_t fz_query_size(uint32_t type)
 		return sizeof(struct drm_weave_device_info);
 	case DRM_WEAVE_QUERY_MEMORY_USAGE:
 		return sizeof(struct drm_weave_memory_usage);
+	case DRM_WEAVE_QUERY_ENGINES:
+		return sizeof(struct drm_weave_engines);
 	default:
 		return sizeof(struct drm_weave_client_usage);
 	}
@@ -38,7 +40,7 @@ static void gen_query(struct fz_ctx *c)
 	struct drm_weave_query *a = &c->call.arg.query;
 	uint32_t ksize, off;
 
-	a->type = (uint32_t)fz_below(c, 3);
+	a->type = (uint32_t)fz_below(c, DRM_WEAVE_QUERY_ENGINES + 1);
 	ksize = fz_query_size(a->type);
 	switch (fz_below(c, 4)) {
 	case 0:
@@ -59,7 +61,8 @@ static void gen_query(struct fz_ctx *c)
 	while (fz_mutate(c)) {
 		switch (fz_below(c, 6)) {
 		case 0:
-			a->type = 3 + (uint32_t)fz_below(c, 100);
+			a->type = DRM_WEAVE_QUERY_ENGINES + 1 +
+				  (uint32_t)fz_below(c, 100);
 			if (fz_one_in(c, 4))
 				a->type = (uint32_t)fz_edgy(c) | 4;
 			fz_mut(c, "unknown type", true);
@@ -255,7 +258,7 @@ static void gen_forbidden(struct fz_ctx *c)
 }
 
 /* The last of weave's driver ioctls: the numbers past it are unknown. */
-#define FZ_LAST_NR	DRM_WEAVE_COMPLETIONS
+#define FZ_LAST_NR	DRM_WEAVE_ENGINE_ATTACH
 
 static void gen_unknown(struct fz_ctx *c)
 {
