@@ -55,15 +55,6 @@ struct weave_spoll {
 };
 
 /**
- * struct weave_device - One weave device.
- *
- * Made when weave's platform driver binds one of the module's platform
- * devices, unplugged when it unbinds (see "DOC: lifetimes").
- * devm_drm_dev_alloc() allocates it around @drm, so it lives as long as
- * the last reference to @drm: the binding's, each open file's, each
- * exported dma-buf's and each client engine context's.
- */
-/**
  * struct weave_equeue - An engine queue of a device (see "DOC: user
  * engines"), under &weave_device.engines_lock.
  */
@@ -76,6 +67,15 @@ struct weave_equeue {
 	char name[DRM_WEAVE_ENGINE_NAME_SIZE];
 };
 
+/**
+ * struct weave_device - One weave device.
+ *
+ * Made when weave's platform driver binds one of the module's platform
+ * devices, unplugged when it unbinds (see "DOC: lifetimes").
+ * devm_drm_dev_alloc() allocates it around @drm, so it lives as long as
+ * the last reference to @drm: the binding's, each open file's, each
+ * exported dma-buf's and each client engine context's.
+ */
 struct weave_device {
 	/** @drm: The DRM device. */
 	struct drm_device drm;

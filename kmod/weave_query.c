@@ -55,11 +55,14 @@ struct weave_query {
 		    void *reply);
 };
 
+/* The largest reply struct any query may have, in bytes. */
+#define WEAVE_QUERY_REPLY_MAX	1024
 /*
- * The largest reply struct any query may have, in bytes; the reply is
+ * Replies up to this size are made on the stack, so that the queries of
+ * info and usage allocate nothing; a larger one (the engines') is
  * allocated for the call.
  */
-#define WEAVE_QUERY_REPLY_MAX	1024
+#define WEAVE_QUERY_STACK_REPLY	256
 
 /*
  * WEAVE_QUERY(type, fill) - A &struct weave_query entry whose reply is a
@@ -242,8 +245,9 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 {
 	struct drm_weave_query *args = data;
 	void __user *ptr = u64_to_user_ptr(args->pointer);
+	u64 stack[WEAVE_QUERY_STACK_REPLY / sizeof(u64)] = {};
 	const struct weave_query *query;
-	void *reply;
+	void *reply = stack;
 	u32 type = args->type;
 	u32 len;
 	int ret, idx;
@@ -264,11 +268,14 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 	if (!access_ok(ptr, args->size))
 		return -EFAULT;
 
-	reply = kzalloc(query->size, GFP_KERNEL);
-	if (!reply)
-		return -ENOMEM;
+	if (query->size > sizeof(stack)) {
+		reply = kzalloc(query->size, GFP_KERNEL);
+		if (!reply)
+			return -ENOMEM;
+	}
 	if (!drm_dev_enter(drm, &idx)) {
-		kfree(reply);
+		if (reply != stack)
+			kfree(reply);
 		return -ENODEV;
 	}
 	ret = query->fill(to_weave_device(drm), file, reply);
@@ -276,7 +283,8 @@ int weave_query_ioctl(struct drm_device *drm, void *data,
 	len = min(args->size, query->size);
 	if (!ret && copy_to_user(ptr, reply, len))
 		ret = -EFAULT;
-	kfree(reply);
+	if (reply != stack)
+		kfree(reply);
 	if (ret)
 		return ret;
 	if (args->size > len) {

@@ -186,6 +186,8 @@ enum drm_weave_query_type {
  *   the call waited for the client's lock; nothing was written.  (A
  *   handler installed with SA_RESTART restarts the call instead, as does
  *   drmIoctl().)
+ * - -ENOMEM: %DRM_WEAVE_QUERY_ENGINES only, whose reply the kernel
+ *   allocates: out of memory.  The other queries allocate nothing.
  * - -ENODEV: The device is unplugged.
  */
 struct drm_weave_query {
