@@ -17,6 +17,7 @@
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
