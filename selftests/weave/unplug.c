@@ -496,33 +496,28 @@ static void load_job(struct __test_metadata *_metadata, int fd,
 }
 
 /*
- * The unbind meets work in flight: streams of two files, each with a
- * running delay job and more queued behind it, out-fences pending, a slot
- * gated on a foreign fence (a gate, which the unbind must not wait for),
- * buffers mapped, and WAITs blocked: on everything executed, on the seqno
- * of a submitted job, and on the seqno of a task that is queued and never
- * executed, which only the unbind can end.
- *
- * No clock decides what the unbind meets.  The load is held by a gate,
- * @load, while the test sets everything up, and starts only just before
- * the unbind; each stream's last job, and the gated slot, wait for a
- * second gate, @gate, which stays shut through the unbind.  So each
- * stream still has work pending when the device goes, however slow the
- * set-up, and the waiters are blocked until the unbind ends them.
+ * One try of unbind_during_load(), the @tries-th.  Returns true, having
+ * closed the test's file and bound the device again, or false if the
+ * second gate, a vgem one, expired before the checks that need it shut
+ * were done: then only the checks that hold either way were made, and the
+ * test's file must be opened again for another try.
  */
-TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
+static bool unbind_during_load_once(struct __test_metadata *_metadata,
+				    FIXTURE_DATA(unplug) *self, int tries)
 {
 	int sfds[LOAD_STREAMS * LOAD_JOBS], was[LOAD_STREAMS * LOAD_JOBS];
 	uint32_t streams[LOAD_STREAMS], bos[LOAD_STREAMS];
 	uint32_t *maps[LOAD_STREAMS], objs[LOAD_STREAMS], held[2], go[2];
+	int st[LOAD_STREAMS * LOAD_JOBS], gated_was, gated_st, gate_st;
 	struct weave_test_gate gate, load;
 	struct drm_weave_sync out, in;
 	struct weave_test_batch b;
 	struct waiter waiter[3];
 	uint32_t delay_us, gated, obj, idle;
 	uint64_t last[LOAD_STREAMS], queued;
-	pthread_t thread[3];
 	int fd2, gate_sfd, gated_sfd, i, j;
+	pthread_t thread[3];
+	bool expired;
 
 	/* Each job inside the job timeout, so that nothing else cuts it. */
 	delay_us = self->info.job_timeout_ms * 1000u / 2;
@@ -535,11 +530,10 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 	weave_test_noop(&b);
 	ASSERT_EQ(0, weave_enqueue(self->fd, idle, b.task, b.n, NULL, 0,
 				   &queued));
+	waiter_start(_metadata, &waiter[2], &thread[2], self->fd, idle,
+		     queued);
 
-	/* The load's gate, its fence in both files. */
-	weave_test_gate_open(_metadata, &load, self->fd);
-	go[0] = load.syncobj;
-	go[1] = share_fence(_metadata, self->fd, load.syncobj, fd2);
+	/* The streams, their buffers mapped, and the gated slot. */
 	for (i = 0; i < LOAD_STREAMS; i++) {
 		int fd = i & 1 ? fd2 : self->fd;
 
@@ -549,14 +543,29 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 		maps[i] = weave_test_map(_metadata, fd, bos[i],
 					 2 * self->page);
 		objs[i] = weave_test_syncobj(_metadata, fd);
-		for (j = 0; j < LOAD_JOBS - 1; j++)
-			load_job(_metadata, fd, streams[i], bos[i], j,
-				 j ? 0 : go[i & 1], delay_us, objs[i],
-				 &sfds[i * LOAD_JOBS + j], &last[i]);
 	}
+	gated = weave_test_stream(_metadata, self->fd,
+				  DRM_WEAVE_PRIORITY_NORMAL);
+	obj = weave_test_syncobj(_metadata, self->fd);
+	/* The mappings reach the buffers; the second pages stay untouched. */
+	maps[0][0] = 0xabcdef01u;
+	EXPECT_EQ(0xabcdef01u, maps[0][0]);
+	EXPECT_EQ(0u, maps[1][self->page / 4]);
+
+	/* The load's gate, its fence in both files. */
+	weave_test_gate_open(_metadata, &load, self->fd);
+	go[0] = load.syncobj;
+	go[1] = share_fence(_metadata, self->fd, load.syncobj, fd2);
+	for (i = 0; i < LOAD_STREAMS; i++)
+		for (j = 0; j < LOAD_JOBS - 1; j++)
+			load_job(_metadata, i & 1 ? fd2 : self->fd, streams[i],
+				 bos[i], j, j ? 0 : go[i & 1], delay_us,
+				 objs[i], &sfds[i * LOAD_JOBS + j], &last[i]);
+
 	/*
-	 * Each stream's last job waits for @gate too, which is set up as
-	 * late as it can be, as vgem opens it by itself after 10 s.
+	 * Each stream's last job waits for @gate too, and so does the gated
+	 * slot.  From here to the checks after the unbind, no set-up: a
+	 * vgem gate opens by itself after 10 s.
 	 */
 	weave_test_gate_open(_metadata, &gate, self->fd);
 	held[0] = gate.syncobj;
@@ -565,32 +574,20 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 		load_job(_metadata, i & 1 ? fd2 : self->fd, streams[i], bos[i],
 			 LOAD_JOBS - 1, held[i & 1], delay_us, objs[i],
 			 &sfds[(i + 1) * LOAD_JOBS - 1], &last[i]);
-
-	/* A slot of the first file held back by @gate alone. */
-	gated = weave_test_stream(_metadata, self->fd,
-				  DRM_WEAVE_PRIORITY_NORMAL);
 	in = weave_sync(gate.syncobj, 0);
 	weave_test_batch_init(&b);
 	weave_test_noop(&b);
 	ASSERT_EQ(0, weave_enqueue(self->fd, gated, b.task, b.n, &in, 1,
 				   NULL));
-	obj = weave_test_syncobj(_metadata, self->fd);
 	out = weave_sync(obj, 0);
 	ASSERT_EQ(0, weave_flush(self->fd, gated, &out));
 	gated_sfd = export_fence(_metadata, self->fd, obj);
 	gate_sfd = export_fence(_metadata, self->fd, gate.syncobj);
 
-	/* The mappings reach the buffers; the second pages stay untouched. */
-	maps[0][0] = 0xabcdef01u;
-	EXPECT_EQ(0xabcdef01u, maps[0][0]);
-	EXPECT_EQ(0u, maps[1][self->page / 4]);
-
 	waiter_start(_metadata, &waiter[0], &thread[0], self->fd, streams[0],
 		     0);
 	waiter_start(_metadata, &waiter[1], &thread[1], self->fd, streams[2],
 		     last[2]);
-	waiter_start(_metadata, &waiter[2], &thread[2], self->fd, idle,
-		     queued);
 	/* Time for the waiters to block; a later one fails as well. */
 	usleep(100000);
 
@@ -598,44 +595,59 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 	weave_test_gate_try_signal(&load);
 	for (i = 0; i < LOAD_STREAMS * LOAD_JOBS; i++)
 		was[i] = fence_peek(_metadata, sfds[i], 0);
-	for (i = LOAD_JOBS - 1; i < LOAD_STREAMS * LOAD_JOBS; i += LOAD_JOBS)
-		EXPECT_EQ(0, was[i]);
-	/* The gated job too, held by its gate. */
-	EXPECT_EQ(0, fence_peek(_metadata, gated_sfd, 0));
-	weave_test_gate_pending(_metadata, self->fd, &gate);
+	gated_was = fence_peek(_metadata, gated_sfd, 0);
+	expired = weave_test_gate_expired(self->fd, &gate);
+	if (!expired) {
+		for (i = LOAD_JOBS - 1; i < LOAD_STREAMS * LOAD_JOBS;
+		     i += LOAD_JOBS)
+			EXPECT_EQ(0, was[i]);
+		/* The gated job too, held by its gate. */
+		EXPECT_EQ(0, gated_was);
+	}
 
 	/*
 	 * The unbind does not wait for the work: what @gate holds ends with
 	 * -ENODEV while @gate is still shut, and the waiters return.
 	 */
 	unbind(_metadata, self->dev);
+	for (i = 0; i < LOAD_STREAMS * LOAD_JOBS; i++)
+		st[i] = fence_status(_metadata, sfds[i],
+				     WEAVE_TEST_WAIT_NS / 1000000);
+	gated_st = fence_status(_metadata, gated_sfd,
+				WEAVE_TEST_WAIT_NS / 1000000);
+	gate_st = fence_peek(_metadata, gate_sfd, 0);
+	for (i = 0; i < 3; i++)
+		ASSERT_EQ(0, pthread_join(thread[i], NULL));
+	expired = expired || gate_st;
 
 	/*
-	 * Every fence pending then signals now, with -ENODEV; but a job that
+	 * Every fence pending then signalled, with -ENODEV; but a job that
 	 * was running at the peek may have ended before the unbind took
 	 * effect (done, or cut by its own timeout on a starved host), if it
-	 * was not its stream's last.
+	 * was not its stream's last.  The last ones, and the gated one,
+	 * ended without waiting for their gate, still shut.
 	 */
 	for (i = 0; i < LOAD_STREAMS * LOAD_JOBS; i++) {
-		int st = fence_status(_metadata, sfds[i],
-				      WEAVE_TEST_WAIT_NS / 1000000);
-
-		if (!was[i] && (st == 1 || st == -ETIMEDOUT) &&
-		    i % LOAD_JOBS != LOAD_JOBS - 1)
+		if (!was[i] && (st[i] == 1 || st[i] == -ETIMEDOUT) &&
+		    (expired || i % LOAD_JOBS != LOAD_JOBS - 1))
 			continue;
-		EXPECT_EQ(was[i] ? was[i] : -ENODEV, st) {
+		EXPECT_EQ(was[i] ? was[i] : -ENODEV, st[i]) {
 			TH_LOG("job %d, status %d before the unbind", i, was[i]);
 		}
 	}
-	/* The gated one too, without waiting for its gate, still shut. */
-	EXPECT_EQ(-ENODEV, fence_status(_metadata, gated_sfd,
-					WEAVE_TEST_WAIT_NS / 1000000));
-	EXPECT_EQ(0, fence_peek(_metadata, gate_sfd, 0)) {
-		TH_LOG("the gate opened during the unbind (%lld ms after it was set up)",
-		       weave_test_gate_age_ms(&gate));
+	if (!expired) {
+		EXPECT_EQ(-ENODEV, gated_st);
+		EXPECT_EQ(0, gate_st);
 	}
-	for (i = 0; i < 3; i++) {
-		ASSERT_EQ(0, pthread_join(thread[i], NULL));
+	/* The waiters return with the unbind (or, early, with the work). */
+	EXPECT_EQ(-ENODEV, waiter[2].ret) {
+		TH_LOG("waiter 2 (seqno %llu): %s",
+		       (unsigned long long)waiter[2].seqno,
+		       strerror(-waiter[2].ret));
+	}
+	for (i = 0; i < 2; i++) {
+		if (expired && !waiter[i].ret)
+			continue;
 		EXPECT_EQ(-ENODEV, waiter[i].ret) {
 			TH_LOG("waiter %d (seqno %llu): %s", i,
 			       (unsigned long long)waiter[i].seqno,
@@ -650,29 +662,59 @@ TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
 
 	for (i = 0; i < LOAD_STREAMS; i++)
 		munmap(maps[i], 2 * self->page);
-	/* Closing the gate's file signals it. */
-	weave_test_gate_close(&gate);
+	if (expired) {
+		/* Fails the test after the last try. */
+		weave_test_gate_again(_metadata, self->fd, &gate, tries);
+	} else {
+		/* Closing the gate's file signals it. */
+		weave_test_gate_close(&gate);
+	}
 	weave_test_gate_close(&load);
 	EXPECT_EQ(1, fence_status(_metadata, gate_sfd,
 				  WEAVE_TEST_WAIT_NS / 1000000));
 	close(fd2);
 	close_and_rebind(_metadata, self);
+	return !expired;
 }
 
 /*
- * Flushes one NOOP on a new stream of @fd, held by @gate, and returns its
- * out-fence as a sync_file, checked pending.
+ * The unbind meets work in flight: streams of two files, each with a
+ * running delay job and more queued behind it, out-fences pending, a slot
+ * gated on a foreign fence (a gate, which the unbind must not wait for),
+ * buffers mapped, and WAITs blocked: on everything executed, on the seqno
+ * of a submitted job, and on the seqno of a task that is queued and never
+ * executed, which only the unbind can end.
+ *
+ * No clock decides what the unbind meets.  The load is held by a gate,
+ * @load, while the test sets everything up, and starts only just before
+ * the unbind; each stream's last job, and the gated slot, wait for a
+ * second gate, @gate, which stays shut through the unbind.  So each
+ * stream still has work pending when the device goes, however slow the
+ * set-up, and the waiters are blocked until the unbind ends them.  A vgem
+ * gate that expires before the unbind is done makes the test try again,
+ * up to WEAVE_TEST_GATE_TRIES times, each with a new file.
+ */
+TEST_F_TIMEOUT(unplug, unbind_during_load, WEAVE_TEST_SLOW_S)
+{
+	int tries;
+
+	for (tries = 1; !unbind_during_load_once(_metadata, self, tries);
+	     tries++)
+		self->fd = weave_test_open(_metadata);
+}
+
+/*
+ * Flushes one NOOP on @stream of @fd, held by @gate, with its out-fence in
+ * @obj, and returns that fence as a sync_file, checked pending.
  */
 static int gated_job(struct __test_metadata *_metadata, int fd,
-		     const struct weave_test_gate *gate)
+		     const struct weave_test_gate *gate, uint32_t stream,
+		     uint32_t obj)
 {
 	struct drm_weave_sync out, in = weave_sync(gate->syncobj, 0);
 	struct weave_test_batch b;
-	uint32_t stream, obj;
 	int sfd;
 
-	stream = weave_test_stream(_metadata, fd, DRM_WEAVE_PRIORITY_NORMAL);
-	obj = weave_test_syncobj(_metadata, fd);
 	weave_test_batch_init(&b);
 	weave_test_noop(&b);
 	ASSERT_EQ(0, weave_enqueue(fd, stream, b.task, b.n, &in, 1, NULL));
@@ -686,21 +728,35 @@ static int gated_job(struct __test_metadata *_metadata, int fd,
 /*
  * A pending fence handed out before the unbind signals with -ENODEV.  A
  * gate keeps it pending, whatever the unbind's time; the unbind does not
- * wait for the gate.
+ * wait for the gate.  The unbind is within the gate's window: a try whose
+ * vgem gate expired is made again, with the device bound again.
  */
 TEST_F(unplug, fences_signal_with_enodev)
 {
 	struct weave_test_gate gate;
-	int sfd, gate_sfd;
+	int sfd, gate_sfd, st, gate_st, tries;
+	uint32_t stream, obj;
 
-	weave_test_gate_open(_metadata, &gate, self->fd);
-	sfd = gated_job(_metadata, self->fd, &gate);
-	gate_sfd = export_fence(_metadata, self->fd, gate.syncobj);
+	for (tries = 1;; tries++) {
+		stream = weave_test_stream(_metadata, self->fd,
+					   DRM_WEAVE_PRIORITY_NORMAL);
+		obj = weave_test_syncobj(_metadata, self->fd);
+		weave_test_gate_open(_metadata, &gate, self->fd);
+		sfd = gated_job(_metadata, self->fd, &gate, stream, obj);
+		gate_sfd = export_fence(_metadata, self->fd, gate.syncobj);
 
-	unbind(_metadata, self->dev);
-	EXPECT_EQ(-ENODEV, fence_status(_metadata, sfd,
-					WEAVE_TEST_WAIT_NS / 1000000));
-	EXPECT_EQ(0, fence_status(_metadata, gate_sfd, 0));
+		unbind(_metadata, self->dev);
+		st = fence_status(_metadata, sfd, WEAVE_TEST_WAIT_NS / 1000000);
+		gate_st = fence_status(_metadata, gate_sfd, 0);
+		if (!gate_st)
+			break;
+		weave_test_gate_again(_metadata, self->fd, &gate, tries);
+		close(self->fd);
+		weave_test_await_refs(_metadata, self->base);
+		bind(_metadata, self->dev);
+		self->fd = weave_test_open(_metadata);
+	}
+	EXPECT_EQ(-ENODEV, st);
 	weave_test_gate_close(&gate);
 	close(self->fd);
 	self->fd = -1;
@@ -749,11 +805,12 @@ TEST_F(unplug, exported_buffer_outlives_the_device)
  */
 TEST_F(unplug, repeated_unbind_and_bind)
 {
+	int cycle, sfd, held, gate_sfd, status, finished = 0, made = 0;
+	int tries = 1;
+	uint32_t stream, obj, bo, gated;
 	struct weave_test_gate gate;
 	struct weave_test_batch b;
 	struct drm_weave_sync out;
-	uint32_t stream, obj, bo;
-	int cycle, sfd, held, gate_sfd, status, finished = 0;
 
 	close(self->fd);
 	self->fd = -1;
@@ -773,18 +830,30 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		sfd = export_fence(_metadata, fd, obj);
 		/* And some queued, never flushed. */
 		weave_test_enqueue_noop(_metadata, fd, stream);
+		gated = weave_test_stream(_metadata, fd,
+					  DRM_WEAVE_PRIORITY_NORMAL);
+		obj = weave_test_syncobj(_metadata, fd);
 		weave_test_gate_open(_metadata, &gate, fd);
-		held = gated_job(_metadata, fd, &gate);
+		held = gated_job(_metadata, fd, &gate, gated, obj);
 		gate_sfd = export_fence(_metadata, fd, gate.syncobj);
 
 		unbind(_metadata, self->dev);
-		/* The held job: cancelled, its gate still shut. */
-		EXPECT_EQ(-ENODEV, fence_status(_metadata, held,
-						WEAVE_TEST_WAIT_NS / 1000000)) {
-			TH_LOG("cycle %d", cycle);
+		/*
+		 * The held job: cancelled, its gate still shut.  A vgem gate
+		 * that expired proves nothing: the cycle is made again.
+		 */
+		status = fence_status(_metadata, held,
+				      WEAVE_TEST_WAIT_NS / 1000000);
+		if (fence_status(_metadata, gate_sfd, 0)) {
+			weave_test_gate_again(_metadata, fd, &gate, tries++);
+			cycle--;
+		} else {
+			EXPECT_EQ(-ENODEV, status) {
+				TH_LOG("cycle %d", cycle);
+			}
+			weave_test_gate_close(&gate);
+			tries = 1;
 		}
-		EXPECT_EQ(0, fence_status(_metadata, gate_sfd, 0));
-		weave_test_gate_close(&gate);
 		/*
 		 * The job runs for half the timeout; on a loaded host the
 		 * unbind can take longer, and the job then finishes first.
@@ -792,6 +861,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 		status = fence_status(_metadata, sfd,
 				      WEAVE_TEST_WAIT_NS / 1000000);
 		finished += status == 1;
+		made++;
 		if (status != 1) {
 			EXPECT_EQ(-ENODEV, status) {
 				TH_LOG("cycle %d", cycle);
@@ -809,7 +879,7 @@ TEST_F(unplug, repeated_unbind_and_bind)
 			close(fd);
 	}
 	TH_LOG("%d of %d delay jobs finished before their unbind", finished,
-	       CYCLES);
+	       made);
 	weave_test_await_refs(_metadata, self->base);
 }
 
