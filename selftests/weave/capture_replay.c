@@ -425,7 +425,8 @@ TEST_F(cap, failed_replay_then_good_replay)
 /* --- destroying graphs ------------------------------------------------------- */
 
 /*
- * Destroyed while a replay of it runs: the replay completes, correct, and
+ * Destroyed while a replay of it is in flight, held by a gate whatever the
+ * time the destroy takes: the replay completes, correct, and
  * afterwards nothing of the graph holds a buffer or the module.  The
  * baseline is taken after the stream ran a job of its own, so that what
  * its slot keeps of its last job counts in it.
@@ -433,7 +434,9 @@ TEST_F(cap, failed_replay_then_good_replay)
 TEST_F_TIMEOUT(cap, destroy_during_replay, 120)
 {
 	struct drm_weave_memory_usage base;
+	struct weave_test_gate gate;
 	struct weave_test_batch b;
+	struct drm_weave_sync in;
 	uint32_t bo, graph;
 	long refs;
 
@@ -445,11 +448,13 @@ TEST_F_TIMEOUT(cap, destroy_during_replay, 120)
 	refs = weave_test_settled_refs();
 	base = weave_test_usage(_metadata, self->fd);
 	bo = weave_test_bo(_metadata, self->fd, self->page, 0);
-	weave_test_delay(&b, 1000000);
 	weave_test_fill_task(&b, bo, 0, self->page, 0xde57);
 	graph = cap_record(_metadata, self->fd, self->s, &b);
 
-	ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, NULL, 0, NULL,
+	/* The replay is held by a gate until the graph is gone. */
+	weave_test_gate_open(_metadata, &gate, self->fd);
+	in = weave_sync(gate.syncobj, 0);
+	ASSERT_EQ(0, weave_replay(self->fd, graph, self->s, &in, 1, NULL,
 				  NULL));
 	ASSERT_EQ(0, weave_graph_destroy(self->fd, graph));
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
@@ -457,6 +462,8 @@ TEST_F_TIMEOUT(cap, destroy_during_replay, 120)
 	EXPECT_EQ(-ENOENT, weave_graph_destroy(self->fd, graph));
 	EXPECT_EQ(-ENOENT, weave_replay(self->fd, graph, self->s, NULL, 0,
 					NULL, NULL));
+	weave_test_gate_pending(_metadata, self->fd, &gate);
+	weave_test_gate_wait(_metadata, self->fd, &gate);
 	weave_test_wait(_metadata, self->fd, self->s);
 	weave_test_expect_range(_metadata, self->fd, bo, self->page, 0,
 				self->page,

@@ -344,17 +344,18 @@ TEST_F(prime, export_sync_file_holds_weave_fences)
 	uint32_t stream, bo, i;
 	int dmabuf;
 
+	stream = weave_test_stream(_metadata, self->a, DRM_WEAVE_PRIORITY_NORMAL);
+	bo = weave_test_bo(_metadata, self->a, self->size, 0);
+	dmabuf = export(_metadata, self->a, bo);
+	weave_test_batch_init(&b);
+	weave_test_fill_task(&b, bo, 0, self->size, 0x5e);
+
 	/* The fill waits for a gate, so its fences are pending. */
 	weave_test_gate_open(_metadata, &gate, self->a);
 	in = weave_sync(gate.syncobj, 0);
-	stream = weave_test_stream(_metadata, self->a, DRM_WEAVE_PRIORITY_NORMAL);
-	bo = weave_test_bo(_metadata, self->a, self->size, 0);
-	weave_test_batch_init(&b);
-	weave_test_fill_task(&b, bo, 0, self->size, 0x5e);
 	ASSERT_EQ(0, weave_enqueue(self->a, stream, b.task, b.n, &in, 1, NULL));
 	ASSERT_EQ(0, weave_flush(self->a, stream, NULL));
 
-	dmabuf = export(_metadata, self->a, bo);
 	ASSERT_EQ(0, ioctl(dmabuf, DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &req));
 	ASSERT_LE(0, req.fd);
 

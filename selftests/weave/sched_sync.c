@@ -174,11 +174,11 @@ TEST_F(sync, in_fence_gates_task)
 	uint32_t other, tl;
 
 	/* Other's noop, held by a gate, signals the timeline point. */
-	weave_test_gate_open(_metadata, &hold, self->fd);
-	in = weave_sync(hold.syncobj, 0);
 	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	tl = weave_test_syncobj(_metadata, self->fd);
 	gate = weave_sync(tl, point);
+	weave_test_gate_open(_metadata, &hold, self->fd);
+	in = weave_sync(hold.syncobj, 0);
 	weave_test_batch_init(&b);
 	weave_test_noop(&b);
 	ASSERT_EQ(0, weave_enqueue(self->fd, other, b.task, b.n, &in, 1, NULL));
@@ -400,10 +400,12 @@ TEST_F_TIMEOUT(sync, gate_cap, 120)
 		     self->info.max_tasks);
 	weave_test_param(_metadata, self->fd, DRM_WEAVE_PARAM_MAX_TASKS,
 			 self->info.max_tasks);
+	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
+	for (i = 0; i < 3 * GATE_SYNCS; i++)
+		sobj[i] = weave_test_syncobj(_metadata, self->fd);
 	weave_test_gate_open(_metadata, &gate, self->fd);
 
 	/* One gate's bytes: other's noop, held by the gate. */
-	other = weave_test_stream(_metadata, self->fd, DRM_WEAVE_PRIORITY_NORMAL);
 	in[0] = weave_sync(gate.syncobj, 0);
 	gated_noop(_metadata, self->fd, other, in, 1);
 	per = weave_test_client_usage(_metadata, self->fd).gate_bytes;
@@ -413,7 +415,6 @@ TEST_F_TIMEOUT(sync, gate_cap, 120)
 
 	/* Each out-sync is a fence of its own context, held by the gate. */
 	for (i = 0; i < 3 * GATE_SYNCS; i++) {
-		sobj[i] = weave_test_syncobj(_metadata, self->fd);
 		out = weave_sync(sobj[i], 0);
 		ASSERT_EQ(0, weave_flush(self->fd, other, &out));
 	}
