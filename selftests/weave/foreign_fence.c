@@ -37,23 +37,6 @@
 	fflush(stdout);						\
 } while (0)
 
-/*
- * The sw_sync uAPI, which the kernel keeps in drivers/dma-buf/sw_sync.c
- * and no header: a timeline per open file, a fence (as a sync_file) per
- * point, and a counter that signals the points it reaches.
- */
-#define FF_SW_SYNC_PATH		"/sys/kernel/debug/sync/sw_sync"
-
-struct ff_sw_sync_create_fence {
-	__u32 value;		/* the point */
-	char name[32];
-	__s32 fence;		/* out: the sync_file */
-};
-
-#define FF_SW_SYNC_IOC_CREATE_FENCE \
-	_IOWR('W', 0, struct ff_sw_sync_create_fence)
-#define FF_SW_SYNC_IOC_INC	_IOW('W', 1, __u32)
-
 /* How long work gated on a pending fence is watched for not running. */
 #define FF_HOLD_US		200000
 
@@ -64,14 +47,14 @@ struct ff_sw_sync_create_fence {
  */
 #define FF_CLOSE_LIMIT_NS	(10 * WEAVE_TEST_SEC)
 
-/* A new sw_sync timeline, at 0. */
+/* A new sw_sync timeline, at 0 (its uAPI: weave_test_gate.h). */
 static int ff_timeline(struct __test_metadata *_metadata)
 {
-	int tl = open(FF_SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
+	int tl = open(WEAVE_TEST_SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
 
 	ASSERT_LE(0, tl) {
 		TH_LOG("%s: %s (the kernel needs CONFIG_SW_SYNC and debugfs mounted)",
-		       FF_SW_SYNC_PATH, strerror(errno));
+		       WEAVE_TEST_SW_SYNC_PATH, strerror(errno));
 	}
 	return tl;
 }
@@ -79,13 +62,13 @@ static int ff_timeline(struct __test_metadata *_metadata)
 /* A sync_file of the fence at @point of timeline @tl. */
 static int ff_point(struct __test_metadata *_metadata, int tl, uint32_t point)
 {
-	struct ff_sw_sync_create_fence args;
+	struct weave_test_sw_sync_create_fence args;
 
 	memset(&args, 0, sizeof(args));
 	args.value = point;
 	snprintf(args.name, sizeof(args.name), "weave-test-%u", point);
 	args.fence = -1;
-	ASSERT_EQ(0, ioctl(tl, FF_SW_SYNC_IOC_CREATE_FENCE, &args)) {
+	ASSERT_EQ(0, ioctl(tl, WEAVE_TEST_SW_SYNC_IOC_CREATE_FENCE, &args)) {
 		TH_LOG("SW_SYNC_IOC_CREATE_FENCE: %s", strerror(errno));
 	}
 	ASSERT_LE(0, args.fence);
@@ -95,7 +78,7 @@ static int ff_point(struct __test_metadata *_metadata, int tl, uint32_t point)
 /* Advances timeline @tl by @n, signalling the points it reaches. */
 static void ff_inc(struct __test_metadata *_metadata, int tl, uint32_t n)
 {
-	ASSERT_EQ(0, ioctl(tl, FF_SW_SYNC_IOC_INC, &n)) {
+	ASSERT_EQ(0, ioctl(tl, WEAVE_TEST_SW_SYNC_IOC_INC, &n)) {
 		TH_LOG("SW_SYNC_IOC_INC: %s", strerror(errno));
 	}
 }
@@ -704,10 +687,14 @@ static int ff_reap(struct __test_metadata *_metadata, ff_t *self, pid_t pid,
  * tasks wait on a foreign fence that never signals.  The close or the exit
  * must end promptly without signalling that fence, the client's work must
  * be reaped (its buffer freed) while the fence is still pending, and the
- * fence must then fail normally when its timeline goes.
+ * fence must then fail normally when its timeline goes.  The child makes
+ * a buffer of its own, or imports dma-buf @shared if not -1; if @hold is
+ * not -1, it is the timeline whose point 1 holds weave work of the
+ * fixture's stream, advanced once the child has been reaped.
  */
 static void ff_close_pending(struct __test_metadata *_metadata, ff_t *self,
-			     enum ff_gate how, bool kill_it, int shared)
+			     enum ff_gate how, bool kill_it, int shared,
+			     int hold)
 {
 	const char *what = how == FF_GATE_IMPLICIT ?
 			   "a foreign fence in its buffer's reservation" :
@@ -757,6 +744,12 @@ static void ff_close_pending(struct __test_metadata *_metadata, ff_t *self,
 
 	/* Weave did not signal the fence, nor wait for it to reap. */
 	ASSERT_EQ(0, ff_status(_metadata, p1));
+	if (hold >= 0) {
+		/* The weave work it waited behind was still held: let it go. */
+		ASSERT_EQ(0u, weave_test_squery(_metadata, self->fd,
+						self->stream).completed);
+		ff_inc(_metadata, hold, 1);
+	}
 	if (shared < 0) {
 		struct drm_weave_memory_usage now;
 		int64_t deadline = weave_test_now() + WEAVE_TEST_WAIT_NS;
@@ -785,22 +778,22 @@ static void ff_close_pending(struct __test_metadata *_metadata, ff_t *self,
 
 TEST_F_TIMEOUT(ff, close_in_sync_pending, 60)
 {
-	ff_close_pending(_metadata, self, FF_GATE_IN_SYNC, false, -1);
+	ff_close_pending(_metadata, self, FF_GATE_IN_SYNC, false, -1, -1);
 }
 
 TEST_F_TIMEOUT(ff, close_implicit_pending, 60)
 {
-	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, false, -1);
+	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, false, -1, -1);
 }
 
 TEST_F_TIMEOUT(ff, exit_in_sync_pending, 60)
 {
-	ff_close_pending(_metadata, self, FF_GATE_IN_SYNC, true, -1);
+	ff_close_pending(_metadata, self, FF_GATE_IN_SYNC, true, -1, -1);
 }
 
 TEST_F_TIMEOUT(ff, exit_implicit_pending, 60)
 {
-	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, true, -1);
+	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, true, -1, -1);
 }
 
 /*
@@ -808,37 +801,31 @@ TEST_F_TIMEOUT(ff, exit_implicit_pending, 60)
  * waits first for weave work of this client that outlasts the scheduler's
  * one-second grace at exit, then for the foreign fence.  When the grace
  * ends, the scheduler kills the job, and waits (unkillably) for each
- * dependency it has not reached: the foreign fence among them.
+ * dependency it has not reached: the foreign fence among them.  The weave
+ * work, a write of the buffer, is held by a point of a second timeline
+ * until the child has been reaped: it outlasts the grace however slow the
+ * child's set-up, its kill and its exit.
  */
 TEST_F_TIMEOUT(ff, exit_implicit_behind_weave_work, 60)
 {
-	uint32_t per_us = self->info.job_timeout_ms * 1000 / 2, i;
-	struct weave_test_batch b;
+	int hold = ff_timeline(_metadata);
+	int p1 = ff_point(_metadata, hold, 1);
+	struct drm_weave_sync in;
 	int dmabuf;
 
-	ASSERT_LT(500000u, per_us) {
-		TH_LOG("job_timeout_ms %u: no job outlasts the one-second grace",
-		       self->info.job_timeout_ms);
-	}
-	/*
-	 * Eight half-timeouts of delay, then a write of the buffer: weave work
-	 * that outlasts the grace by far, even on a slow machine.
-	 */
-	for (i = 0; i < 8; i++) {
-		weave_test_batch_init(&b);
-		weave_test_delay(&b, per_us);
-		if (i == 7)
-			weave_test_fill_task(&b, self->bo, self->page,
-					     self->page, 0xfc);
-		weave_test_enqueue(_metadata, self->fd, self->stream, &b);
-		ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
-	}
+	in = weave_sync(ff_syncobj(_metadata, self->fd, p1), 0);
+	ff_fill(_metadata, self, self->stream, 1, 0xfc, &in, 1);
+	ASSERT_EQ(0, weave_flush(self->fd, self->stream, NULL));
 	/* The child adds the foreign fence after weave's. */
 	ASSERT_EQ(0, weave_bo_export(self->fd, self->bo,
 				     DRM_CLOEXEC | DRM_RDWR, &dmabuf));
-	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, true, dmabuf);
+	ff_close_pending(_metadata, self, FF_GATE_IMPLICIT, true, dmabuf, hold);
 	close(dmabuf);
+	ASSERT_EQ(1, ff_status(_metadata, p1));
 	weave_test_wait(_metadata, self->fd, self->stream);
+	ASSERT_EQ(0xfcu, self->bo_map[self->page / 4]);
+	close(p1);
+	close(hold);
 }
 
 TEST_HARNESS_MAIN
