@@ -22,9 +22,6 @@
 #include "weave_test.h"
 #include "weave_uffd.h"
 
-/* How long a call that holds no lock may take while another one is stuck. */
-#define PROMPT_NS	WEAVE_TEST_SEC
-
 /*
  * How long the tests wait for a call to reach the fault they set up (a
  * debug kernel is slow).
@@ -101,21 +98,19 @@ TEST_F(signals, wait_fails_with_eintr)
 {
 	struct drm_weave_wait args;
 	struct weave_test_gate gate;
-	int64_t start;
 	int ret;
 
 	held_work(_metadata, self, &gate);
 	catch_signal(_metadata, SIGALRM, 0);
 	memset(&args, 0, sizeof(args));
 	args.handle = self->stream;
-	args.timeout_ns = weave_timeout_ns(5 * WEAVE_TEST_SEC);
-	start = weave_test_now();
+	/* No deadline: only the signal can end the wait. */
+	args.timeout_ns = INT64_MAX;
 	alarm_in(_metadata, 200);
 	ret = raw_ioctl(self->fd, DRM_IOCTL_WEAVE_WAIT, &args);
 	signal(SIGALRM, SIG_DFL);
 	EXPECT_EQ(-EINTR, ret);
 	EXPECT_EQ(1, handled);
-	EXPECT_GT(4 * WEAVE_TEST_SEC, weave_test_now() - start);
 	/* Nothing changed: the task is neither lost nor completed. */
 	EXPECT_EQ(1u, weave_test_squery(_metadata, self->fd,
 					self->stream).enqueued);
@@ -143,8 +138,9 @@ TEST_F(signals, wait_restarts_with_sa_restart)
 	catch_signal(_metadata, SIGALRM, 1);
 	memset(&args, 0, sizeof(args));
 	args.handle = self->stream;
-	args.timeout_ns = weave_timeout_ns(WEAVE_TEST_SEC);
+	/* The deadline after the alarm's, whatever the time between. */
 	alarm_in(_metadata, 200);
+	args.timeout_ns = weave_timeout_ns(WEAVE_TEST_SEC);
 	ret = raw_ioctl(self->fd, DRM_IOCTL_WEAVE_WAIT, &args);
 	signal(SIGALRM, SIG_DFL);
 	EXPECT_EQ(-ETIME, ret);
@@ -188,15 +184,16 @@ static void stuck_setup(FIXTURE_DATA(signals) *self, struct stuck_call *s,
 }
 
 /*
- * Other calls of the client, which take its lock, go through promptly
- * while @s is stuck in a fault of its user memory.
+ * Other calls of the client, which take its lock, go through while @s is
+ * stuck in a fault of its user memory: the fault is served only after
+ * them, so a call that waited for the stuck one would never return (the
+ * harness's timeout fails the test), however slow the machine.
  */
 static void expect_client_usable(struct __test_metadata *_metadata,
 				 FIXTURE_DATA(signals) *self)
 {
 	struct drm_weave_client_usage u;
 	struct weave_test_batch b;
-	int64_t start = weave_test_now();
 
 	EXPECT_EQ(0u, weave_test_squery(_metadata, self->fd,
 					self->stream).enqueued);
@@ -207,7 +204,6 @@ static void expect_client_usable(struct __test_metadata *_metadata,
 	weave_test_noop(&b);
 	EXPECT_EQ(0, weave_test_submit(self->fd, self->stream, &b));
 	EXPECT_EQ(0, weave_flush(self->fd, self->stream, NULL));
-	EXPECT_GT(PROMPT_NS, weave_test_now() - start);
 }
 
 /*
@@ -257,7 +253,6 @@ TEST_F(signals, kill_while_stuck_on_user_memory)
 {
 	long base = weave_test_settled_refs();
 	int status, pipefd[2];
-	int64_t start;
 	pid_t child;
 	char c;
 
@@ -292,10 +287,9 @@ TEST_F(signals, kill_while_stuck_on_user_memory)
 		TH_LOG("the child's ENQUEUE never reached its page");
 	}
 	close(pipefd[0]);
-	start = weave_test_now();
+	/* Nobody serves the page: a child the kill did not end never ends. */
 	ASSERT_EQ(0, kill(child, SIGKILL));
 	ASSERT_EQ(child, waitpid(child, &status, 0));
-	EXPECT_GT(PROMPT_NS, weave_test_now() - start);
 	ASSERT_TRUE(WIFSIGNALED(status)) {
 		TH_LOG("the child exited with %d before the kill",
 		       WEXITSTATUS(status));
