@@ -4,7 +4,7 @@
 use weave_sys as sys;
 
 use crate::device::Device;
-use crate::error::Result;
+use crate::error::{Errno, Error, Result};
 use crate::ffi;
 use crate::stream::{Seqno, Stream};
 
@@ -29,8 +29,13 @@ impl Graph {
     }
 
     /// Queues and submits the graph's tasks on `stream`, in their recorded
-    /// order; returns the sequence number of the last one.
+    /// order; returns the sequence number of the last one.  A stream of
+    /// another device file is refused with `NotFound` (`-ENOENT`): the
+    /// graph's handle names nothing there, or another graph.
     pub fn replay(&self, stream: &Stream) -> Result<Seqno> {
+        if !stream.device().same_file(&self.device) {
+            return Err(Error::Os(Errno::NotFound));
+        }
         ffi::replay(self.device.fd(), self.handle, stream.handle()).map_err(|(_, e)| e)
     }
 }

@@ -4,7 +4,7 @@
 use weave_sys as sys;
 
 use crate::device::Device;
-use crate::error::{Error, Result};
+use crate::error::{Errno, Error, Result};
 use crate::ffi;
 use crate::task::Task;
 use crate::Timeout;
@@ -67,17 +67,37 @@ impl Stream {
     }
 
     /// Queues tasks, in order; either all or none.  Returns the stream's
-    /// sequence number after the last one.
+    /// sequence number after the last one.  A task that binds a buffer of
+    /// another device file is refused with `NotFound` (`-ENOENT`), as the
+    /// kernel refuses a handle that names nothing in the file: its handle
+    /// could name another buffer in this one.
     pub fn enqueue(&self, tasks: &[Task]) -> Result<Seqno> {
+        self.check_buffers(tasks)?;
         ffi::enqueue(self.device.fd(), self.handle, false, tasks).map_err(|(_, e)| e)
     }
 
     /// Queues tasks and submits everything queued on the stream, in one
     /// call (ENQUEUE with `DRM_WEAVE_ENQUEUE_FLUSH`).  On
     /// `Err((seqno, InProgress))` the tasks were queued but not all
-    /// submitted: do not enqueue them again; [`Stream::flush`].
+    /// submitted: do not enqueue them again; [`Stream::flush`].  Other
+    /// errors queued nothing (their seqno is 0); a buffer of another
+    /// device file is refused as [`Stream::enqueue`] refuses it.
     pub fn enqueue_flush(&self, tasks: &[Task]) -> std::result::Result<Seqno, (Seqno, Error)> {
+        self.check_buffers(tasks).map_err(|e| (0, e))?;
         ffi::enqueue(self.device.fd(), self.handle, true, tasks)
+    }
+
+    /// `NotFound` unless every buffer the tasks bind is of this stream's
+    /// device file.
+    fn check_buffers(&self, tasks: &[Task]) -> Result<()> {
+        let foreign = tasks
+            .iter()
+            .flat_map(Task::buffers)
+            .any(|b| !b.device().same_file(&self.device));
+        if foreign {
+            return Err(Error::Os(Errno::NotFound));
+        }
+        Ok(())
     }
 
     /// Submits the stream's queued tasks; does not wait.
