@@ -268,6 +268,15 @@ impl WeaveStream {
         Ok(())
     }
 
+    /// Closes the window, if any, without a graph; the isolation ends
+    /// with it.  Open and close windows through these calls, not through
+    /// [`WeaveStream::stream`], or `requires_isolation` will not know.
+    pub fn abort_capture(&mut self) -> Result<()> {
+        self.stream.abort_capture()?;
+        self.capturing = false;
+        Ok(())
+    }
+
     /// Ends the window with a graph; the isolation ends with it.
     pub fn end_capture(&mut self) -> Result<Graph> {
         let g = self.stream.end_capture();
@@ -344,8 +353,15 @@ impl SchedulerStreamBackend for WeaveBackend {
         }
     }
 
-    /// Submits the stream's queued tasks (FLUSH).
+    /// Submits the stream's queued tasks (FLUSH).  A stream in its capture
+    /// window has nothing to submit: its launches are recorded, not run,
+    /// and the kernel refuses its FLUSH (`-EBUSY`); flushing it is no
+    /// error, so a scheduler may flush all its streams whatever their
+    /// isolation.
     fn flush(stream: &mut WeaveStream, _failures: &mut ErrorGraph) {
+        if stream.capturing {
+            return;
+        }
         if let Err(e) = stream.stream.flush() {
             stream.errors.push(e);
         }
