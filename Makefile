@@ -211,7 +211,7 @@ selftests: $(SUITE_BINS) $(KSFT_OUT)/weave/tests $(KSFT_OUT)/weave/tests-multi \
 	$(RING_LINKS:%=$(KSFT_OUT)/weave/viaring/%) \
 	$(KSFT_OUT)/weave/viaring/settings $(KSFT_OUT)/weave/tests-queues \
 	$(QUEUES_SUITES:%=$(KSFT_OUT)/weave/queues16/%) \
-	$(KSFT_OUT)/weave/queues16/settings \
+	$(KSFT_OUT)/weave/queues16/settings $(KSFT_OUT)/weave/tests-rust \
 	$(KSFT_OUT)/kselftest/runner.sh $(KSFT_OUT)/kselftest/prefix.pl
 
 $(KSFT_OUT)/weave/%: selftests/weave/%.c $(wildcard selftests/weave/*.h) $(LIBA)
@@ -242,6 +242,12 @@ $(KSFT_OUT)/weave/tests-ring: Makefile
 $(KSFT_OUT)/weave/tests-queues: Makefile
 	@mkdir -p $(@D)
 	echo $(QUEUES_SUITES:%=./%) > $@
+
+# The Rust crate's integration tests (rust/weave/tests/vm), built by
+# `make rust`, which the lane runs after the default list.
+$(KSFT_OUT)/weave/tests-rust: Makefile
+	@mkdir -p $(@D)
+	echo ./rust > $@
 
 $(KSFT_OUT)/weave/viaring/%: | $(KSFT_OUT)/weave/%
 	@mkdir -p $(@D)
@@ -402,8 +408,11 @@ engine-check: engine
 # Built with Debian's cargo and rustc, called by their paths whatever PATH
 # says, and Debian's crates, offline: scripts/cargo.sh.  weave-sys links
 # libweave.a.  The output goes to $(BUILD)/rust.
-rust: $(LIBA)
+# The crate's integration tests are the VM lane's suite `rust`, listed in
+# tests-rust and installed as $(KSFT_OUT)/weave/rust.
+rust: $(LIBA) $(KSFT_OUT)/weave/tests-rust
 	BUILD_DIR=$(BUILD) scripts/cargo.sh build --workspace --all-targets
+	scripts/rust-suite.sh $(BUILD) $(KSFT_OUT)/weave/rust
 
 # The crates' host tests alone (make check runs them too).
 rust-check: rust

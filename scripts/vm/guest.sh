@@ -249,6 +249,8 @@ check)
 		fi
 	else
 		timed_run_many $(cat "$BASE_DIR/weave/tests")
+		# The Rust crate's integration tests (make rust).
+		timed_run_many $(cat "$BASE_DIR/weave/tests-rust")
 		run_viaring $(cat "$BASE_DIR/weave/tests-ring")
 		# The debug kernel's own suites: fault injection, sw_sync.
 		if [ "$debug" = 1 ]; then
