@@ -152,7 +152,8 @@ pub enum Error {
     /// The call failed with this errno.
     Os(Errno),
     /// A READ found failures on its range (`-EIO`, or `-ENOSPC` when the
-    /// report was cut): nothing was copied, and the report says which
+    /// range carries more than a report holds, which [`Report::omitted`]
+    /// then counts): nothing was copied, and the report says which
     /// failures spoiled which bytes.
     Failed(Box<Report>),
 }

@@ -152,14 +152,18 @@ impl fmt::Display for Failure {
 /// taints; empty when every byte is good.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// The failures.
+    /// The failures: all of them, or the first `max_report_failures` of
+    /// the device (see [`Report::omitted`]).
     pub failures: Vec<Failure>,
+    /// The range's failures past the first `max_report_failures`, which
+    /// no report holds: zero when the report is whole.
+    pub omitted: u32,
 }
 
 impl Report {
     /// Whether every byte of the range is good.
     pub fn is_clean(&self) -> bool {
-        self.failures.is_empty()
+        self.failures.is_empty() && self.omitted == 0
     }
 
     pub(crate) fn from_raw(
@@ -171,6 +175,7 @@ impl Report {
                 .iter()
                 .map(|f| Failure::from_raw(f, skips))
                 .collect(),
+            omitted: 0,
         }
     }
 }

@@ -252,7 +252,10 @@ pub(crate) fn wait(
     })
 }
 
-/// Room for a report: grown to what the kernel says until it fits.
+/// Room for a report: grown to what the kernel says until it fits, or
+/// until it holds all that the kernel counts and the call still fails
+/// with -ENOSPC: the range then carries more failures than a report
+/// holds (max_report_failures), and the report is cut.
 struct ReportRoom {
     failures: Vec<sys::drm_weave_failure>,
     skips: Vec<sys::drm_weave_failure_task>,
@@ -266,21 +269,39 @@ impl ReportRoom {
         }
     }
 
-    fn grow(&mut self, nfailures: u32, nskips: u32) {
-        let nf = (nfailures as usize).max(self.failures.len());
-        let ns = (nskips as usize).max(self.skips.len());
-        self.failures.resize(nf, Default::default());
-        self.skips.resize(ns, Default::default());
+    /// After -ENOSPC with the counts `nfailures` and `nskips`: grows the
+    /// room and returns true (call again), or returns false if the room
+    /// holds them already (the report is cut).
+    fn grow(&mut self, nfailures: u32, nskips: u32) -> bool {
+        let (nf, ns) = (nfailures as usize, nskips as usize);
+        if nf <= self.failures.len() && ns <= self.skips.len() {
+            return false;
+        }
+        self.failures
+            .resize(nf.max(self.failures.len()), Default::default());
+        self.skips
+            .resize(ns.max(self.skips.len()), Default::default());
+        true
     }
 
-    fn report(&self, nfailures: u32, nskips: u32) -> Report {
-        let nf = (nfailures as usize).min(self.failures.len());
+    /// The report of the counts; of a cut one, the kernel wrote only the
+    /// first max_report_failures failures, and the rest are omitted.
+    fn report(&self, fd: BorrowedFd<'_>, nfailures: u32, nskips: u32, cut: bool) -> Result<Report> {
+        let written = if cut {
+            nfailures.min(query_device_info(fd)?.max_report_failures)
+        } else {
+            nfailures
+        };
+        let nf = (written as usize).min(self.failures.len());
         let ns = (nskips as usize).min(self.skips.len());
-        Report::from_raw(&self.failures[..nf], &self.skips[..ns])
+        let mut report = Report::from_raw(&self.failures[..nf], &self.skips[..ns]);
+        report.omitted = nfailures - nf as u32;
+        Ok(report)
     }
 }
 
-/// `weave_check()` of one range: its report, grown until it fits.
+/// `weave_check()` of one range: its report, grown until it fits (or
+/// cut past max_report_failures).
 pub(crate) fn check_range(
     fd: BorrowedFd<'_>,
     handle: u32,
@@ -311,17 +332,19 @@ pub(crate) fn check_range(
                 &mut ns,
             )
         };
-        if ret == -libc::ENOSPC {
-            room.grow(nf, ns);
+        let cut = ret == -libc::ENOSPC;
+        if cut && room.grow(nf, ns) {
             continue;
         }
-        check(ret)?;
-        return Ok(room.report(nf, ns));
+        if !cut {
+            check(ret)?;
+        }
+        return room.report(fd, nf, ns, cut);
     }
 }
 
-/// `weave_read()` into `out`: `Err(Error::Failed)` with the whole report
-/// when the range carries failures.
+/// `weave_read()` into `out`: `Err(Error::Failed)` with the report when
+/// the range carries failures (cut past max_report_failures).
 pub(crate) fn read(
     fd: BorrowedFd<'_>,
     handle: u32,
@@ -349,12 +372,13 @@ pub(crate) fn read(
                 &mut ns,
             )
         };
-        if ret == -libc::ENOSPC {
-            room.grow(nf, ns);
+        let cut = ret == -libc::ENOSPC;
+        if cut && room.grow(nf, ns) {
             continue;
         }
-        if ret == -libc::EIO {
-            return Err(Error::Failed(Box::new(room.report(nf, ns))));
+        if cut || ret == -libc::EIO {
+            let report = room.report(fd, nf, ns, cut)?;
+            return Err(Error::Failed(Box::new(report)));
         }
         return check(ret);
     }
@@ -426,4 +450,24 @@ pub(crate) fn replay(
 pub(crate) fn graph_destroy(fd: BorrowedFd<'_>, graph: u32) -> Result<()> {
     // SAFETY: plain integers.
     check(unsafe { sys::weave_graph_destroy(fd.as_raw_fd(), graph) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReportRoom;
+
+    #[test]
+    fn report_room_grows_until_the_counts_fit_then_stops() {
+        let mut room = ReportRoom::new();
+        assert!(room.grow(300, 2), "more failures than room: grow");
+        assert_eq!(room.failures.len(), 300);
+        assert_eq!(room.skips.len(), 16);
+        assert!(room.grow(300, 40), "more skips than room: grow");
+        assert_eq!(room.skips.len(), 40);
+        // The kernel says -ENOSPC with counts that fit: a cut report,
+        // which growing cannot help.
+        assert!(!room.grow(300, 40));
+        assert!(!room.grow(2, 1));
+        assert_eq!(room.failures.len(), 300, "never shrinks");
+    }
 }
