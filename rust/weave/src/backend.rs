@@ -371,7 +371,12 @@ impl SchedulerStreamBackend for WeaveBackend {
         &mut self.factory
     }
 
-    /// True while the stream is in a capture window.
+    /// True while the stream is in a capture window: from
+    /// [`WeaveStream::begin_capture`] until its
+    /// [`WeaveStream::end_capture`] or [`WeaveStream::abort_capture`]
+    /// returns (but END's `NoSpace`, after which the window records on).
+    /// A window that another stream of the slot abandoned counts until
+    /// then, as nothing tells the owner before its own END (`BadState`).
     fn requires_isolation(stream: &WeaveStream) -> bool {
         stream.capturing
     }
