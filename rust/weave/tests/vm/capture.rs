@@ -17,6 +17,7 @@ tests!(
     failed_replay_then_good,
     replay_on_another_file,
     graph_limit_keeps_window,
+    slot_mate_abandons_window,
 );
 
 fn backend_stream(dev: &Device) -> WeaveStream {
@@ -74,8 +75,9 @@ fn isolation_during_window() {
 }
 
 /// A second window on the slot is -EBUSY, as are FLUSH, WAIT and REPLAY
-/// of the recording stream; END with no window is -EBADFD; ABORT with
-/// none is no error, and an aborted window makes no graph.
+/// of the recording stream, and CHECK of a buffer it records; END with no
+/// window is -EBADFD; ABORT with none is no error, and an aborted window
+/// makes no graph.
 fn window_misuse() {
     let dev = device();
     let mut s = backend_stream(&dev);
@@ -91,6 +93,7 @@ fn window_misuse() {
     );
     expect_errno(s.stream().flush(), Errno::Busy);
     expect_errno(s.stream().wait(WAIT), Errno::Busy);
+    expect_errno(a.check(..), Errno::Busy);
     let g = {
         let mut t = backend_stream(&dev);
         t.begin_capture().unwrap();
@@ -103,6 +106,7 @@ fn window_misuse() {
     expect_errno(s.end_capture(), Errno::BadState);
     finish(s.stream());
     assert!(words(&a).iter().all(|&w| w == 0), "an aborted window ran");
+    assert!(a.check(..).unwrap().is_clean());
 }
 
 /// A host write in a recording window is refused and dooms it: END fails
@@ -238,4 +242,38 @@ fn graph_limit_keeps_window() {
     assert!(!WeaveBackend::requires_isolation(&s));
     g.replay(s.stream()).unwrap();
     s.stream().wait(WAIT).unwrap();
+}
+
+/// END by another stream of the window's slot (handles equal modulo
+/// max_streams) abandons the window: -ECANCELED, no graph, the launches
+/// never run; the owner's END then finds no window (-EBADFD) and its
+/// isolation ends.
+fn slot_mate_abandons_window() {
+    let dev = device();
+    let max = dev.info().unwrap().max_streams;
+    let mut backend = WeaveBackend::new(&dev);
+    let mut owner = backend.factory().create_stream().unwrap();
+    let slot = owner.stream().handle() % max;
+    let mut others = Vec::new();
+    let mut mate = loop {
+        let s = backend.factory().create_stream().unwrap();
+        if s.stream().handle() % max == slot {
+            break s;
+        }
+        others.push(s);
+    };
+    let a = Buffer::new(&dev, PAGE).unwrap();
+    owner.begin_capture().unwrap();
+    owner
+        .stream()
+        .enqueue(&[Task::fill(a.write(..), 5)])
+        .unwrap();
+    expect_errno(mate.end_capture(), Errno::Canceled);
+    assert!(!WeaveBackend::requires_isolation(&mate));
+    expect_errno(owner.end_capture(), Errno::BadState);
+    assert!(!WeaveBackend::requires_isolation(&owner));
+    finish(owner.stream());
+    finish(mate.stream());
+    assert!(words(&a).iter().all(|&w| w == 0), "an abandoned window ran");
+    assert!(a.check(..).unwrap().is_clean(), "abandoning tainted");
 }

@@ -12,6 +12,7 @@ tests!(
     skip_across_streams,
     write_clears_only_its_bytes,
     check_and_read_misuse,
+    report_past_max_report_failures,
 );
 
 /// fail(a) then copy(a, b) on one stream, fill(c) beside them: a and b
@@ -155,4 +156,47 @@ fn check_and_read_misuse() {
         Errno::InvalidArgument,
     );
     assert!(a.check(..).unwrap().is_clean());
+}
+
+/// A range that carries more failures than a report holds
+/// (max_report_failures, past which the kernel always says -ENOSPC): CHECK
+/// and READ give the first max_report_failures of them, each a real
+/// failure, in the order of the bytes, none made up, and count the rest
+/// as omitted; a range within the bound has its whole report.
+fn report_past_max_report_failures() {
+    let dev = device();
+    let info = dev.info().unwrap();
+    let max = info.max_report_failures as u64;
+    let n = max + 8;
+    assert!(n * 4 <= 4 * PAGE && n < u64::from(info.max_live_failures));
+    let a = Buffer::new(&dev, 4 * PAGE).unwrap();
+    let s = Stream::new(&dev).unwrap();
+    let tasks: Vec<Task> = (0..n)
+        .map(|i| Task::fail(libc::EPROTO, [a.write(4 * i..4 * i + 4)]).label(i as u32 + 1))
+        .collect();
+    for batch in tasks.chunks(info.max_tasks_per_enqueue.min(64) as usize) {
+        s.enqueue(batch).unwrap();
+    }
+    finish(&s);
+    let check = |r: &weave::Report| {
+        assert_eq!(r.failures.len() as u64, max);
+        assert_eq!(u64::from(r.omitted), n - max);
+        assert!(!r.is_clean());
+        for (i, f) in r.failures.iter().enumerate() {
+            assert_ne!(f.id.0, 0, "entry {} is not a failure", i);
+            assert_eq!(f.root.own.map(|o| o.label), Some(i as u32 + 1));
+        }
+    };
+    check(&a.check(..).unwrap());
+    let whole = a.check(4 * (n - max)..).unwrap();
+    assert_eq!(whole.failures.len() as u64, max);
+    assert_eq!(whole.omitted, 0);
+    assert_eq!(
+        whole.failures[0].root.own.unwrap().label as u64,
+        n - max + 1
+    );
+    match a.read_range(..) {
+        Err(Error::Failed(r)) => check(&r),
+        other => panic!("READ of a tainted range: {:?}", other.map(|v| v.len())),
+    }
 }
