@@ -19,9 +19,10 @@ It fails, with one line saying why, when:
 - its executions (syz_exec_total at the end, less the count at the
   machine check, OUT/cover/metrics.start, when that was saved) are none;
 - no coverage of weave.ko was fetched: the raw PCs (OUT/cover/rawcover)
-  hold none inside weave.ko's code in the guest, which syz-manager's
-  /modules (OUT/cover/modules) gives as .text's address and the size
-  from there to the module's end.
+  hold none inside weave.ko's .text in the guest, which syz-manager's
+  /modules (OUT/cover/modules) gives as its address in the guest and
+  the size of .text in the weave.ko it symbolises (syzkaller 475a4c203
+  lists only the modules it found a file of).
 
 Otherwise it prints the time, the executions and weave.ko's PCs.
 
